@@ -27,11 +27,19 @@ extension LayeredDatabase {
         sourceColumn: String? = nil
     ) throws -> String {
         let quote = SQLIdentifier.quote
-        let columnNames = try columns ?? connection
-            .query("SELECT name FROM pragma_table_info(?, ?) ORDER BY cid", [.text(bundledTable), .text(bundleName)])
-            .map { $0.values.first?.shellText ?? "" }
+        let bundledColumns = try tableColumns(bundleName, bundledTable)
+        let userColumns = try tableColumns("main", userTable)
+        let columnNames = columns ?? bundledColumns
+        // Checked here because SQLite reads a double-quoted name that matches no column as a
+        // string literal, which would silently fill the view with the column's name.
+        for (schema, table, existing) in [(bundleName, bundledTable, bundledColumns), ("main", userTable, userColumns)] {
+            let known = Set(existing.map { $0.lowercased() })
+            for column in columnNames where !known.contains(column.lowercased()) {
+                throw SQLiteError(extendedResultCode: SQLITE_ERROR, message: "no such column: \(column) in \(schema).\(table)")
+            }
+        }
         guard !columnNames.isEmpty else {
-            throw SQLiteError(extendedResultCode: SQLITE_ERROR, message: "no such table: \(bundleName).\(bundledTable)")
+            throw SQLiteError(extendedResultCode: SQLITE_ERROR, message: "no columns for the view \(name)")
         }
         func select(_ schema: String, _ table: String) -> String {
             var list = columnNames.map(quote)
@@ -41,5 +49,16 @@ extension LayeredDatabase {
         let sql = "CREATE TEMP VIEW \(quote(name)) AS \(select(bundleName, bundledTable)) UNION ALL \(select("main", userTable))"
         try connection.execute(sql)
         return sql
+    }
+
+    /// The column names of `schema.table`; throws "no such table" when it does not exist.
+    private func tableColumns(_ schema: String, _ table: String) throws -> [String] {
+        let names = try connection
+            .query("SELECT name FROM pragma_table_info(?, ?) ORDER BY cid", [.text(table), .text(schema)])
+            .map { $0.values.first?.shellText ?? "" }
+        guard !names.isEmpty else {
+            throw SQLiteError(extendedResultCode: SQLITE_ERROR, message: "no such table: \(schema).\(table)")
+        }
+        return names
     }
 }
