@@ -16,18 +16,21 @@ public enum DatabaseValue: Equatable, Hashable {
     /// Raw bytes.
     case blob(Data)
 
-    /// The value as the sqlite3 shell prints it in list mode: NULL as the empty string,
-    /// reals with up to 15 significant digits and always a decimal point (`1.0`,
-    /// `1.0e+20`), blobs decoded as UTF-8.
-    public var shellText: String {
+    /// The bytes the sqlite3 shell prints for this value in list mode: NULL as nothing,
+    /// reals with up to 15 significant digits and always a decimal point (`1.0`, `1.0e+20`),
+    /// text and blobs as their raw bytes up to the first NUL byte (the shell prints C strings).
+    public var shellBytes: Data {
         switch self {
-        case .null: return ""
-        case .integer(let value): return String(value)
-        case .real(let value): return DatabaseValue.formatReal(value)
-        case .text(let value): return value
-        case .blob(let bytes): return String(decoding: bytes, as: UTF8.self)
+        case .null: return Data()
+        case .integer(let value): return Data(String(value).utf8)
+        case .real(let value): return Data(DatabaseValue.formatReal(value).utf8)
+        case .text(let value): return Data(value.utf8.prefix { $0 != 0 })
+        case .blob(let bytes): return bytes.prefix { $0 != 0 }
         }
     }
+
+    /// ``shellBytes`` decoded as UTF-8 (invalid sequences become U+FFFD).
+    public var shellText: String { String(decoding: shellBytes, as: UTF8.self) }
 
     /// Formats a double like SQLite's `%!.15g`.
     static func formatReal(_ value: Double) -> String {

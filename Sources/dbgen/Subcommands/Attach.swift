@@ -50,11 +50,12 @@ extension DBGenCommand {
                 let database = try LayeredDatabase(
                     userPath: user, templatePath: template, bundledPath: bundled, bundleName: name)
                 for statement in sql {
-                    var output = ""
+                    var output = Data()
                     try database.forEachRow(statement) { row in
-                        output += row.values.map(\.shellText).joined(separator: "|") + "\n"
+                        output.append(Data(row.values.map(\.shellBytes).joined(separator: Data("|".utf8))))
+                        output.append(0x0A)
                     }
-                    FileHandle.standardOutput.write(Data(output.utf8))
+                    FileHandle.standardOutput.write(output)
                 }
             } catch {
                 FileHandle.standardError.write(Data("dbgen: error: \(error)\n".utf8))
