@@ -12,6 +12,9 @@ public final class Connection {
     /// The underlying `sqlite3*` handle, for calls this type does not wrap.
     public private(set) var handle: OpaquePointer?
 
+    /// Objects that C callbacks registered on this connection point to.
+    var callbackContexts: [AnyObject] = []
+
     /// Opens a database file by path (never interpreted as a URI).
     ///
     /// - Parameters:

@@ -25,7 +25,8 @@ import Foundation
 ///    that is not a SQLite database fails now, with a message that says so.
 ///
 /// Every write into the bundled database fails with `SQLITE_READONLY`
-/// (``SQLiteError/isReadOnly``), and its file is never modified.
+/// (``SQLiteError/isReadOnly``), and its file is never modified. `DETACH` of the bundled
+/// schema is refused (`SQLITE_AUTH`), so it cannot be swapped for a writable attachment.
 public final class LayeredDatabase {
     /// The default name the bundled database is attached under.
     public static let defaultBundleName = "bundle"
@@ -88,6 +89,7 @@ public final class LayeredDatabase {
             let reason = error.resultCode == SQLITE_NOTADB ? "file is not a SQLite database" : "cannot read it as a SQLite database"
             throw LayeredDatabaseError.bundledDatabaseUnreadable(path: bundledPath, reason: "\(reason) (\(error.message))")
         }
+        DetachGuard.install(on: connection, protecting: bundleName)
         self.userPath = userPath
         self.bundledPath = bundledPath
         self.bundleName = bundleName

@@ -48,6 +48,22 @@ final class BundledDatabaseReadOnlyTests: XCTestCase {
         XCTAssertEqual(try sqlite3(f.user, "SELECT count(*) FROM user_food WHERE pk = 5000;"), "1\n")
     }
 
+    func testBundleCannotBeDetachedAndReattachedWritable() throws {
+        let f = try Fixture.make(self)
+        let before = bytes(f.bundled)
+        let db = try LayeredDatabase(userPath: f.user, templatePath: f.template, bundledPath: f.bundled)
+        for sql in ["DETACH bundle", "DETACH DATABASE \"BUNDLE\""] {
+            XCTAssertThrowsError(try db.execute(sql), sql) { XCTAssertEqual(($0 as? SQLiteError)?.resultCode, 23) } // SQLITE_AUTH
+        }
+        XCTAssertThrowsError(try db.execute("ATTACH ? AS bundle", [.text(f.bundled)]))
+        XCTAssertEqual(try db.query("SELECT count(*) FROM bundle.food").first?[0], 3)
+        XCTAssertThrowsError(try db.execute("DELETE FROM bundle.food"))
+        // Other attachments can still be detached.
+        try db.execute("ATTACH ':memory:' AS scratch; DETACH scratch")
+        db.connection.close()
+        XCTAssertEqual(bytes(f.bundled), before)
+    }
+
     func testIndexOnBundledTableFromUserSchemaIsRefused() throws {
         let f = try Fixture.make(self)
         let before = bytes(f.bundled)
