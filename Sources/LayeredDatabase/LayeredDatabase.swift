@@ -84,7 +84,10 @@ public final class LayeredDatabase {
             _ = try connection.query("SELECT count(*) FROM \(SQLIdentifier.quote(bundleName)).sqlite_schema")
         } catch let error as SQLiteError {
             if error.resultCode == SQLITE_CANTOPEN {
-                throw LayeredDatabaseError.bundledDatabaseNotFound(path: bundledPath)
+                guard access(bundledPath, F_OK) == 0 else {
+                    throw LayeredDatabaseError.bundledDatabaseNotFound(path: bundledPath)
+                }
+                throw LayeredDatabaseError.bundledDatabaseUnreadable(path: bundledPath, reason: "cannot open it (\(error.message))")
             }
             let reason = error.resultCode == SQLITE_NOTADB ? "file is not a SQLite database" : "cannot read it as a SQLite database"
             throw LayeredDatabaseError.bundledDatabaseUnreadable(path: bundledPath, reason: "\(reason) (\(error.message))")
