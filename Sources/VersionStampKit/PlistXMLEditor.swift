@@ -85,6 +85,7 @@ struct PlistXMLEditor {
                 // <string/> (or <string attr="…"/>): open it up around the new value.
                 output += bytes[copied..<element.range.lowerBound]
                 var tag = Array(bytes[element.range.lowerBound..<(element.range.upperBound - 2)])
+                while let last = tag.last, last == 0x20 || last == 0x09 || last == 0x0A || last == 0x0D { tag.removeLast() }
                 tag.append(UInt8(ascii: ">"))
                 output += tag
                 output += try escaped(edit.newValue, line: line)

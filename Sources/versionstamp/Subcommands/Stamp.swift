@@ -69,7 +69,7 @@ extension VersionStampCommand {
         @Flag(help: "Print the changes (file, key path, old → new) without writing.")
         var dryRun = false
 
-        @Flag(help: "Print errors only.")
+        @Flag(name: [.short, .long], help: "Print errors only.")
         var quiet = false
 
         @Option(help: ArgumentHelp("Write the version as Swift constants to this file.", valueName: "file"))
