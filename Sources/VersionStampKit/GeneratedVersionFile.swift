@@ -28,9 +28,29 @@ public enum GeneratedVersionFile: String, CaseIterable, Sendable {
 
         var entries: [(name: String, value: Value, doc: String)]
 
-        init(version: String, context: VersionContext, dirtyMarker: String) throws {
+        /// `YYYYMMDD` in UTC, as the `{date}` token renders it.
+        static func utcDate(_ seconds: Int64) -> String {
+            var days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+            // Civil date from days since 1970-01-01 (proleptic Gregorian calendar).
+            days += 719_468
+            let era = (days >= 0 ? days : days - 146_096) / 146_097
+            let dayOfEra = days - era * 146_097
+            let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+            let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+            let monthIndex = (5 * dayOfYear + 2) / 153
+            let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+            let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+            let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+            func pad(_ value: Int64, _ width: Int) -> String {
+                let text = String(value)
+                return String(repeating: "0", count: max(0, width - text.count)) + text
+            }
+            return pad(year, 4) + pad(month, 2) + pad(day, 2)
+        }
+
+        init(version: String, context: VersionContext) {
             let revision = context.revision
-            let date: String? = try revision.map { _ in try context.render("{date}", dirtyMarker: dirtyMarker) }
+            let date = revision.map { Self.utcDate($0.commitTime) }
             entries = [
                 ("version", .string(version), "The stamped version (the format rendered, or VERSIONSTAMP_VERSION)."),
                 ("count", .integer(revision.map { Int64($0.count) }), "Commits reachable from HEAD (`git rev-list --count HEAD`)."),
@@ -48,8 +68,8 @@ public enum GeneratedVersionFile: String, CaseIterable, Sendable {
     }
 
     /// The file's content for `version` and `context`.
-    public func contents(version: String, context: VersionContext, dirtyMarker: String = "M") throws -> String {
-        let fields = try Fields(version: version, context: context, dirtyMarker: dirtyMarker)
+    public func contents(version: String, context: VersionContext) throws -> String {
+        let fields = Fields(version: version, context: context)
         switch self {
         case .swift: return Self.swiftSource(fields)
         case .json: return Self.json(fields)

@@ -47,7 +47,7 @@ public struct StampPlan {
                 for kind in GeneratedVersionFile.allCases {
                     guard let path = options.generatedFiles[kind] else { continue }
                     do {
-                        let contents = Data(try kind.contents(version: version, context: context, dirtyMarker: options.dirtyMarker).utf8)
+                        let contents = Data(try kind.contents(version: version, context: context).utf8)
                         if FileManager.default.contents(atPath: path) != contents {
                             updates.append(Update(path: path, contents: contents, changes: [], isGenerated: true))
                         }
