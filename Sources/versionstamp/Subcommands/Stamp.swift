@@ -8,40 +8,47 @@ extension VersionStampCommand {
             abstract: "Stamp the build version into plist files (edited in place) and generated files.",
             discussion: """
             MODES
-              Placeholder mode (--placeholder TOKEN, default r0000): every string value containing
-              TOKEN has it replaced by the version (default format r{count}{dirty}).
-              Key mode (--key KEYPATH, repeatable): sets the string at each PlistBuddy-style path
-              (CFBundleVersion, Parent:Child:0; '\\:' is a literal colon) to the version (default
-              format {count}). A missing key is an error; keys are never created.
-              With neither option, a file containing r0000 gets placeholder mode and any other
-              file key mode on CFBundleVersion; a file with neither is an error. --key and
-              --placeholder cannot be combined.
+            Placeholder mode (--placeholder TOKEN, default r0000): every string
+            value containing TOKEN has it replaced by the version (default
+            format r{count}{dirty}).
+            Key mode (--key KEYPATH, repeatable): sets the string at each
+            PlistBuddy-style path (CFBundleVersion, Parent:Child:0; '\\:' is a
+            literal colon) to the version (default format {count}). A missing
+            key is an error: keys are never created.
+            With neither option, a file containing r0000 gets placeholder mode,
+            any other file key mode on CFBundleVersion; a file with neither is
+            an error. --key and --placeholder cannot be combined.
 
             FILES
-              XML plists are edited in place: only the bytes of the changed strings change
-              (comments, DOCTYPE, indentation, line endings and BOM stay). Binary plists stay
-              binary. A file whose content would not change is not written; writes are atomic
-              and keep the file's permissions. If any file fails, no file is written.
-              CFBundleVersion and CFBundleShortVersionString (root keys) must follow the App
-              Store rule: one to three period-separated non-negative integers, at most 18
-              characters. Entity declarations are refused, never expanded; no other file and no
-              network is read.
-              With no PLIST and no generated file, Xcode's $BUILT_PRODUCTS_DIR/$INFOPLIST_PATH
-              is stamped.
+            XML plists are edited in place: only the bytes of the changed
+            strings change (comments, DOCTYPE, indentation, line endings, BOM
+            stay). Binary plists stay binary. A file whose content would not
+            change is not written; writes are atomic and keep the file's
+            permissions. If any file fails, no file is written.
+            CFBundleVersion and CFBundleShortVersionString (root keys) must
+            follow the App Store rule: one to three period-separated
+            non-negative integers, at most 18 characters.
+            Entities are refused, never expanded: no other file and no network
+            is read.
+            With no PLIST and no generated file, Xcode's
+            $BUILT_PRODUCTS_DIR/$INFOPLIST_PATH is stamped.
 
             GENERATED FILES
-              --swift FILE writes `public enum BuildVersion` with constants version, count, sha,
-              short, describe, tag, distance, branch, dirty, date (UTC YYYYMMDD) and timestamp;
-              --json FILE the same fields as a JSON object; --xcconfig FILE the settings
-              SHIPYARD_BUILD_VERSION, SHIPYARD_BUILD_COUNT, … (dirty as YES/NO).
-              version is --format rendered ({count} without it). With VERSIONSTAMP_VERSION set,
-              version is that value and the other fields are unknown: nil in Swift, null in
-              JSON, empty in xcconfig. Each is written only when its content changes; with
-              them, PLIST is optional (and the Xcode plist is not stamped implicitly).
+            --swift FILE writes `public enum BuildVersion` with the constants
+            version, count, sha, short, describe, tag, distance, branch, dirty,
+            date (UTC YYYYMMDD) and timestamp; --json FILE the same fields as a
+            JSON object; --xcconfig FILE the settings SHIPYARD_BUILD_VERSION,
+            SHIPYARD_BUILD_COUNT, ... (dirty as YES/NO). version is --format
+            rendered ({count} without --format). With VERSIONSTAMP_VERSION set,
+            version is that value and the other fields are unknown: nil in
+            Swift, null in JSON, empty in xcconfig. Each file is written only
+            when its content changes. With these, PLIST is optional (and the
+            Xcode plist is then not stamped implicitly).
 
             EXIT STATUS
-              0 success; 1 error; 64 usage error. With --check: 0 nothing would change,
-              1 something would change, 2 error.
+            0 success, 1 error, 64 usage error.
+            With --check: 0 nothing would change, 1 a file would change,
+            2 error.
             """
         )
 
