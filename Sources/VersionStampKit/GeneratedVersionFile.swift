@@ -48,8 +48,11 @@ public enum GeneratedVersionFile: String, CaseIterable, Sendable {
             return pad(year, 4) + pad(month, 2) + pad(day, 2)
         }
 
-        init(version: String, context: VersionContext) {
+        init(version: String, context: VersionContext) throws {
             let revision = context.revision
+            if revision == nil && context.override == nil {
+                throw VersionStampError(message: "cannot read the revision of HEAD for the generated files")
+            }
             let date = revision.map { Self.utcDate($0.commitTime) }
             entries = [
                 ("version", .string(version), "The stamped version (the format rendered, or VERSIONSTAMP_VERSION)."),
@@ -69,7 +72,7 @@ public enum GeneratedVersionFile: String, CaseIterable, Sendable {
 
     /// The file's content for `version` and `context`.
     public func contents(version: String, context: VersionContext) throws -> String {
-        let fields = Fields(version: version, context: context)
+        let fields = try Fields(version: version, context: context)
         switch self {
         case .swift: return Self.swiftSource(fields)
         case .json: return Self.json(fields)

@@ -44,6 +44,8 @@ public struct StampPlan {
         if !options.generatedFiles.isEmpty {
             do {
                 let version = try context.render(options.format ?? StampMode.defaultKeyFormat, dirtyMarker: options.dirtyMarker)
+                // Read the revision once for all generated files.
+                let context = VersionContext(revision: context.revision, override: context.override)
                 for kind in GeneratedVersionFile.allCases {
                     guard let path = options.generatedFiles[kind] else { continue }
                     do {
