@@ -166,27 +166,17 @@ struct PlistXMLEditor {
         } catch {
             throw VersionStampError(path: path, message: "internal error: the edited plist does not parse (\(error)); the file was left untouched")
         }
-        func strip(_ node: PlistNode) -> PlistNode {
+        /// The tree without lines, strings replaced by `values[slot]` where given.
+        func normalized(_ node: PlistNode, _ values: [Int: String]) -> PlistNode {
             switch node {
-            case let .dictionary(entries, _): return .dictionary(entries.map { ($0.key, strip($0.value)) }, line: nil)
-            case let .array(items, _): return .array(items.map(strip), line: nil)
+            case let .dictionary(entries, _): return .dictionary(entries.map { ($0.key, normalized($0.value, values)) }, line: nil)
+            case let .array(items, _): return .array(items.map { normalized($0, values) }, line: nil)
             case let .string(string):
-                return .string(PlistString(value: expected[string.slot] ?? string.value, slot: string.slot, line: nil))
+                return .string(PlistString(value: values[string.slot] ?? string.value, slot: string.slot, line: nil))
             case let .other(type, _): return .other(type: type, line: nil)
             }
         }
-        let stripReread: (PlistNode) -> PlistNode = { node in
-            func walk(_ node: PlistNode) -> PlistNode {
-                switch node {
-                case let .dictionary(entries, _): return .dictionary(entries.map { ($0.key, walk($0.value)) }, line: nil)
-                case let .array(items, _): return .array(items.map(walk), line: nil)
-                case let .string(string): return .string(PlistString(value: string.value, slot: string.slot, line: nil))
-                case let .other(type, _): return .other(type: type, line: nil)
-                }
-            }
-            return walk(node)
-        }
-        guard strip(root) == stripReread(reread.root) else {
+        guard normalized(root, expected) == normalized(reread.root, [:]) else {
             throw VersionStampError(path: path, message: "internal error: the edited plist would differ in more than the stamped values; the file was left untouched")
         }
     }
