@@ -117,20 +117,21 @@ extension VersionStampCommand {
                 plan.errors.forEach(printError)
                 throw failure
             }
-            let writes = !check && !dryRun
-            if !quiet || dryRun {
-                for line in plan.reportLines(written: writes) { print(line) }
-            }
-            if check {
-                throw ExitCode(plan.hasChanges ? 1 : 0)
-            }
-            if writes {
-                do {
-                    try plan.write()
-                } catch {
-                    printError(error)
-                    throw failure
+            if check || dryRun {
+                if !quiet || dryRun {
+                    for line in plan.reportLines(written: false) { print(line) }
                 }
+                if check { throw ExitCode(plan.hasChanges ? 1 : 0) }
+                return
+            }
+            do {
+                try plan.write()
+            } catch {
+                printError(error)
+                throw failure
+            }
+            if !quiet {
+                for line in plan.reportLines(written: true) { print(line) }
             }
         }
 
