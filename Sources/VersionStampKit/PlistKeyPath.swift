@@ -80,6 +80,13 @@ extension String {
 
     /// True when `target` occurs in the string, comparing UTF-8 bytes exactly.
     func containsBytes(of target: String) -> Bool {
-        !target.isEmpty && replacingBytes(of: target, with: "") != self
+        let needle = Array(target.utf8)
+        guard let first = needle.first else { return false }
+        var utf8 = self.utf8[...]
+        while let start = utf8.firstIndex(of: first) {
+            if utf8[start...].starts(with: needle) { return true }
+            utf8 = utf8[utf8.index(after: start)...]
+        }
+        return false
     }
 }
