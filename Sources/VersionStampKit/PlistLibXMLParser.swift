@@ -51,7 +51,9 @@ enum PlistLibXMLParser {
                 let observer = Unmanaged<Observer>.fromOpaque(raw).takeUnretainedValue()
                 guard error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue, observer.error == nil else { return }
                 let message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
-                observer.error = (Int(error.pointee.line), message.trimmingTrailingWhitespace())
+                // One line: libxml2 puts details (such as the bad bytes) on further lines.
+                let oneLine = message.trimmingTrailingWhitespace().split(whereSeparator: \.isNewline).joined(separator: " ")
+                observer.error = (Int(error.pointee.line), oneLine)
             }
         }
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue

@@ -98,6 +98,20 @@ final class PlistSecurityTests: XCTestCase {
         XCTAssertTrue(errors.first?.description.contains(":5: error: malformed XML") ?? false, "\(errors)")
     }
 
+    func testInvalidUTF8IsOneLineError() throws {
+        let errors = try stampErrors("<?xml version=\"1.0\"?>\n<plist><string>caf\u{E9}</string></plist>".replacingOccurrences(of: "\u{E9}", with: "\u{1}"))
+        XCTAssertEqual(errors.count, 1)
+        let plist = directory.appendingPathComponent("bad.plist")
+        var bytes = Array("<?xml version=\"1.0\"?>\n<plist><string>caf".utf8)
+        bytes += [0xFF]
+        bytes += Array("</string></plist>\n".utf8)
+        try Data(bytes).write(to: plist)
+        let plan = StampPlan(options: StampOptions(plists: [plist.path]), context: PlistTestSupport.context("1"))
+        XCTAssertEqual(plan.errors.count, 1)
+        XCTAssertEqual(plan.errors.first?.line, 2)
+        XCTAssertFalse(plan.errors.first?.description.contains("\n") ?? true, "\(plan.errors)")
+    }
+
     func testNotAPropertyList() throws {
         var errors = try stampErrors("<html><body/></html>")
         XCTAssertTrue(errors.first?.message.contains("root element is <html>") ?? false, "\(errors)")
