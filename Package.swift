@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CGit2", "CLibXML2"]),
         .testTarget(name: "DBGenKitTests", dependencies: ["DBGenKit"]),
         .testTarget(name: "LayeredDatabaseTests", dependencies: ["LayeredDatabase"]),
-        .testTarget(name: "VersionStampKitTests", dependencies: ["VersionStampKit"]),
+        .testTarget(name: "VersionStampKitTests", dependencies: ["VersionStampKit"], exclude: ["Fixtures"]),
         .testTarget(name: "EndToEndTests", dependencies: ["dbgen", "versionstamp"]),
     ]
 )
