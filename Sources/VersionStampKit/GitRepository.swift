@@ -183,7 +183,10 @@ final class GitRepository {
         options.show_commit_oid_as_fallback = 0
         var result: OpaquePointer?
         let status = git_describe_commit(&result, object, &options)
-        if status == GIT_ENOTFOUND.rawValue { return nil }
+        if status < 0, let error = git_error_last(), error.pointee.klass == GIT_ERROR_DESCRIBE.rawValue {
+            // "no reference found" / "No tags can describe": no tag is reachable.
+            return nil
+        }
         try GitLibrary.check(status, "describing HEAD")
         defer { git_describe_result_free(result) }
         var format = git_describe_format_options()
