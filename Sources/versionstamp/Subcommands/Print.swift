@@ -19,10 +19,10 @@ extension VersionStampCommand {
         @Option(name: .long, help: ArgumentHelp("Where repository discovery starts (like git -C).", valueName: "dir"))
         var repo: String?
 
-        @Option(name: .long, help: ArgumentHelp("The version format.", valueName: "fmt"))
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The version format; may start with -.", valueName: "fmt"))
         var format: String = "{count}"
 
-        @Option(name: .long, help: ArgumentHelp("What {dirty} renders when tracked files changed.", valueName: "m"))
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("What {dirty} renders when tracked files changed; may start with -.", valueName: "m"))
         var dirtyMarker: String = "M"
 
         func run() throws {
