@@ -139,22 +139,6 @@ final class GitRepository {
         return count
     }
 
-    /// Whether `ancestor` is reachable from `descendant` (or equal to it).
-    func isAncestor(_ ancestor: git_oid, of descendant: git_oid) -> Bool {
-        var a = ancestor, d = descendant
-        if git_oid_equal(&a, &d) == 1 { return true }
-        return git_graph_descendant_of(handle, &d, &a) == 1
-    }
-
-    /// True when `oid` names an object in the object database.
-    func objectExists(_ oid: git_oid) -> Bool {
-        var odb: OpaquePointer?
-        guard git_repository_odb(&odb, handle) == 0 else { return false }
-        defer { git_odb_free(odb) }
-        var id = oid
-        return git_odb_exists(odb, &id) == 1
-    }
-
     /// True when tracked files differ from HEAD in the index or the work tree, as
     /// `git describe --dirty` sees it: untracked files and submodules are ignored, no rename
     /// detection. A bare repository is never dirty.

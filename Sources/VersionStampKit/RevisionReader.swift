@@ -14,11 +14,18 @@ public final class RevisionReader: @unchecked Sendable {
     private let lock = NSLock()
     private var info: RevisionInfo
     private var known: RevisionRequirements = []
+    /// The commit-count cache under the git dir; nil when switched off.
+    private let countCache: CommitCountCache?
 
     /// Opens the repository discovered from `start` (like `git -C START`; default: the current
-    /// directory) and checks that its history can be read.
-    public init(discoveringFrom start: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    /// directory) and checks that its history can be read. `{count}` uses a cache under the
+    /// git dir (see `CommitCountCache`) unless `useCountCache` is false or the environment
+    /// sets `VERSIONSTAMP_COUNT_CACHE=0`.
+    public init(discoveringFrom start: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+                useCountCache: Bool = true) throws {
         repository = try GitRepository(discoveringFrom: start, environment: environment)
+        countCache = useCountCache && environment["VERSIONSTAMP_COUNT_CACHE"] != "0"
+            ? CommitCountCache(repository: repository) : nil
         let path = repository.displayPath
         if repository.isShallow {
             throw VersionStampError(
@@ -73,7 +80,8 @@ public final class RevisionReader: @unchecked Sendable {
 
     /// `git rev-list --count HEAD`.
     private func commitCount() throws -> Int {
-        try repository.countCommits(from: head)
+        if let countCache { return try countCache.count(head, in: repository) }
+        return try repository.countCommits(from: head)
     }
 
     /// `git describe --tags --long --always --dirty`, and the tag and distance it is made of.
