@@ -32,10 +32,13 @@ struct VersionStampPrintGitFixture {
     /// Runs git in `directory` (default: the repository); fails the test on a non-zero exit.
     @discardableResult
     func run(_ arguments: String..., in directory: URL? = nil) throws -> String {
-        let result = try CommandRunner.run(git, arguments, in: directory ?? root, environment: environment,
-                                           removingEnvironment: Self.removed)
-        XCTAssertEqual(result.status, 0, "git \(arguments.joined(separator: " ")): \(result.stderr)")
-        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        var env = ProcessInfo.processInfo.environment
+        for key in Self.removed { env[key] = nil }
+        env.merge(environment) { _, new in new }
+        let result = try VersionStampPrintSpawn.run(git, ["-C", (directory ?? root).path] + arguments,
+                                                    environment: env, scratch: base)
+        XCTAssertEqual(result.status, 0, "git \(arguments.joined(separator: " ")): \(String(decoding: result.stderr, as: UTF8.self))")
+        return String(decoding: result.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Writes a file and commits everything.
@@ -50,5 +53,39 @@ struct VersionStampPrintGitFixture {
         try CommandRunner.runProduct("versionstamp", arguments, in: directory ?? base,
                                      environment: environment.merging(extra) { _, new in new },
                                      removingEnvironment: Self.removed)
+    }
+}
+
+/// Runs a program with posix_spawn, output captured in scratch files: Foundation's `Process`
+/// costs about 50 ms a launch here, which made the git-heavy tests slow.
+enum VersionStampPrintSpawn {
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String],
+                    stdin: Data? = nil, scratch: URL) throws -> (status: Int32, stdout: Data, stderr: Data) {
+        let id = UUID().uuidString
+        let inPath = scratch.appendingPathComponent(".spawn-\(id).in").path
+        let outPath = scratch.appendingPathComponent(".spawn-\(id).out").path
+        let errPath = scratch.appendingPathComponent(".spawn-\(id).err").path
+        defer { for path in [inPath, outPath, errPath] { unlink(path) } }
+        FileManager.default.createFile(atPath: inPath, contents: stdin ?? Data())
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, inPath, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in argv + envp { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        guard spawned == 0 else {
+            throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL)
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        let out = FileManager.default.contents(atPath: outPath) ?? Data()
+        let err = FileManager.default.contents(atPath: errPath) ?? Data()
+        return (exitStatus, out, err)
     }
 }
