@@ -136,7 +136,7 @@ enum SpawnedProcess {
         let outPath = scratch.appendingPathComponent(".spawn-\(id).out").path
         let errPath = scratch.appendingPathComponent(".spawn-\(id).err").path
         defer { for path in [inPath, outPath, errPath] { unlink(path) } }
-        FileManager.default.createFile(atPath: inPath, contents: stdin ?? Data())
+        _ = FileManager.default.createFile(atPath: inPath, contents: stdin ?? Data())
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
