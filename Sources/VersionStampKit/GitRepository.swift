@@ -28,13 +28,21 @@ final class GitRepository {
         let ceiling = environment["GIT_CEILING_DIRECTORIES"]
         let status = git_repository_open_ext(&repo, startPath, 0, ceiling)
         guard status == 0, let repo else {
+            let message = GitLibrary.lastErrorMessage()
+            // libgit2 1.5.1 reports its ownership check as "config value 'safe.directory' was not found".
+            if message.contains("safe.directory") || message.contains("not owned by current user") {
+                throw VersionStampError(
+                    path: startPath,
+                    message: "the repository is owned by another user, so git and libgit2 refuse it (\"dubious ownership\"); "
+                        + "if it is trusted, mark it safe with 'git config --global --add safe.directory DIR'")
+            }
             if status == GIT_ENOTFOUND.rawValue {
                 throw VersionStampError(
                     path: startPath,
                     message: "not a git repository (or any of the parent directories); "
                         + "set VERSIONSTAMP_VERSION to build without one (e.g. from a source tarball)")
             }
-            throw GitRepository.openError(startPath: startPath, libgit2Message: GitLibrary.lastErrorMessage())
+            throw GitRepository.openError(startPath: startPath, libgit2Message: message)
         }
         handle = repo
         gitDirectory = GitRepository.trimmed(String(cString: git_repository_path(repo)))

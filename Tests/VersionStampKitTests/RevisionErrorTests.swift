@@ -52,6 +52,22 @@ final class RevisionErrorTests: XCTestCase {
         XCTAssertTrue(error.message.lowercased().contains("extensions.partialclone"), error.message)
     }
 
+    /// git's "dubious ownership" check: libgit2 1.5.1 refuses such a repository too (with a
+    /// misleading message); the error says so and names safe.directory. Needs root to chown.
+    func testRepositoryOwnedByAnotherUser() throws {
+        guard getuid() == 0 else { throw XCTSkip("needs root to give the repository to another user") }
+        let repo = try RevisionTestRepository(self)
+        try repo.commit("a")
+        let chown = try SpawnedProcess.run("/bin/chown", ["-R", "nobody", repo.root.path], environment: [:],
+                                           scratch: repo.root.deletingLastPathComponent())
+        XCTAssertEqual(chown.status, 0)
+        let git = try repo.runGit(["rev-parse", "HEAD"], allowFailure: true)
+        XCTAssertNotEqual(git.status, 0, "git refuses the repository too")
+        let error = try loadError(repo.root, repo.environment)
+        XCTAssertTrue(error.message.contains("safe.directory"), error.message)
+        XCTAssertTrue(error.message.contains("owned by another user"), error.message)
+    }
+
     func testUnbornHead() throws {
         let repo = try RevisionTestRepository(self)
         XCTAssertNotEqual(try repo.runGit(["rev-parse", "HEAD"], allowFailure: true).status, 0)
