@@ -113,6 +113,19 @@ final class RevisionGitOracleTests: XCTestCase {
         try repo.assertTokensMatchGit()
     }
 
+    /// A touched file (new mtime, same content) is clean; a mode change is dirty, as for git.
+    func testTouchedAndChmoddedFiles() throws {
+        let repo = try RevisionTestRepository(self)
+        try repo.commit("a", file: "tracked.txt")
+        let path = repo.root.appendingPathComponent("tracked.txt").path
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 3600)], ofItemAtPath: path)
+        try repo.assertTokensMatchGit()
+        XCTAssertEqual(try render(repo, "{dirty}"), "")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+        try repo.assertTokensMatchGit()
+        XCTAssertEqual(try render(repo, "{dirty}"), "M")
+    }
+
     func testUntrackedFilesAreNotDirty() throws {
         let repo = try RevisionTestRepository(self)
         try repo.commit("a", file: "tracked.txt")
