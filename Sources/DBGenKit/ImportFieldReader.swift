@@ -43,9 +43,6 @@ struct ImportFieldReader {
     private(set) var line = 1
     /// The shell's `cTerm`: what ended the last field (a separator byte or ``endOfFile``).
     private(set) var terminator: Int32 = 0
-    /// The shell returns its buffer pointer, which stays NULL until a first byte is stored:
-    /// so an empty field read before any byte was ever stored reads as NULL.
-    private(set) var storedAnyByte = false
     /// False until the first field was read (a UTF-8 BOM is skipped only there).
     private var readFirstField = false
     /// Warnings and errors in the order they happened; the caller drains them.
@@ -62,11 +59,6 @@ struct ImportFieldReader {
 
     func release() {
         chunk.deallocate()
-    }
-
-    /// As the shell's `import_append_char(&sCtx, 0)`: from now on empty fields read as "".
-    mutating func markBufferAllocated() {
-        storedAnyByte = true
     }
 
     /// The next byte, or ``endOfFile``.
@@ -105,8 +97,8 @@ struct ImportFieldReader {
     }
 
     /// Reads one field, appending its bytes to `arena`.
-    /// - Returns: false when the shell's reader would return NULL (end of file before the
-    ///   field, or nothing ever stored); the arena then holds no bytes of this field.
+    /// - Returns: false at the end of the file before the field (the shell's reader returns
+    ///   NULL then); the arena then holds no bytes of this field.
     mutating func readField(into arena: inout ImportByteArena) -> Bool {
         if honoursQuotes {
             return readCSVField(into: &arena)
@@ -124,8 +116,7 @@ struct ImportFieldReader {
         let last = scanUnquoted(first: c, into: &arena)
         if last == rowSeparator { line += 1 }
         terminator = last
-        if arena.count > start { storedAnyByte = true }
-        return storedAnyByte
+        return true
     }
 
     /// Appends `first` and the bytes after it up to a separator or the end of the file;
@@ -171,7 +162,6 @@ struct ImportFieldReader {
             if c == 0xEF && !readFirstField {
                 // A UTF-8 byte order mark before the first field is skipped.
                 arena.append(0xEF)
-                storedAnyByte = true
                 c = nextByte()
                 if c == 0xBB {
                     arena.append(0xBB)
@@ -196,10 +186,9 @@ struct ImportFieldReader {
                     arena.truncate(to: arena.count - 1)
                 }
             }
-            if arena.count > start { storedAnyByte = true }
         }
         readFirstField = true
-        return storedAnyByte
+        return true
     }
 
     /// The quoted-field state machine of the shell, after the opening quote.
@@ -235,7 +224,6 @@ struct ImportFieldReader {
                 return
             }
             arena.append(UInt8(truncatingIfNeeded: c))
-            storedAnyByte = true
             beforePrevious = previous
             previous = c
         }

@@ -99,7 +99,7 @@ struct ImportSession {
         defer { scratch.release() }
         let columnSeparator = reader.columnSeparator
 
-        // --skip N: whole records, as the shell reads them (a NULL field also ends one).
+        // --skip N: whole records, as the shell reads them.
         var skip = request.skip
         while skip > 0 {
             skip -= 1
@@ -113,7 +113,6 @@ struct ImportSession {
         let qualifiedTable = (request.schema.map { Self.quoted($0) + "." } ?? "") + Self.quoted(request.table)
         var createdTable = false
         var columnCount = try tableColumnCount(qualifiedTable)
-        reader.markBufferAllocated()
         if columnCount == nil {
             let headerLine = reader.line
             var namer = ImportColumnNamer()
