@@ -7,9 +7,14 @@ import Foundation
 public enum DotCommandTokenizer {
     /// The arguments of `line` (which starts with `.`); the first is the command name.
     public static func tokenize(_ line: String) -> [String] {
-        var bytes = Array(line.utf8)
+        tokenizeBytes(Array(line.utf8)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The arguments as raw bytes (escapes such as `\377` may produce bytes that are not UTF-8).
+    public static func tokenizeBytes(_ line: [UInt8]) -> [[UInt8]] {
+        var bytes = line
         if bytes.first == UInt8(ascii: ".") { bytes.removeFirst() }
-        var arguments: [String] = []
+        var arguments: [[UInt8]] = []
         var index = 0
         while index < bytes.count {
             while index < bytes.count, isSpace(bytes[index]) { index += 1 }
@@ -35,7 +40,7 @@ public enum DotCommandTokenizer {
                 }
                 token = resolveBackslashes(token)
             }
-            arguments.append(String(decoding: token, as: UTF8.self))
+            arguments.append(token)
         }
         return arguments
     }

@@ -78,17 +78,19 @@ public final class ScriptRunner {
                 throw Diagnostic.error(message.text, at: location)
             }
             guard let command else { return }
-            try perform(command, at: location, scriptPath: scriptPath, directory: directory)
+            try perform(command, line: line, at: location, scriptPath: scriptPath, directory: directory)
         }
     }
 
-    private func perform(_ command: DotCommand, at location: SourceLocation, scriptPath: String, directory: String) throws {
+    private func perform(_ command: DotCommand, line: String, at location: SourceLocation, scriptPath: String, directory: String) throws {
         do {
             switch command {
             case .mode(let arguments):
                 if let name = arguments.first { try settings.setMode(name) }
-            case .separator(let column, let row):
-                settings.setSeparator(column: column, row: row)
+            case .separator:
+                // The tokenizer already resolved escapes; pass the exact bytes.
+                let arguments = DotCommandTokenizer.tokenizeBytes(Array(line.utf8))
+                settings.setSeparator(columnBytes: arguments[1], rowBytes: arguments.count > 2 ? arguments[2] : nil)
             case .read(let file):
                 try runScript(absolutePath: PathResolution.absolute(file, relativeTo: directory),
                               displayPath: PathResolution.display(file, namedIn: scriptPath),

@@ -115,6 +115,8 @@ final class DBGenParityTests: XCTestCase {
                 .mode tabs
                 .import data/tabs.tsv typed
                 .mode list
+                .separator "\\t" \\n
+                .import data/tabs.tsv typed
                 .separator ;
                 .import 'data/semi colon.txt' typed
                 .read sub/inner.txt
