@@ -23,7 +23,7 @@ public struct BuildSummary: Codable, Equatable, Sendable {
     /// The summary as pretty, key-sorted JSON.
     public func jsonData() throws -> Data {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(self)
     }
 }

@@ -114,6 +114,24 @@ final class DBGenErrorTests: XCTestCase {
                         expectedPrefix: "schema.txt:2:1: error:", arguments: ["--strict"])
     }
 
+    func testImportErrorsNameTheCSVFileAndStrictFailsOnShortRows() throws {
+        try XCTSkipUnless(try DBGenParityTests.importerAvailable(), "the .import importer is not merged yet")
+        try assertFails(["schema.txt": "CREATE TABLE t (a, b, c);\n.read sub/in.txt\n",
+                         "sub/in.txt": ".mode csv\n.import data.csv t\n",
+                         "sub/data.csv": "1,2,3\n4,\"open\n"],
+                        expectedPrefix: "sub/data.csv:2: error:")
+        let files = ["schema.txt": "CREATE TABLE t (a, b, c);\n.mode csv\n.import data.csv t\n",
+                     "data.csv": "1,2,3\n4,5\n"]
+        let dir = try makeTemporaryDirectory(self)
+        for (name, text) in files { try DBGenTestSupport.write(text, to: name, in: dir) }
+        let lenient = try DBGenTestSupport.dbgen(["schema.txt", "-o", "out.sqlite", "--json"], in: dir)
+        XCTAssertEqual(lenient.status, 0, lenient.stderr)
+        XCTAssertTrue(lenient.stderr.hasPrefix("data.csv:2: warning:"), lenient.stderr)
+        let json = try JSONSerialization.jsonObject(with: Data(lenient.stdout.utf8)) as? [String: Any]
+        XCTAssertEqual((json?["warnings"] as? [String])?.first?.hasPrefix("data.csv:2: warning:"), true)
+        try assertFails(files, expectedPrefix: "data.csv:2: error:", arguments: ["--strict"])
+    }
+
     func testUsageErrorExits64() throws {
         let result = try CommandRunner.runProduct("dbgen", ["build", "--no-such-flag"])
         XCTAssertEqual(result.status, 64, result.stderr)
