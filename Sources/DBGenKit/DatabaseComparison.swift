@@ -86,17 +86,13 @@ public enum DatabaseComparison {
         if try expected.scalarInt("SELECT count(*) FROM \(quoted)") != actual.scalarInt("SELECT count(*) FROM \(quoted)") {
             return false
         }
-        let expectedRows = RowCursor(connection: expected, sql: sql)
-        let actualRows = RowCursor(connection: actual, sql: sql)
-        return try expectedRows.elementsEqual(actualRows)
-    }
-
-    /// Reads all rows (tables here are build outputs, compared once; memory is bounded by the table).
-    private struct RowCursor {
-        var connection: SQLiteConnection
-        var sql: String
-        func elementsEqual(_ other: RowCursor) throws -> Bool {
-            try connection.query(sql) == other.connection.query(other.sql)
+        // Step both in lockstep: memory stays flat whatever the table's size.
+        let expectedRows = try SQLiteConnection.RowStream(expected, sql)
+        let actualRows = try SQLiteConnection.RowStream(actual, sql)
+        while true {
+            let e = try expectedRows.next(), a = try actualRows.next()
+            if e != a { return false }
+            if e == nil { return true }
         }
     }
 }

@@ -50,8 +50,26 @@ enum PathResolution {
     static func display(_ path: String, namedIn scriptDisplayPath: String) -> String {
         if path.hasPrefix("/") { return path }
         let directory = (scriptDisplayPath as NSString).deletingLastPathComponent
-        if directory.isEmpty || directory == "." { return path }
-        return (directory as NSString).appendingPathComponent(path)
+        if directory.isEmpty || directory == "." { return normalized(path) }
+        return normalized((directory as NSString).appendingPathComponent(path))
+    }
+
+    /// Removes `.` components and `dir/..` pairs from a path, lexically (`a/./b/../c` → `a/c`).
+    static func normalized(_ path: String) -> String {
+        let absolute = path.hasPrefix("/")
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == "..", let last = parts.last, last != ".." {
+                parts.removeLast()
+                continue
+            }
+            if part == "..", absolute, parts.isEmpty { continue }
+            parts.append(part)
+        }
+        let joined = parts.joined(separator: "/")
+        if absolute { return "/" + joined }
+        return joined.isEmpty ? "." : joined
     }
 
     static var currentDirectory: String { FileManager.default.currentDirectoryPath }

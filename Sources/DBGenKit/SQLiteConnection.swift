@@ -86,6 +86,32 @@ public final class SQLiteConnection {
         }
     }
 
+    /// A prepared query read one row at a time.
+    public final class RowStream {
+        private var statement: OpaquePointer?
+        private let connection: SQLiteConnection
+
+        public init(_ connection: SQLiteConnection, _ sql: String) throws {
+            self.connection = connection
+            guard sqlite3_prepare_v2(connection.handle, sql, -1, &statement, nil) == SQLITE_OK else {
+                throw Failure(message: connection.errorMessage, code: sqlite3_errcode(connection.handle), offset: nil)
+            }
+        }
+
+        deinit { sqlite3_finalize(statement) }
+
+        /// The next row, or nil at the end.
+        public func next() throws -> [SQLiteValue]? {
+            guard let statement else { return nil }
+            let rc = sqlite3_step(statement)
+            if rc == SQLITE_DONE { return nil }
+            guard rc == SQLITE_ROW else {
+                throw Failure(message: connection.errorMessage, code: rc, offset: nil)
+            }
+            return (0..<sqlite3_column_count(statement)).map { SQLiteValue(statement, $0) }
+        }
+    }
+
     /// The first column of the first row of `sql` as an integer.
     public func scalarInt(_ sql: String) throws -> Int64 {
         let rows = try query(sql)

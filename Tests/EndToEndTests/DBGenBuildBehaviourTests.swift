@@ -107,6 +107,14 @@ final class DBGenBuildBehaviourTests: XCTestCase {
         XCTAssertEqual(reported, oracle)
     }
 
+    func testHelpShowsOptionsAndAnExample() throws {
+        let help = try DBGenTestSupport.dbgen(["build", "--help"], in: FileManager.default.temporaryDirectory)
+        XCTAssertEqual(help.status, 0)
+        for word in ["--depfile", "--strict", "--json", "--quiet", "--force", "Example", ".import"] {
+            XCTAssertTrue(help.stdout.contains(word), word)
+        }
+    }
+
     func testDefaultSchemaAndOutputPaths() throws {
         let dir = try makeTemporaryDirectory(self)
         try DBGenTestSupport.write("CREATE TABLE t (x);\n", to: "schema/schema.txt", in: dir)
