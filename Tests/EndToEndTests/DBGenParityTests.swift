@@ -97,12 +97,21 @@ final class DBGenParityTests: XCTestCase {
         ])
     }
 
+    func testQuitStopsReadingLikeSqlite3() throws {
+        try assertParity(files: ["schema.txt": "CREATE TABLE kept (x);\n.quit\nCREATE TABLE never (x);\n"])
+    }
+
     func testFoodWorkflowWithImportMatchesSqlite3() throws {
         try XCTSkipUnless(Self.importerAvailable(), "the .import importer is not merged yet")
         let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let schema = try String(contentsOf: repo.appendingPathComponent("schema/schema.txt"), encoding: .utf8)
         let csv = try String(contentsOf: repo.appendingPathComponent("schema/food.csv"), encoding: .utf8)
         try assertParity(files: ["schema.txt": schema, "food.csv": csv])
+    }
+
+    func testUserTemplateMatchesSqlite3() throws {
+        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        try assertParity(files: ["schema.txt": try String(contentsOf: repo.appendingPathComponent("schema/user.txt"), encoding: .utf8)])
     }
 
     func testImportVariantsMatchSqlite3() throws {
