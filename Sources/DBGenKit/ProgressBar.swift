@@ -12,10 +12,17 @@ public final class ProgressBar {
     private var lastDraw = Date.distantPast
     private var visible = false
 
-    /// - Parameter enabled: false to never draw (`--quiet`, `--json`, not a terminal).
+    /// - Parameters:
+    ///   - enabled: false to never draw (`--quiet`, not a terminal).
+    ///   - delay: how long an import runs before the bar appears; `DBGEN_PROGRESS_DELAY`
+    ///     (seconds) in the environment overrides it (tests use 0).
     public init(enabled: Bool = isatty(STDERR_FILENO) != 0, delay: TimeInterval = 0.5) {
         self.enabled = enabled
-        self.delay = delay
+        if let text = ProcessInfo.processInfo.environment["DBGEN_PROGRESS_DELAY"], let value = TimeInterval(text) {
+            self.delay = value
+        } else {
+            self.delay = delay
+        }
     }
 
     /// Reports progress of reading `label`.

@@ -107,6 +107,29 @@ final class DBGenBuildBehaviourTests: XCTestCase {
         XCTAssertEqual(reported, oracle)
     }
 
+    func testProgressBarOnlyOnATerminal() throws {
+        try XCTSkipUnless(try DBGenParityTests.importerAvailable(), "the .import importer is not merged yet")
+        guard let script = CommandRunner.which("script") else { throw XCTSkip("script(1) is not installed") }
+        let dir = try makeTemporaryDirectory(self)
+        try DBGenTestSupport.write("CREATE TABLE t (a, b);\n.import --csv data.csv t\n", to: "schema.txt", in: dir)
+        try DBGenTestSupport.write(String(repeating: "1,two\n", count: 1000), to: "data.csv", in: dir)
+        let environment = ["DBGEN_PROGRESS_DELAY": "0"]
+        // stderr is a pipe here: no bar.
+        let piped = try DBGenTestSupport.dbgen(["schema.txt", "-o", "a.sqlite"], in: dir, environment: environment)
+        XCTAssertEqual(piped.status, 0, piped.stderr)
+        XCTAssertFalse(piped.stderr.contains("%"), piped.stderr)
+        // Under script(1) stderr is a terminal: the bar is drawn (and erased); --quiet silences it.
+        let dbgen = CommandRunner.product("dbgen").path
+        let tty = try CommandRunner.run(script, ["-qec", "'\(dbgen)' schema.txt -o b.sqlite", "/dev/null"],
+                                        in: dir, environment: environment)
+        XCTAssertEqual(tty.status, 0, tty.stdout)
+        XCTAssertTrue(tty.stdout.contains("data.csv [") && tty.stdout.contains("%"), tty.stdout)
+        let quiet = try CommandRunner.run(script, ["-qec", "'\(dbgen)' schema.txt -o c.sqlite --quiet", "/dev/null"],
+                                          in: dir, environment: environment)
+        XCTAssertEqual(quiet.status, 0, quiet.stdout)
+        XCTAssertFalse(quiet.stdout.contains("%"), quiet.stdout)
+    }
+
     func testHelpShowsOptionsAndAnExample() throws {
         let help = try DBGenTestSupport.dbgen(["build", "--help"], in: FileManager.default.temporaryDirectory)
         XCTAssertEqual(help.status, 0)
