@@ -76,10 +76,10 @@ public final class AtomicOutputFile {
     private static func installSignalCleanup(for path: String) {
         clearSignalCleanup()
         pendingTemporaryPath = strdup(path)
-        let handler: @convention(c) (Int32) -> Void = { signal in
+        let handler: @convention(c) (Int32) -> Void = { number in
             if let path = pendingTemporaryPath { unlink(path) }
-            Glibc.signal(signal, SIG_DFL)
-            raise(signal)
+            signal(number, SIG_DFL)
+            raise(number)
         }
         signal(SIGINT, handler)
         signal(SIGTERM, handler)

@@ -147,6 +147,10 @@ public enum DotCommand: Equatable {
             throw Message("refusing .\(name): dbgen never runs programs or writes files other than its output")
         }
         for (full, minimum) in harmlessCommands where matches(name, full, minimum: minimum) {
+            // The shell rejects these without exactly one argument (and carries on); dbgen stops.
+            if ["bail", "headers", "header", "nullvalue"].contains(full), args.count != 1 {
+                throw Message("Usage: .\(full) \(full == "nullvalue" ? "STRING" : "on|off")")
+            }
             return .ignored(full)
         }
         throw Message("unknown or unsupported dot-command: .\(name)")

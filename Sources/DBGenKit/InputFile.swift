@@ -28,10 +28,15 @@ public struct FileStamp: Codable, Hashable, Sendable {
     public static func of(_ path: String) -> FileStamp? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
+        #if os(Linux)
+        let mtime = info.st_mtim
+        #else
+        let mtime = info.st_mtimespec
+        #endif
         return FileStamp(
             size: Int64(info.st_size),
-            mtimeSeconds: Int64(info.st_mtim.tv_sec),
-            mtimeNanoseconds: Int64(info.st_mtim.tv_nsec),
+            mtimeSeconds: Int64(mtime.tv_sec),
+            mtimeNanoseconds: Int64(mtime.tv_nsec),
             inode: UInt64(info.st_ino),
             device: UInt64(info.st_dev)
         )

@@ -49,6 +49,8 @@ final class DotCommandTests: XCTestCase {
         XCTAssertEqual(try DotCommand.parse(["headers", "on"]), .ignored("headers"))
         XCTAssertEqual(try DotCommand.parse(["bail", "on"]), .ignored("bail"))
         XCTAssertEqual(try DotCommand.parse(["nullvalue", "NULL"]), .ignored("nullvalue"))
+        XCTAssertThrowsError(try DotCommand.parse(["bail"]))
+        XCTAssertThrowsError(try DotCommand.parse(["headers", "on", "off"]))
     }
 
     func testUnsafeAndUnknownCommandsAreRefused() {
