@@ -18,6 +18,7 @@ public final class AtomicOutputFile {
     /// The temporary path to write to.
     public let temporaryPath: String
     private var finished = false
+    private var lockDescriptor: Int32 = -1
     private let removesOnSignal: Bool
 
     /// Creates an empty, uniquely named temporary file in the destination's directory.
@@ -31,10 +32,13 @@ public final class AtomicOutputFile {
         guard fd >= 0 else {
             throw Diagnostic.error("cannot create a temporary file beside \"\(destination)\": \(String(cString: strerror(errno)))")
         }
+        // Held until commit/discard: a later build that can take this lock knows the owner died
+        // (kill -9) and removes the stray file.
+        flock(fd, LOCK_EX)
         let mask = umask(0)
         umask(mask)
         fchmod(fd, 0o666 & ~mask)
-        close(fd)
+        lockDescriptor = fd
         temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         self.removesOnSignal = removeOnSignal
         if removeOnSignal { Self.installSignalCleanup(for: temporaryPath) }
@@ -56,6 +60,7 @@ public final class AtomicOutputFile {
             throw Diagnostic.error("cannot move the new database to \"\(destination)\": \(reason)")
         }
         finished = true
+        releaseLock()
         if removesOnSignal { Self.clearSignalCleanup() }
         let directory = (destination as NSString).deletingLastPathComponent
         let dirfd = open(directory.isEmpty ? "." : directory, O_RDONLY)
@@ -70,7 +75,29 @@ public final class AtomicOutputFile {
         guard !finished else { return }
         finished = true
         unlink(temporaryPath)
+        releaseLock()
         if removesOnSignal { Self.clearSignalCleanup() }
+    }
+
+    private func releaseLock() {
+        if lockDescriptor >= 0 { close(lockDescriptor) }
+        lockDescriptor = -1
+    }
+
+    /// Removes temporary files of `destination` left by builds that were killed (`kill -9`):
+    /// those whose lock nobody holds any more. Temporaries of running builds are kept.
+    public static func removeStaleTemporaries(of destination: String) {
+        let directory = (destination as NSString).deletingLastPathComponent
+        let prefix = ".\((destination as NSString).lastPathComponent).dbgen-"
+        let dir = directory.isEmpty ? "." : directory
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
+        for name in names where name.hasPrefix(prefix) && name.utf8.count == prefix.utf8.count + 6 {
+            let path = (dir as NSString).appendingPathComponent(name)
+            let fd = open(path, O_RDONLY)
+            guard fd >= 0 else { continue }
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 { unlink(path) }
+            close(fd)
+        }
     }
 
     private static func installSignalCleanup(for path: String) {

@@ -65,6 +65,7 @@ public enum DatabaseBuilder {
             throw Diagnostic.error("cannot write \"\(options.output)\": directory \"\((options.output as NSString).deletingLastPathComponent)\" does not exist")
         }
 
+        AtomicOutputFile.removeStaleTemporaries(of: outputPath)
         let file = try AtomicOutputFile(destination: outputPath)
         defer { file.discard() }
         var warnings: [String] = []
