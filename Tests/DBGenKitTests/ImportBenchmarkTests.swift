@@ -32,12 +32,26 @@ final class ImportBenchmarkTests: XCTestCase {
                                     displayPath: "food.csv", table: "food", format: try settings.importFormat())
         var warnings = 0
         let before = Self.peakResidentMiB()
+        let cpuBefore = Self.processCPUSeconds()
         let start = Date()
         let result = try CSVImporter.run(request, into: db, diagnostics: { _ in warnings += 1 })
         let seconds = Date().timeIntervalSince(start)
-        print(String(format: "import: %d rows in %.3f s (%.0f rows/s), %d warnings, peak RSS %.1f MiB (%.1f MiB before the import)",
-                     result.rowsInserted, seconds, Double(result.rowsInserted) / seconds, warnings,
+        let cpu = Self.processCPUSeconds() - cpuBefore
+        print(String(format: "import: %d rows in %.3f s (%.0f rows/s, %.3f s CPU), %d warnings, peak RSS %.1f MiB (%.1f MiB before the import)",
+                     result.rowsInserted, seconds, Double(result.rowsInserted) / seconds, cpu, warnings,
                      Self.peakResidentMiB(), before))
+    }
+
+    /// User + system CPU time of the whole process (all threads).
+    private static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        #if os(Linux)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
     /// Linux: the peak resident set since the last call (VmHWM, reset through clear_refs);

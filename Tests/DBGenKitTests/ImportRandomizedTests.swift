@@ -86,3 +86,28 @@ final class ImportRandomizedTests: XCTestCase {
                 columnSeparator: "\u{1F}", rowSeparator: "\u{1E}")
     }
 }
+
+/// A file of several megabytes (fields and quotes across the reader's 1 MiB reads), like the
+/// benchmark's food data, compared with sqlite3.
+final class ImportLargeFileTests: XCTestCase {
+    func testMultiMegabyteFoodFileMatchesSQLite3() throws {
+        var text = ""
+        let words = ["apple", "cheese, sliced", "\"whole\"", "a|b", "café", "豆腐", "line\nbreak", "crème brûlée"]
+        var state: UInt64 = 42
+        func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        for pk in 1...60_000 {
+            var name = (0..<(1 + next(4))).map { _ in words[next(words.count)] }.joined(separator: " ")
+            if name.contains(where: { "|\"\n".contains($0) }) || next(20) == 0 {
+                name = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            }
+            text += "\(pk)|\(next(25))|\(name)|\(next(90000)).\(next(100))\(next(50) == 0 ? "|extra" : "")\n"
+        }
+        XCTAssertGreaterThan(text.utf8.count, 2 << 20)
+        try ImportDifferentialHarness.assertSameAsSQLite3(ImportCase(
+            "large", setupSQL: #"CREATE TABLE food("pk" INTEGER PRIMARY KEY, "group" INTEGER, "name" TEXT, "kcal" REAL);"#,
+            file: text, commands: [.mode(["csv"]), .separator("|", nil), .import(file: "data.csv", table: "food", options: [])]))
+    }
+}
