@@ -129,24 +129,16 @@ struct ImportFieldReader {
         let columnByte = UInt8(truncatingIfNeeded: columnSeparator)
         let rowByte = UInt8(truncatingIfNeeded: rowSeparator)
         while true {
-            var index = position
-            let limit = end
-            let bytes = chunk
-            while index < limit {
-                let byte = bytes[index]
-                if byte == columnByte || byte == rowByte { break }
-                index += 1
-            }
-            arena.append(bytes + position, count: index - position)
-            if index < limit {
-                c = Int32(bytes[index])
+            let index = ImportByteSearch.firstIndex(of: columnByte, or: rowByte, in: chunk, from: position, to: end)
+            arena.append(chunk + position, count: index - position)
+            if index < end {
+                c = Int32(chunk[index])
                 position = index + 1
                 return c
             }
             position = index
             if !refill() { return Self.endOfFile }
         }
-        _ = c
     }
 
     private mutating func readCSVField(into arena: inout ImportByteArena) -> Bool {
@@ -197,7 +189,21 @@ struct ImportFieldReader {
         let quote = Self.quote
         var previous: Int32 = 0
         var beforePrevious: Int32 = 0
+        let quoteByte = UInt8(ascii: "\"")
+        let rowByte = UInt8(truncatingIfNeeded: rowSeparator)
         while true {
+            // Bytes other than a quote or a row separator, after anything but a quote, are
+            // simply stored: take them in one run.
+            if previous != quote && position < end {
+                let stop = ImportByteSearch.firstIndex(of: quoteByte, or: rowByte, in: chunk, from: position, to: end)
+                let run = stop - position
+                if run > 0 {
+                    arena.append(chunk + position, count: run)
+                    beforePrevious = run >= 2 ? Int32(chunk[stop - 2]) : previous
+                    previous = Int32(chunk[stop - 1])
+                    position = stop
+                }
+            }
             let c = nextByte()
             if c == rowSeparator { line += 1 }
             if c == quote && previous == quote {

@@ -231,9 +231,10 @@ struct ImportSession {
     /// re-inserts stale bindings in one ascii-mode corner case, so this does too).
     private mutating func insertRows(columnCount nCol: Int) throws -> Int {
         guard let insert else { return 0 }
-        var arenas = [ImportByteArena(), ImportByteArena()]
-        defer { arenas[0].release(); arenas[1].release() }
-        var current = 0
+        // `arena` receives the record being read; `boundArena` holds the last bound one.
+        var arena = ImportByteArena()
+        var boundArena = ImportByteArena()
+        defer { arena.release(); boundArena.release() }
         var starts = [Int](repeating: 0, count: nCol)
         var lengths = [Int](repeating: -1, count: nCol)   // -1: NULL
         let columnSeparator = reader.columnSeparator
@@ -245,15 +246,15 @@ struct ImportSession {
 
         repeat {
             let startLine = reader.line
-            arenas[current].reset()
+            arena.reset()
             var i = 0
             var bound = false
             while i < nCol {
-                let start = arenas[current].count
-                let notNull = reader.readField(into: &arenas[current])
+                let start = arena.count
+                let notNull = reader.readField(into: &arena)
                 if !notNull && i == 0 { break }
-                let length = arenas[current].count - start
-                if emptyFirstFieldEnds && i == 0 && (!notNull || length == 0 || arenas[current][start] == 0) { break }
+                let length = arena.count - start
+                if emptyFirstFieldEnds && i == 0 && (!notNull || length == 0 || arena[start] == 0) { break }
                 starts[i] = start
                 lengths[i] = notNull ? length : -1
                 bound = true
@@ -266,10 +267,10 @@ struct ImportSession {
                 i += 1
             }
             if reader.terminator == columnSeparator {
-                let keep = arenas[current].count
+                let keep = arena.count
                 repeat {
-                    _ = reader.readField(into: &arenas[current])
-                    arenas[current].truncate(to: keep)
+                    _ = reader.readField(into: &arena)
+                    arena.truncate(to: keep)
                     i += 1
                 } while reader.terminator == columnSeparator
                 try drainReaderEvents()
@@ -278,7 +279,7 @@ struct ImportSession {
             try drainReaderEvents()
             if i >= nCol {
                 if bound {
-                    let base = arenas[current].base
+                    let base = arena.base
                     for column in 0..<nCol {
                         let length = lengths[column]
                         if length < 0 {
@@ -295,7 +296,7 @@ struct ImportSession {
                                               Int32(textLength), sqliteStatic)
                         }
                     }
-                    current ^= 1
+                    swap(&arena, &boundArena)
                 }
                 sqlite3_step(insert)
                 if sqlite3_reset(insert) != SQLITE_OK {
