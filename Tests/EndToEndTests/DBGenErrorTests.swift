@@ -47,6 +47,11 @@ final class DBGenErrorTests: XCTestCase {
                         expectedPrefix: "schema.txt:3:4: error: UNIQUE constraint failed: t.a")
     }
 
+    func testErrorInSecondStatementOfALinePointsAtThatStatement() throws {
+        try assertFails(["schema.txt": "CREATE TABLE a (x); INSERT INTO nosuch VALUES (1);\n"],
+                        expectedPrefix: "schema.txt:1:21: error: no such table: nosuch")
+    }
+
     func testErrorInIncludedScriptNamesThatFile() throws {
         try assertFails([
             "schema.txt": "CREATE TABLE a (x);\n.read sub/inner.txt\n",
