@@ -164,6 +164,11 @@ struct ImportSession {
         }
         insert = statement
 
+        // Hold the connection's mutex for the whole import: each bind/step/reset then takes
+        // it recursively, which costs far less than a fresh lock (NULL without a mutex: no-op).
+        let connectionMutex = sqlite3_db_mutex(db)
+        sqlite3_mutex_enter(connectionMutex)
+        defer { sqlite3_mutex_leave(connectionMutex) }
         try beginTransaction()
         do {
             let rows = try insertRows(columnCount: nCol)
@@ -288,7 +293,7 @@ struct ImportSession {
                             let pointer = base + starts[column]
                             // Bound as a C string by the shell: a NUL byte ends the value.
                             var textLength = length
-                            if length > 0, let nul = memchr(pointer, 0, length) {
+                            if length > 0, reader.sawNulByte, let nul = memchr(pointer, 0, length) {
                                 textLength = UnsafeRawPointer(nul) - UnsafeRawPointer(pointer)
                             }
                             sqlite3_bind_text(insert, Int32(column + 1),
