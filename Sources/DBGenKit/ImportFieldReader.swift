@@ -116,7 +116,6 @@ struct ImportFieldReader {
             terminator = Self.endOfFile
             return false
         }
-        let start = arena.count
         let last = scanUnquoted(first: c, into: &arena)
         if last == rowSeparator { line += 1 }
         terminator = last

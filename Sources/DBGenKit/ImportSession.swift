@@ -133,12 +133,9 @@ struct ImportSession {
                          + ImportColumnNamer.renameReport(renames).replacingOccurrences(of: ",\n", with: ", "),
                          line: headerLine)
             }
-            let rc = sql.withUnsafeBufferPointer { buffer -> Int32 in
-                var text = Array(buffer)
-                text.append(0)
-                return text.withUnsafeBufferPointer {
-                    sqlite3_exec(db, UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), nil, nil, nil)
-                }
+            let statementText = sql + [0]
+            let rc = statementText.withUnsafeBufferPointer {
+                sqlite3_exec(db, UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), nil, nil, nil)
             }
             if rc != SQLITE_OK {
                 throw Diagnostic.error("cannot create table \(qualifiedTable) from the header row: \(errorMessage())",
@@ -322,6 +319,15 @@ private struct RowInserter {
 
     mutating func insert(_ batch: ImportBatch, location: (Int) -> SourceLocation,
                          warn: (Diagnostic) throws -> Void) throws {
+        try batch.fieldStarts.withUnsafeBufferPointer { starts in
+            try batch.fieldLengths.withUnsafeBufferPointer { lengths in
+                try insert(batch, starts: starts, lengths: lengths, location: location, warn: warn)
+            }
+        }
+    }
+
+    private mutating func insert(_ batch: ImportBatch, starts: UnsafeBufferPointer<Int>, lengths: UnsafeBufferPointer<Int>,
+                                 location: (Int) -> SourceLocation, warn: (Diagnostic) throws -> Void) throws {
         var field = 0
         var diagnostic = 0
         let nCol = columnCount
@@ -340,18 +346,18 @@ private struct RowInserter {
             case .insert(let recordLine):
                 line = recordLine
                 boundBatch = batch
-                for column in 0..<nCol {
-                    let length = batch.fieldLengths[field]
+                for column in 1...nCol {
+                    let length = lengths[field]
                     if length < 0 {
-                        sqlite3_bind_null(statement, Int32(column + 1))
+                        sqlite3_bind_null(statement, Int32(column))
                     } else {
-                        let pointer = base + batch.fieldStarts[field]
+                        let pointer = base + starts[field]
                         // Bound as a C string by the shell: a NUL byte ends the value.
                         var textLength = length
                         if checkNul, length > 0, let nul = memchr(pointer, 0, length) {
                             textLength = UnsafeRawPointer(nul) - UnsafeRawPointer(pointer)
                         }
-                        sqlite3_bind_text(statement, Int32(column + 1),
+                        sqlite3_bind_text(statement, Int32(column),
                                           UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self),
                                           Int32(textLength), sqliteStatic)
                     }
