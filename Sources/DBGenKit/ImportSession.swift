@@ -133,12 +133,9 @@ struct ImportSession {
                          + ImportColumnNamer.renameReport(renames).replacingOccurrences(of: ",\n", with: ", "),
                          line: headerLine)
             }
-            let rc = sql.withUnsafeBufferPointer { buffer -> Int32 in
-                var text = Array(buffer)
-                text.append(0)
-                return text.withUnsafeBufferPointer {
-                    sqlite3_exec(db, UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), nil, nil, nil)
-                }
+            let statementText = sql + [0]
+            let rc = statementText.withUnsafeBufferPointer {
+                sqlite3_exec(db, UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), nil, nil, nil)
             }
             if rc != SQLITE_OK {
                 throw Diagnostic.error("cannot create table \(qualifiedTable) from the header row: \(errorMessage())",
@@ -164,6 +161,11 @@ struct ImportSession {
         }
         insert = statement
 
+        // Hold the connection's mutex for the whole import: each bind/step/reset then takes
+        // it recursively, which costs far less than a fresh lock (NULL without a mutex: no-op).
+        let connectionMutex = sqlite3_db_mutex(db)
+        sqlite3_mutex_enter(connectionMutex)
+        defer { sqlite3_mutex_leave(connectionMutex) }
         try beginTransaction()
         do {
             let rows = try insertRows(columnCount: nCol)
@@ -226,92 +228,150 @@ struct ImportSession {
         transaction = .none
     }
 
-    /// The shell's record loop. Fields go to one of two arenas, bound in place: the arena of
-    /// the last bound record is never written while its bindings may still be used (the shell
-    /// re-inserts stale bindings in one ascii-mode corner case, so this does too).
-    private mutating func insertRows(columnCount nCol: Int) throws -> Int {
-        guard let insert else { return 0 }
-        // `arena` receives the record being read; `boundArena` holds the last bound one.
-        var arena = ImportByteArena()
-        var boundArena = ImportByteArena()
-        defer { arena.release(); boundArena.release() }
-        var starts = [Int](repeating: 0, count: nCol)
-        var lengths = [Int](repeating: -1, count: nCol)   // -1: NULL
-        let columnSeparator = reader.columnSeparator
-        let emptyFirstFieldEnds = request.format.emptyFirstFieldEndsRecord
-        let progressStep: Int64 = 4 << 20
-        var nextProgress = progressStep
-        var rows = 0
-        progress?(0, totalBytes)
+    /// Files at least this big are parsed on a second thread while rows are inserted.
+    static let parallelThreshold: Int64 = 1 << 20
+    static let batchRecords = 2048
+    static let batchBytes = 256 * 1024
 
-        repeat {
-            let startLine = reader.line
-            arena.reset()
-            var i = 0
-            var bound = false
-            while i < nCol {
-                let start = arena.count
-                let notNull = reader.readField(into: &arena)
-                if !notNull && i == 0 { break }
-                let length = arena.count - start
-                if emptyFirstFieldEnds && i == 0 && (!notNull || length == 0 || arena[start] == 0) { break }
-                starts[i] = start
-                lengths[i] = notNull ? length : -1
-                bound = true
-                if i < nCol - 1 && reader.terminator != columnSeparator {
-                    try drainReaderEvents()
-                    try warn("expected \(nCol) columns but found \(i + 1) - filling the rest with NULL", line: startLine)
-                    for j in (i + 1)..<nCol { lengths[j] = -1 }
-                    i = nCol + 1
-                }
-                i += 1
+    /// Parses the records (on a second thread for big files) and inserts them in order.
+    private mutating func insertRows(columnCount nCol: Int) throws -> Int {
+        var parser = ImportRecordParser(reader: reader, columnCount: nCol, displayPath: request.displayPath,
+                                        emptyFirstFieldEnds: request.format.emptyFirstFieldEndsRecord)
+        var inserter = RowInserter(statement: insert!, columnCount: nCol, db: db)
+        progress?(0, totalBytes)
+        var nextProgress: Int64 = 4 << 20
+        func consume(_ batch: ImportBatch) throws {
+            try inserter.insert(batch, location: location, warn: { try self.report($0) })
+            if let progress, batch.bytesRead >= nextProgress || batch.isLast {
+                progress(batch.bytesRead, totalBytes)
+                nextProgress = batch.bytesRead + (4 << 20)
             }
-            if reader.terminator == columnSeparator {
-                let keep = arena.count
-                repeat {
-                    _ = reader.readField(into: &arena)
-                    arena.truncate(to: keep)
-                    i += 1
-                } while reader.terminator == columnSeparator
-                try drainReaderEvents()
-                try warn("expected \(nCol) columns but found \(i) - extras ignored", line: startLine)
+        }
+        if totalBytes < Self.parallelThreshold {
+            defer { parser.release() }
+            while true {
+                let batch = parser.nextBatch(maxRecords: Self.batchRecords, maxBytes: Self.batchBytes)
+                try consume(batch)
+                if batch.isLast { break }
             }
-            try drainReaderEvents()
-            if i >= nCol {
-                if bound {
-                    let base = arena.base
-                    for column in 0..<nCol {
-                        let length = lengths[column]
-                        if length < 0 {
-                            sqlite3_bind_null(insert, Int32(column + 1))
-                        } else {
-                            let pointer = base + starts[column]
-                            // Bound as a C string by the shell: a NUL byte ends the value.
-                            var textLength = length
-                            if length > 0, let nul = memchr(pointer, 0, length) {
-                                textLength = UnsafeRawPointer(nul) - UnsafeRawPointer(pointer)
-                            }
-                            sqlite3_bind_text(insert, Int32(column + 1),
-                                              UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self),
-                                              Int32(textLength), sqliteStatic)
+        } else {
+            let channel = ImportBatchChannel(capacity: 4)
+            let producer = ImportBatchProducer(parser: parser, channel: channel)
+            let thread = Thread { producer.run() }
+            thread.stackSize = 1 << 20
+            thread.start()
+            defer {
+                channel.cancel()
+                channel.waitForProducer()
+            }
+            while let batch = channel.take() {
+                try consume(batch)
+                if batch.isLast { break }
+            }
+        }
+        warnings += inserter.warnings
+        return inserter.rows
+    }
+
+    private func report(_ diagnostic: Diagnostic) throws {
+        try diagnostics(diagnostic)
+    }
+}
+
+/// Runs a parser on its own thread, handing batches over until the end or a cancel.
+private final class ImportBatchProducer: @unchecked Sendable {
+    private var parser: ImportRecordParser
+    private let channel: ImportBatchChannel
+
+    init(parser: ImportRecordParser, channel: ImportBatchChannel) {
+        self.parser = parser
+        self.channel = channel
+    }
+
+    func run() {
+        defer {
+            parser.release()
+            channel.markProducerFinished()
+        }
+        while true {
+            let batch = parser.nextBatch(maxRecords: ImportSession.batchRecords, maxBytes: ImportSession.batchBytes)
+            if !channel.put(batch) || batch.isLast { return }
+        }
+    }
+}
+
+/// Replays batches against the prepared INSERT: binds fields in place (`SQLITE_STATIC`) and
+/// keeps the batch holding the current bindings alive until the next bind.
+private struct RowInserter {
+    let statement: OpaquePointer
+    let columnCount: Int
+    let db: OpaquePointer
+    private(set) var rows = 0
+    private(set) var warnings = 0
+    /// The batch whose bytes the statement's parameters point into.
+    private var boundBatch: ImportBatch?
+
+    init(statement: OpaquePointer, columnCount: Int, db: OpaquePointer) {
+        self.statement = statement
+        self.columnCount = columnCount
+        self.db = db
+    }
+
+    mutating func insert(_ batch: ImportBatch, location: (Int) -> SourceLocation,
+                         warn: (Diagnostic) throws -> Void) throws {
+        try batch.fieldStarts.withUnsafeBufferPointer { starts in
+            try batch.fieldLengths.withUnsafeBufferPointer { lengths in
+                try insert(batch, starts: starts, lengths: lengths, location: location, warn: warn)
+            }
+        }
+    }
+
+    private mutating func insert(_ batch: ImportBatch, starts: UnsafeBufferPointer<Int>, lengths: UnsafeBufferPointer<Int>,
+                                 location: (Int) -> SourceLocation, warn: (Diagnostic) throws -> Void) throws {
+        var field = 0
+        var diagnostic = 0
+        let nCol = columnCount
+        let base = batch.bytes.base
+        let checkNul = batch.mayContainNul
+        for entry in batch.entries {
+            let line: Int
+            switch entry {
+            case .diagnostic:
+                let next = batch.diagnostics[diagnostic]
+                diagnostic += 1
+                if next.severity == .error { throw next }
+                warnings += 1
+                try warn(next)
+                continue
+            case .insert(let recordLine):
+                line = recordLine
+                boundBatch = batch
+                for column in 1...nCol {
+                    let length = lengths[field]
+                    if length < 0 {
+                        sqlite3_bind_null(statement, Int32(column))
+                    } else {
+                        let pointer = base + starts[field]
+                        // Bound as a C string by the shell: a NUL byte ends the value.
+                        var textLength = length
+                        if checkNul, length > 0, let nul = memchr(pointer, 0, length) {
+                            textLength = UnsafeRawPointer(nul) - UnsafeRawPointer(pointer)
                         }
+                        sqlite3_bind_text(statement, Int32(column),
+                                          UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self),
+                                          Int32(textLength), sqliteStatic)
                     }
-                    swap(&arena, &boundArena)
+                    field += 1
                 }
-                sqlite3_step(insert)
-                if sqlite3_reset(insert) != SQLITE_OK {
-                    throw Diagnostic.error("INSERT failed: \(errorMessage())", at: location(startLine))
-                }
-                rows += 1
+            case .reinsert(let recordLine):
+                line = recordLine
             }
-            if reader.bytesRead >= nextProgress, let progress {
-                progress(reader.bytesRead, totalBytes)
-                nextProgress = reader.bytesRead + progressStep
+            sqlite3_step(statement)
+            if sqlite3_reset(statement) != SQLITE_OK {
+                throw Diagnostic.error("INSERT failed: \(String(cString: sqlite3_errmsg(db)))", at: location(line))
             }
-        } while reader.terminator != ImportFieldReader.endOfFile
-        try checkReadError()
-        progress?(reader.bytesRead, totalBytes)
-        return rows
+            rows += 1
+        }
     }
 }
 
