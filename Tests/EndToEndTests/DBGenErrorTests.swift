@@ -120,7 +120,6 @@ final class DBGenErrorTests: XCTestCase {
     }
 
     func testImportErrorsNameTheCSVFileAndStrictFailsOnShortRows() throws {
-        try XCTSkipUnless(try DBGenParityTests.importerAvailable(), "the .import importer is not merged yet")
         try assertFails(["schema.txt": "CREATE TABLE t (a, b, c);\n.read sub/in.txt\n",
                          "sub/in.txt": ".mode csv\n.import data.csv t\n",
                          "sub/data.csv": "1,2,3\n4,\"open\n"],
