@@ -136,6 +136,23 @@ final class DBGenParityTests: XCTestCase {
         ])
     }
 
+    /// Explicit transactions in a script keep their meaning: a ROLLBACK (and ROLLBACK TO a
+    /// savepoint) undoes its rows, as in sqlite3 (with journal_mode=OFF it would not).
+    func testRollbackInScriptMatchesSqlite3() throws {
+        try assertParity(files: ["schema.txt": """
+            CREATE TABLE t (x);
+            BEGIN;
+            INSERT INTO t VALUES (1);
+            ROLLBACK;
+            INSERT INTO t VALUES (2);
+            SAVEPOINT s1;
+            INSERT INTO t VALUES (3);
+            ROLLBACK TO s1;
+            RELEASE s1;
+            INSERT INTO t VALUES (4);
+            """])
+    }
+
     /// The shell's side effects carry from one `.import` to the next: importing in csv mode turns
     /// its "\r\n" row separator into "\n" for good, so a later `.mode tabs` import works (it
     /// would fail with "multi-character row separators" otherwise).
