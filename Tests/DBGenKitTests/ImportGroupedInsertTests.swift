@@ -64,6 +64,8 @@ final class ImportGroupedInsertTests: XCTestCase {
                                   file: foodFile(400) { $0 == 150 ? "20|1|dup|dup|1" : nil }, commands: csvPipe))
         try checkStops(ImportCase("not-null-in-group", setupSQL: "CREATE TABLE food(a, b, c, d, e NOT NULL);",
                                   file: foodFile(400) { $0 == 200 ? "200|1" : nil }, commands: csvPipe))
+        try checkStops(ImportCase("rowid-mismatch-in-group", setupSQL: food,
+                                  file: foodFile(400) { $0 == 170 ? "abc|1|2|3|4" : nil }, commands: csvPipe))
         try checkStops(ImportCase("check-in-group", setupSQL: "CREATE TABLE food(a, b, c, d, e CHECK (e <> 'stop'));",
                                   file: foodFile(400) { $0 == 250 ? "250|1|2|3|stop" : nil }, commands: csvPipe))
     }
