@@ -20,6 +20,7 @@ struct ImportSession {
     private let totalBytes: Int64
     private var reader: ImportFieldReader
     private var insert: OpaquePointer?
+    private var groupedInsert: ImportGroupedInsert?
     private var transaction: Transaction = .none
     private var warnings = 0
 
@@ -52,6 +53,7 @@ struct ImportSession {
 
     func finish() {
         if let insert { sqlite3_finalize(insert) }
+        groupedInsert?.finalize()
         reader.release()
         _ = closeFile(fd)
     }
@@ -160,6 +162,8 @@ struct ImportSession {
             throw Diagnostic.error(message)
         }
         insert = statement
+        groupedInsert = ImportGroupedInsert.prepare(db: db, table: request.table, schema: request.schema,
+                                                    qualifiedTable: qualifiedTable, columnCount: nCol)
 
         // Hold the connection's mutex for the whole import: each bind/step/reset then takes
         // it recursively, which costs far less than a fresh lock (NULL without a mutex: no-op).
@@ -237,7 +241,7 @@ struct ImportSession {
     private mutating func insertRows(columnCount nCol: Int) throws -> Int {
         var parser = ImportRecordParser(reader: reader, columnCount: nCol, displayPath: request.displayPath,
                                         emptyFirstFieldEnds: request.format.emptyFirstFieldEndsRecord)
-        var inserter = RowInserter(statement: insert!, columnCount: nCol, db: db)
+        var inserter = RowInserter(statement: insert!, group: groupedInsert, columnCount: nCol, db: db)
         progress?(0, totalBytes)
         var nextProgress: Int64 = 4 << 20
         func consume(_ batch: ImportBatch) throws {
@@ -302,75 +306,153 @@ private final class ImportBatchProducer: @unchecked Sendable {
 
 /// Replays batches against the prepared INSERT: binds fields in place (`SQLITE_STATIC`) and
 /// keeps the batch holding the current bindings alive until the next bind.
+///
+/// With a multi-row statement (``ImportGroupedInsert``), runs of consecutive records go
+/// `rows` at a time through it, which saves SQLite's per-statement work (reset, cursor open,
+/// a root-to-leaf seek per row). Each run ends with at least one record through the
+/// single-row statement, so that statement always holds the last record's bindings (for
+/// `.reinsert`) and `changes()` after the import is 1, as in the shell. A failed group is undone
+/// by SQLite (statement rollback) and its records are replayed one by one, so the error names
+/// the record, and its message, exactly as the single-row insert reports it.
 private struct RowInserter {
     let statement: OpaquePointer
+    let group: ImportGroupedInsert?
     let columnCount: Int
     let db: OpaquePointer
     private(set) var rows = 0
     private(set) var warnings = 0
-    /// The batch whose bytes the statement's parameters point into.
+    /// The batch whose bytes the single-row statement's parameters point into.
     private var boundBatch: ImportBatch?
+    /// Records of the current batch waiting for a group: (line, index of the first field).
+    private var pending: [(line: Int, field: Int)] = []
 
-    init(statement: OpaquePointer, columnCount: Int, db: OpaquePointer) {
+    init(statement: OpaquePointer, group: ImportGroupedInsert?, columnCount: Int, db: OpaquePointer) {
         self.statement = statement
+        self.group = group
         self.columnCount = columnCount
         self.db = db
+        if let group { pending.reserveCapacity(ImportSession.batchRecords + group.rows) }
     }
 
     mutating func insert(_ batch: ImportBatch, location: (Int) -> SourceLocation,
                          warn: (Diagnostic) throws -> Void) throws {
         try batch.fieldStarts.withUnsafeBufferPointer { starts in
             try batch.fieldLengths.withUnsafeBufferPointer { lengths in
-                try insert(batch, starts: starts, lengths: lengths, location: location, warn: warn)
+                let fields = BatchFields(base: batch.bytes.base, starts: starts, lengths: lengths,
+                                         checkNul: batch.mayContainNul)
+                defer { pending.removeAll(keepingCapacity: true) }
+                try insert(batch, fields: fields, location: location, warn: warn)
             }
         }
     }
 
-    private mutating func insert(_ batch: ImportBatch, starts: UnsafeBufferPointer<Int>, lengths: UnsafeBufferPointer<Int>,
+    /// Where the fields of a batch are.
+    private struct BatchFields {
+        let base: UnsafeMutablePointer<UInt8>
+        let starts: UnsafeBufferPointer<Int>
+        let lengths: UnsafeBufferPointer<Int>
+        let checkNul: Bool
+    }
+
+    private mutating func insert(_ batch: ImportBatch, fields: BatchFields,
                                  location: (Int) -> SourceLocation, warn: (Diagnostic) throws -> Void) throws {
         var field = 0
         var diagnostic = 0
         let nCol = columnCount
-        let base = batch.bytes.base
-        let checkNul = batch.mayContainNul
         for entry in batch.entries {
-            let line: Int
             switch entry {
             case .diagnostic:
+                try flush(batch, fields: fields, location: location)
                 let next = batch.diagnostics[diagnostic]
                 diagnostic += 1
                 if next.severity == .error { throw next }
                 warnings += 1
                 try warn(next)
-                continue
-            case .insert(let recordLine):
-                line = recordLine
-                boundBatch = batch
-                for column in 1...nCol {
-                    let length = lengths[field]
-                    if length < 0 {
-                        sqlite3_bind_null(statement, Int32(column))
-                    } else {
-                        let pointer = base + starts[field]
-                        // Bound as a C string by the shell: a NUL byte ends the value.
-                        var textLength = length
-                        if checkNul, length > 0, let nul = memchr(pointer, 0, length) {
-                            textLength = UnsafeRawPointer(nul) - UnsafeRawPointer(pointer)
-                        }
-                        sqlite3_bind_text(statement, Int32(column),
-                                          UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self),
-                                          Int32(textLength), sqliteStatic)
-                    }
-                    field += 1
+            case .insert(let line):
+                if group != nil {
+                    pending.append((line, field))
+                } else {
+                    try insertSingle(batch, fields: fields, field: field, line: line, location: location)
                 }
-            case .reinsert(let recordLine):
-                line = recordLine
+                field += nCol
+            case .reinsert(let line):
+                try flush(batch, fields: fields, location: location)
+                try step(statement, line: line, location: location)
             }
-            sqlite3_step(statement)
-            if sqlite3_reset(statement) != SQLITE_OK {
-                throw Diagnostic.error("INSERT failed: \(String(cString: sqlite3_errmsg(db)))", at: location(line))
+        }
+        try flush(batch, fields: fields, location: location)
+    }
+
+    /// Inserts the pending records: whole groups, then the rest (at least one) one by one.
+    private mutating func flush(_ batch: ImportBatch, fields: BatchFields, location: (Int) -> SourceLocation) throws {
+        let count = pending.count
+        if count == 0 { return }
+        var next = 0
+        if let group {
+            let size = group.rows
+            let nCol = columnCount
+            for _ in 0..<((count - 1) / size) {
+                for row in 0..<size {
+                    bind(group.statement, parameterOffset: Int32(row * nCol), fields: fields,
+                         field: pending[next + row].field)
+                }
+                sqlite3_step(group.statement)
+                if sqlite3_reset(group.statement) == SQLITE_OK {
+                    rows += size
+                } else {
+                    let message = String(cString: sqlite3_errmsg(db))
+                    if sqlite3_get_autocommit(db) != 0 {
+                        // The whole transaction is gone (not a constraint: I/O, full disk):
+                        // nothing to replay against.
+                        throw Diagnostic.error("INSERT failed: \(message)", at: location(pending[next].line))
+                    }
+                    // SQLite undid the group's rows: insert them singly to find the failing one.
+                    for row in next..<(next + size) {
+                        try insertSingle(batch, fields: fields, field: pending[row].field, line: pending[row].line,
+                                         location: location)
+                    }
+                }
+                next += size
             }
-            rows += 1
+        }
+        for row in next..<count {
+            try insertSingle(batch, fields: fields, field: pending[row].field, line: pending[row].line, location: location)
+        }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func insertSingle(_ batch: ImportBatch, fields: BatchFields, field: Int, line: Int,
+                                       location: (Int) -> SourceLocation) throws {
+        boundBatch = batch
+        bind(statement, parameterOffset: 0, fields: fields, field: field)
+        try step(statement, line: line, location: location)
+    }
+
+    private mutating func step(_ statement: OpaquePointer, line: Int, location: (Int) -> SourceLocation) throws {
+        sqlite3_step(statement)
+        if sqlite3_reset(statement) != SQLITE_OK {
+            throw Diagnostic.error("INSERT failed: \(String(cString: sqlite3_errmsg(db)))", at: location(line))
+        }
+        rows += 1
+    }
+
+    /// Binds the record whose first field is `field` to parameters `parameterOffset + 1…`.
+    private func bind(_ statement: OpaquePointer, parameterOffset: Int32, fields: BatchFields, field: Int) {
+        for column in 0..<columnCount {
+            let parameter = parameterOffset + Int32(column + 1)
+            let length = fields.lengths[field + column]
+            if length < 0 {
+                sqlite3_bind_null(statement, parameter)
+            } else {
+                let pointer = fields.base + fields.starts[field + column]
+                // Bound as a C string by the shell: a NUL byte ends the value.
+                var textLength = length
+                if fields.checkNul, length > 0, let nul = memchr(pointer, 0, length) {
+                    textLength = UnsafeRawPointer(nul) - UnsafeRawPointer(pointer)
+                }
+                sqlite3_bind_text(statement, parameter, UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self),
+                                  Int32(textLength), sqliteStatic)
+            }
         }
     }
 }
