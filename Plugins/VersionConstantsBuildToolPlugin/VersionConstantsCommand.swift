@@ -22,7 +22,7 @@ struct VersionConstantsCommand {
         return .buildCommand(
             displayName: "Generating \(Self.fileName) with versionstamp",
             executable: versionstamp,
-            arguments: ["stamp", "--repo", startingDirectory.string, "--swift", output.string],
+            arguments: ["stamp", "--quiet", "--repo", startingDirectory.string, "--swift", output.string],
             environment: environment,
             inputFiles: RepositoryInputs(startingAt: startingDirectory)?.files ?? [],
             outputFiles: [output]
