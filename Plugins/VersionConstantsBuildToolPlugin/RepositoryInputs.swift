@@ -52,6 +52,7 @@ struct RepositoryInputs {
 
     private static func resolve(_ text: Substring, against base: Path) -> Path {
         let path = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        return path.hasPrefix("/") ? Path(path) : base.appending(path)
+        let absolute = path.hasPrefix("/") ? path : base.appending(path).string
+        return Path(URL(fileURLWithPath: absolute).standardizedFileURL.path)
     }
 }
