@@ -8,6 +8,8 @@ import PackageDescription
 let package = Package(
     name: "ShipyardExamples",
     dependencies: [
+        // A path dependency's identity is its directory's name, which differs from clone to
+        // clone; `name:` pins it so that `package: "Shipyard"` below always resolves.
         .package(name: "Shipyard", path: ".."),
     ],
     targets: [
