@@ -6,7 +6,7 @@ import PackagePlugin
 /// script that names them (dbgen's rule).
 ///
 /// This is a deliberately minimal scan, only to tell the build system when to rebuild: it
-/// recognises the two commands spelled in full at the start of a line, skips `.import`
+/// recognises the two commands spelled in full at the very start of a line (the shell's rule), skips `.import`
 /// options (`--csv`, `--skip N`, `--schema S`, …) and pipes (`|cmd`, which dbgen rejects), and
 /// leaves out files that do not exist (dbgen reports those, with the script's line).
 enum ScriptInputs {
@@ -23,7 +23,8 @@ enum ScriptInputs {
         guard let text = try? String(contentsOfFile: script.string, encoding: .utf8) else { return }
         let directory = script.removingLastComponent()
         for line in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" }) {
-            let words = arguments(of: line.drop(while: { $0 == " " || $0 == "\t" }))
+            guard line.hasPrefix(".") else { continue }  // the shell reads dot-commands only at column 1
+            let words = arguments(of: line[...])
             guard let command = words.first, let file = fileArgument(command: command, words.dropFirst()),
                   !file.hasPrefix("|")
             else { continue }
