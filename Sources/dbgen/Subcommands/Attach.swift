@@ -1,8 +1,66 @@
 import ArgumentParser
+import Foundation
+import LayeredDatabase
 
 extension DBGenCommand {
+    /// `dbgen attach`: open the layered database as an app would and run SQL against it.
     struct Attach: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Not implemented yet.")
-        func run() throws { throw ExitCode(2) }
+        static let configuration = CommandConfiguration(
+            abstract: "Open a user database with the shipped database attached read-only, and run SQL.",
+            discussion: """
+                Opens --user (creating it from --template first if it does not exist, atomically; \
+                with no --template a new empty database), ATTACHes --bundled read-only under \
+                --as NAME (default 'bundle'), runs each SQL argument in order and prints result \
+                rows '|'-separated, NULL as empty. Writes into the bundled database fail with a \
+                read-only error; a missing bundled file is an error, never a new empty database.
+
+                Example (an app's first launch, then a query over shipped and user rows):
+                  dbgen attach --bundled database.sqlite --user Documents/user.sqlite \\
+                    --template user.sqlite \\
+                    "INSERT INTO user_food (pk, name) VALUES (100001, 'My soup')" \\
+                    "SELECT name FROM bundle.food UNION ALL SELECT name FROM user_food"
+                """
+        )
+
+        @Option(name: .long, help: ArgumentHelp("The shipped database, attached read-only.", valueName: "file"))
+        var bundled: String
+
+        @Option(name: .long, help: ArgumentHelp("The writable user database (created if missing).", valueName: "file"))
+        var user: String
+
+        @Option(name: .long, help: ArgumentHelp("Template copied to --user when it does not exist.", valueName: "file"))
+        var template: String?
+
+        @Option(name: .customLong("as"), help: ArgumentHelp("Schema name of the bundled database (not main or temp).", valueName: "name"))
+        var name: String = LayeredDatabase.defaultBundleName
+
+        @Argument(help: ArgumentHelp("SQL to run, in order; rows are printed '|'-separated.", valueName: "sql"))
+        var sql: [String] = []
+
+        func validate() throws {
+            do {
+                try SQLIdentifier.validateSchemaName(name)
+            } catch {
+                throw ValidationError("--as: \(error)")
+            }
+        }
+
+        func run() throws {
+            do {
+                let database = try LayeredDatabase(
+                    userPath: user, templatePath: template, bundledPath: bundled, bundleName: name)
+                for statement in sql {
+                    var output = Data()
+                    try database.forEachRow(statement) { row in
+                        output.append(Data(row.values.map(\.shellBytes).joined(separator: Data("|".utf8))))
+                        output.append(0x0A)
+                    }
+                    FileHandle.standardOutput.write(output)
+                }
+            } catch {
+                FileHandle.standardError.write(Data("dbgen: error: \(error)\n".utf8))
+                throw ExitCode(1)
+            }
+        }
     }
 }

@@ -1,8 +1,143 @@
 import ArgumentParser
+import Foundation
+import VersionStampKit
 
 extension VersionStampCommand {
     struct Stamp: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Not implemented yet.")
-        func run() throws { throw ExitCode(2) }
+        static let configuration = CommandConfiguration(
+            abstract: "Stamp the build version into plist files (edited in place) and generated files.",
+            discussion: """
+            MODES
+            Placeholder mode (--placeholder TOKEN, default r0000): every string
+            value containing TOKEN has it replaced by the version (default
+            format r{count}{dirty}).
+            Key mode (--key KEYPATH, repeatable): sets the string at each
+            PlistBuddy-style path (CFBundleVersion, Parent:Child:0; '\\:' is a
+            literal colon) to the version (default format {count}). A missing
+            key is an error: keys are never created.
+            With neither option, a file containing r0000 gets placeholder mode,
+            any other file key mode on CFBundleVersion; a file with neither is
+            an error. --key and --placeholder cannot be combined.
+
+            FILES
+            XML plists are edited in place: only the bytes of the changed
+            strings change (comments, DOCTYPE, indentation, line endings, BOM
+            stay). Binary plists stay binary. A file whose content would not
+            change is not written; writes are atomic and keep the file's
+            permissions. If any file fails, no file is written.
+            CFBundleVersion and CFBundleShortVersionString (root keys) must
+            follow the App Store rule: one to three period-separated
+            non-negative integers, at most 18 characters.
+            Entities are refused, never expanded: no other file and no network
+            is read.
+            With no PLIST and no generated file, Xcode's
+            $BUILT_PRODUCTS_DIR/$INFOPLIST_PATH is stamped.
+
+            GENERATED FILES
+            --swift FILE writes `public enum BuildVersion` with the constants
+            version, count, sha, short, describe, tag, distance, branch, dirty,
+            date (UTC YYYYMMDD) and timestamp; --json FILE the same fields as a
+            JSON object; --xcconfig FILE the settings SHIPYARD_BUILD_VERSION,
+            SHIPYARD_BUILD_COUNT, ... (dirty as YES/NO). version is --format
+            rendered ({count} without --format). With VERSIONSTAMP_VERSION set,
+            version is that value and the other fields are unknown: nil in
+            Swift, null in JSON, empty in xcconfig. Each file is written only
+            when its content changes. With these, PLIST is optional (and the
+            Xcode plist is then not stamped implicitly).
+
+            EXIT STATUS
+            0 success, 1 error, 64 usage error.
+            With --check: 0 nothing would change, 1 a file would change,
+            2 error.
+            """
+        )
+
+        @Argument(help: "The plist files to stamp (XML or binary).")
+        var plists: [String] = []
+
+        @Option(help: ArgumentHelp("Where repository discovery starts (like git -C).", valueName: "dir"))
+        var repo: String?
+
+        @Option(help: ArgumentHelp("The version format ({count}, {sha}, {short}, {dirty}, {describe}, {tag}, {distance}, {branch}, {date}, {timestamp}).", valueName: "fmt"))
+        var format: String?
+
+        @Option(name: .customLong("key"), help: ArgumentHelp("Set the string at this key path (repeatable).", valueName: "keypath"))
+        var keys: [String] = []
+
+        @Option(help: ArgumentHelp("Replace this token in every string containing it (default r0000).", valueName: "token"))
+        var placeholder: String?
+
+        @Option(help: ArgumentHelp("What {dirty} becomes when tracked files are modified.", valueName: "marker"))
+        var dirtyMarker: String = "M"
+
+        @Flag(help: "Change nothing; exit 0 when nothing would change, 1 when a file would, 2 on error.")
+        var check = false
+
+        @Flag(help: "Print the changes (file, key path, old → new) without writing.")
+        var dryRun = false
+
+        @Flag(name: [.short, .long], help: "Print errors only.")
+        var quiet = false
+
+        @Option(help: ArgumentHelp("Write the version as Swift constants to this file.", valueName: "file"))
+        var swift: String?
+
+        @Option(help: ArgumentHelp("Write the version as a JSON object to this file.", valueName: "file"))
+        var json: String?
+
+        @Option(help: ArgumentHelp("Write the version as xcconfig settings to this file.", valueName: "file"))
+        var xcconfig: String?
+
+        func run() throws {
+            let environment = ProcessInfo.processInfo.environment
+            var generated: [GeneratedVersionFile: String] = [:]
+            generated[.swift] = swift
+            generated[.json] = json
+            generated[.xcconfig] = xcconfig
+            let mode: StampMode
+            let files: [String]
+            do {
+                mode = try StampOptions.mode(keys: keys, placeholder: placeholder)
+                files = try StampOptions.resolvePlists(plists, generatingFiles: !generated.isEmpty, environment: environment)
+            } catch let error as VersionStampError {
+                throw ValidationError(error.message)
+            }
+            let failure = ExitCode(check ? 2 : 1)
+            let context: VersionContext
+            do {
+                context = try VersionContext.load(repository: repo, environment: environment)
+            } catch {
+                printError(error)
+                throw failure
+            }
+            let options = StampOptions(plists: files, format: format, mode: mode, dirtyMarker: dirtyMarker,
+                                       generatedFiles: generated)
+            let plan = StampPlan(options: options, context: context)
+            guard plan.errors.isEmpty else {
+                plan.errors.forEach(printError)
+                throw failure
+            }
+            if check || dryRun {
+                if !quiet || dryRun {
+                    for line in plan.reportLines(written: false) { print(line) }
+                }
+                if check { throw ExitCode(plan.hasChanges ? 1 : 0) }
+                return
+            }
+            do {
+                try plan.write()
+            } catch {
+                printError(error)
+                throw failure
+            }
+            if !quiet {
+                for line in plan.reportLines(written: true) { print(line) }
+            }
+        }
+
+        private func printError(_ error: Error) {
+            let text = (error as? VersionStampError)?.description ?? "versionstamp: error: \(error)"
+            FileHandle.standardError.write(Data((text + "\n").utf8))
+        }
     }
 }
