@@ -15,6 +15,10 @@ let package = Package(
         .library(name: "DBGenKit", targets: ["DBGenKit"]),
         .library(name: "LayeredDatabase", targets: ["LayeredDatabase"]),
         .library(name: "VersionStampKit", targets: ["VersionStampKit"]),
+        .plugin(name: "DBGenCommandPlugin", targets: ["DBGenCommandPlugin"]),
+        .plugin(name: "VersionStampCommandPlugin", targets: ["VersionStampCommandPlugin"]),
+        .plugin(name: "DBGenBuildToolPlugin", targets: ["DBGenBuildToolPlugin"]),
+        .plugin(name: "VersionConstantsBuildToolPlugin", targets: ["VersionConstantsBuildToolPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -57,6 +61,28 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+
+        // MARK: Plugins (thin: locate the tool, forward arguments / declare build commands)
+        .plugin(
+            name: "DBGenCommandPlugin",
+            capability: .command(
+                intent: .custom(verb: "dbgen", description: "Build a SQLite database from a schema script with dbgen"),
+                permissions: [.writeToPackageDirectory(reason: "dbgen writes the database it builds into the package")]
+            ),
+            dependencies: ["dbgen"]
+        ),
+        .plugin(
+            name: "VersionStampCommandPlugin",
+            capability: .command(
+                intent: .custom(verb: "versionstamp", description: "Print the git-derived build version or stamp it into plists")
+                // No declared permission, so `swift package versionstamp print` runs without a flag.
+                // `stamp` writes: `--allow-writing-to-package-directory` grants that whether or not
+                // a permission is declared (SwiftPM adds the package directory to the writable set).
+            ),
+            dependencies: ["versionstamp"]
+        ),
+        .plugin(name: "DBGenBuildToolPlugin", capability: .buildTool(), dependencies: ["dbgen"]),
+        .plugin(name: "VersionConstantsBuildToolPlugin", capability: .buildTool(), dependencies: ["versionstamp"]),
 
         // MARK: Tests
         .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CGit2", "CLibXML2"]),
