@@ -1,8 +1,77 @@
 import ArgumentParser
+import DBGenKit
+import Foundation
 
 extension DBGenCommand {
     struct Build: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Not implemented yet.")
-        func run() throws { throw ExitCode(2) }
+        static let configuration = CommandConfiguration(
+            abstract: "Build OUTPUT from SCHEMA (skipped when nothing changed since the last build).",
+            discussion: """
+                SCHEMA is a sqlite3-shell script: SQL statements, and the dot-commands .mode, \
+                .separator, .import [--csv|--ascii] [--skip N] [--schema S] FILE TABLE, .read FILE, \
+                .bail, .headers and .nullvalue. Paths in a script are relative to that script. \
+                Commands that run programs or write files (.shell, .system, .output, pipes) are refused.
+
+                Errors are printed as PATH:LINE:COL: error: MESSAGE and exit with status 1; \
+                OUTPUT is then exactly as it was. When no input changed since the last build, \
+                dbgen exits 0 at once without writing (a fingerprint is kept in .OUTPUT.dbgen-fingerprint).
+
+                Examples:
+                  dbgen                                  # schema/schema.txt -> ./schema.sqlite
+                  dbgen build data/schema.txt -o App/Resources/food.sqlite --depfile food.d
+                  dbgen data/schema.txt -o food.sqlite --json --quiet
+                """
+        )
+
+        @Argument(help: "The schema script.")
+        var schema: String = BuildOptions.defaultSchema
+
+        @Option(name: .shortAndLong, help: "The database to build (default: SCHEMA's base name + .sqlite, in the current directory).")
+        var output: String?
+
+        @Flag(help: "Rebuild even when no input changed.")
+        var force = false
+
+        @Flag(help: "Treat warnings (such as short rows in an import) as errors.")
+        var strict = false
+
+        @Option(help: ArgumentHelp("Write a Makefile-style dependency file listing every input.", valueName: "file"))
+        var depfile: String?
+
+        @Flag(help: "Print a JSON summary (tables, rows, warnings, seconds, output) on stdout.")
+        var json = false
+
+        @Flag(help: "Print nothing but errors.")
+        var quiet = false
+
+        func run() throws {
+            var options = BuildOptions(schema: schema, output: output ?? BuildOptions.defaultOutput(forSchema: schema))
+            options.force = force
+            options.strict = strict
+            options.depfile = depfile
+            options.printWarnings = !quiet
+            options.showProgress = !quiet
+            do {
+                let summary = try DatabaseBuilder.build(options)
+                if json {
+                    FileHandle.standardOutput.write(try summary.jsonData())
+                    FileHandle.standardOutput.write(Data("\n".utf8))
+                } else if !quiet {
+                    let rows = summary.tables.reduce(0) { $0 + $1.rows }
+                    let message = summary.upToDate
+                        ? "\(summary.output) is up to date\n"
+                        : "built \(summary.output): \(summary.tables.count) tables, \(rows) rows in \(String(format: "%.2f", summary.seconds)) s\n"
+                    FileHandle.standardError.write(Data(message.utf8))
+                }
+            } catch let diagnostic as Diagnostic {
+                FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))
+                throw ExitCode(1)
+            } catch let exit as ExitCode {
+                throw exit
+            } catch {
+                FileHandle.standardError.write(Data("dbgen: error: \(error)\n".utf8))
+                throw ExitCode(1)
+            }
+        }
     }
 }

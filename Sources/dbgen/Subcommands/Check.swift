@@ -1,8 +1,47 @@
 import ArgumentParser
+import DBGenKit
+import Foundation
 
 extension DBGenCommand {
     struct Check: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Not implemented yet.")
-        func run() throws { throw ExitCode(2) }
+        static let configuration = CommandConfiguration(
+            abstract: "Check that OUTPUT holds what SCHEMA builds (exit 0 same, 1 different, 2 error).",
+            discussion: """
+                Builds SCHEMA into a scratch file and compares content, not bytes: schema objects, \
+                every table's rows and value types, user_version. Differences name the tables.
+
+                Example:
+                  dbgen check schema/schema.txt -o App/Resources/food.sqlite
+                """
+        )
+
+        @Argument(help: "The schema script.")
+        var schema: String = BuildOptions.defaultSchema
+
+        @Option(name: .shortAndLong, help: "The database to check.")
+        var output: String
+
+        @Flag(help: "Print nothing but errors and differences.")
+        var quiet = false
+
+        func run() throws {
+            let result: SchemaCheck.Result
+            do {
+                result = try SchemaCheck.run(schema: schema, output: output, printWarnings: !quiet)
+            } catch let diagnostic as Diagnostic {
+                FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))
+                throw ExitCode(2)
+            } catch {
+                FileHandle.standardError.write(Data("dbgen: error: \(error)\n".utf8))
+                throw ExitCode(2)
+            }
+            if result.isCurrent {
+                if !quiet { print("\(output) is up to date with \(schema)") }
+                return
+            }
+            print("\(output) differs from what \(schema) builds:")
+            for difference in result.differences { print("  \(difference)") }
+            throw ExitCode(1)
+        }
     }
 }

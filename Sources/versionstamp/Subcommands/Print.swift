@@ -1,8 +1,38 @@
 import ArgumentParser
+import Foundation
+import VersionStampKit
 
 extension VersionStampCommand {
+    /// `versionstamp print`: prints the version derived from the git revision.
     struct Print: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Not implemented yet.")
-        func run() throws { throw ExitCode(2) }
+        static let configuration = CommandConfiguration(
+            abstract: "Print the version derived from the git revision.",
+            discussion: """
+                Format tokens (each equals git's own answer for the repository):
+                \(VersionToken.helpText)
+
+                VERSIONSTAMP_VERSION in the environment replaces the repository: its value is \
+                printed as is, whatever the format, and no repository is needed.
+                """
+        )
+
+        @Option(name: .long, help: ArgumentHelp("Where repository discovery starts (like git -C).", valueName: "dir"))
+        var repo: String?
+
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The version format; may start with -.", valueName: "fmt"))
+        var format: String = "{count}"
+
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("What {dirty} renders when tracked files changed; may start with -.", valueName: "m"))
+        var dirtyMarker: String = "M"
+
+        func run() throws {
+            do {
+                let context = try VersionContext.load(repository: repo, environment: ProcessInfo.processInfo.environment)
+                print(try context.render(format, dirtyMarker: dirtyMarker))
+            } catch let error as VersionStampError {
+                FileHandle.standardError.write(Data((error.description + "\n").utf8))
+                throw ExitCode.failure
+            }
+        }
     }
 }

@@ -1,0 +1,237 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Something the field reader noticed that sqlite3 prints on stderr and carries on after.
+enum ImportReaderEvent {
+    /// `FILE:LINE: unescaped " character` (a quote inside a quoted field, not doubled).
+    case unescapedQuote(line: Int)
+    /// `FILE:LINE: unterminated "-quoted field` (end of file inside quotes); LINE is where the
+    /// field starts. dbgen stops here.
+    case unterminatedQuote(line: Int)
+}
+
+/// Reads one field at a time from a file, exactly as the sqlite3 3.40 shell's
+/// `csv_read_one_field` / `ascii_read_one_field` do (same quoting rules, same line counting,
+/// same quirks), but from a large read buffer instead of `fgetc`.
+///
+/// Field bytes are appended to a caller's ``ImportByteArena``; the file is read in chunks,
+/// so memory stays flat whatever the file size.
+struct ImportFieldReader {
+    /// What `fgetc` returns at the end of the file.
+    static let endOfFile: Int32 = -1
+    static let quote = Int32(UInt8(ascii: "\""))
+    static let carriageReturn = Int32(UInt8(ascii: "\r"))
+
+    private let fd: Int32
+    private let chunk: UnsafeMutablePointer<UInt8>
+    private let chunkCapacity: Int
+    private var position = 0
+    private var end = 0
+    private var reachedEnd = false
+    private(set) var readError: Int32 = 0
+
+    let columnSeparator: Int32
+    let rowSeparator: Int32
+    let honoursQuotes: Bool
+
+    /// Bytes taken from the file so far.
+    private(set) var bytesRead: Int64 = 0
+    /// The shell's `nLine`: 1 + the row separators read so far (inside quotes too).
+    private(set) var line = 1
+    /// The shell's `cTerm`: what ended the last field (a separator byte or ``endOfFile``).
+    private(set) var terminator: Int32 = 0
+    /// False until the first field was read (a UTF-8 BOM is skipped only there).
+    private var readFirstField = false
+    /// Warnings and errors in the order they happened; the caller drains them.
+    var events: [ImportReaderEvent] = []
+
+    init(fileDescriptor: Int32, format: ImportFormat, chunkSize: Int = 1 << 20) {
+        fd = fileDescriptor
+        chunkCapacity = chunkSize
+        chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: chunkSize)
+        columnSeparator = Int32(format.columnSeparator)
+        rowSeparator = Int32(format.rowSeparator)
+        honoursQuotes = format.quoting == .csv
+    }
+
+    func release() {
+        chunk.deallocate()
+    }
+
+    /// The next byte, or ``endOfFile``.
+    @inline(__always)
+    private mutating func nextByte() -> Int32 {
+        if position < end {
+            let byte = chunk[position]
+            position += 1
+            return Int32(byte)
+        }
+        return refillAndNextByte()
+    }
+
+    private mutating func refill() -> Bool {
+        if reachedEnd { return false }
+        while true {
+            let got = read(fd, chunk, chunkCapacity)
+            if got > 0 {
+                position = 0
+                end = got
+                bytesRead += Int64(got)
+                return true
+            }
+            if got < 0 && errno == EINTR { continue }
+            if got < 0 { readError = errno }
+            reachedEnd = true
+            return false
+        }
+    }
+
+    private mutating func refillAndNextByte() -> Int32 {
+        guard refill() else { return Self.endOfFile }
+        let byte = chunk[position]
+        position += 1
+        return Int32(byte)
+    }
+
+    /// Reads one field, appending its bytes to `arena`.
+    /// - Returns: false at the end of the file before the field (the shell's reader returns
+    ///   NULL then); the arena then holds no bytes of this field.
+    mutating func readField(into arena: inout ImportByteArena) -> Bool {
+        if honoursQuotes {
+            return readCSVField(into: &arena)
+        }
+        return readASCIIField(into: &arena)
+    }
+
+    private mutating func readASCIIField(into arena: inout ImportByteArena) -> Bool {
+        let c = nextByte()
+        if c == Self.endOfFile {
+            terminator = Self.endOfFile
+            return false
+        }
+        let start = arena.count
+        let last = scanUnquoted(first: c, into: &arena)
+        if last == rowSeparator { line += 1 }
+        terminator = last
+        return true
+    }
+
+    /// Appends `first` and the bytes after it up to a separator or the end of the file;
+    /// returns what ended the field (consumed).
+    @inline(__always)
+    private mutating func scanUnquoted(first: Int32, into arena: inout ImportByteArena) -> Int32 {
+        var c = first
+        if c == columnSeparator || c == rowSeparator { return c }
+        arena.append(UInt8(truncatingIfNeeded: c))
+        let columnByte = UInt8(truncatingIfNeeded: columnSeparator)
+        let rowByte = UInt8(truncatingIfNeeded: rowSeparator)
+        while true {
+            let index = ImportByteSearch.firstIndex(of: columnByte, or: rowByte, in: chunk, from: position, to: end)
+            arena.append(chunk + position, count: index - position)
+            if index < end {
+                c = Int32(chunk[index])
+                position = index + 1
+                return c
+            }
+            position = index
+            if !refill() { return Self.endOfFile }
+        }
+    }
+
+    private mutating func readCSVField(into arena: inout ImportByteArena) -> Bool {
+        var c = nextByte()
+        if c == Self.endOfFile {
+            terminator = Self.endOfFile
+            return false
+        }
+        let start = arena.count
+        if c == Self.quote {
+            readQuotedRest(start: start, into: &arena)
+        } else {
+            if c == 0xEF && !readFirstField {
+                // A UTF-8 byte order mark before the first field is skipped.
+                arena.append(0xEF)
+                c = nextByte()
+                if c == 0xBB {
+                    arena.append(0xBB)
+                    c = nextByte()
+                    if c == 0xBF {
+                        readFirstField = true
+                        arena.truncate(to: start)
+                        return readCSVField(into: &arena)
+                    }
+                }
+                if c == columnSeparator || c == rowSeparator || c == Self.endOfFile {
+                    terminator = c
+                } else {
+                    terminator = scanUnquoted(first: c, into: &arena)
+                }
+            } else {
+                terminator = scanUnquoted(first: c, into: &arena)
+            }
+            if terminator == rowSeparator {
+                line += 1
+                if arena.count > start && arena[arena.count - 1] == UInt8(ascii: "\r") {
+                    arena.truncate(to: arena.count - 1)
+                }
+            }
+        }
+        readFirstField = true
+        return true
+    }
+
+    /// The quoted-field state machine of the shell, after the opening quote.
+    private mutating func readQuotedRest(start: Int, into arena: inout ImportByteArena) {
+        let startLine = line
+        let quote = Self.quote
+        var previous: Int32 = 0
+        var beforePrevious: Int32 = 0
+        let quoteByte = UInt8(ascii: "\"")
+        let rowByte = UInt8(truncatingIfNeeded: rowSeparator)
+        while true {
+            // Bytes other than a quote or a row separator, after anything but a quote, are
+            // simply stored: take them in one run.
+            if previous != quote && position < end {
+                let stop = ImportByteSearch.firstIndex(of: quoteByte, or: rowByte, in: chunk, from: position, to: end)
+                let run = stop - position
+                if run > 0 {
+                    arena.append(chunk + position, count: run)
+                    beforePrevious = run >= 2 ? Int32(chunk[stop - 2]) : previous
+                    previous = Int32(chunk[stop - 1])
+                    position = stop
+                }
+            }
+            let c = nextByte()
+            if c == rowSeparator { line += 1 }
+            if c == quote && previous == quote {
+                previous = 0
+                continue
+            }
+            if (c == columnSeparator && previous == quote)
+                || (c == rowSeparator && previous == quote)
+                || (c == rowSeparator && previous == Self.carriageReturn && beforePrevious == quote)
+                || (c == Self.endOfFile && previous == quote) {
+                // Drop the closing quote (and a CR after it).
+                var n = arena.count
+                repeat { n -= 1 } while arena[n] != UInt8(ascii: "\"")
+                arena.truncate(to: n)
+                terminator = c
+                return
+            }
+            if previous == quote && c != Self.carriageReturn {
+                events.append(.unescapedQuote(line: line))
+            }
+            if c == Self.endOfFile {
+                events.append(.unterminatedQuote(line: startLine))
+                terminator = c
+                return
+            }
+            arena.append(UInt8(truncatingIfNeeded: c))
+            beforePrevious = previous
+            previous = c
+        }
+    }
+}

@@ -1,0 +1,188 @@
+import CSQLite
+import Foundation
+
+/// SQL text collected from one or more script lines, ready for `sqlite3_prepare`, with what is
+/// needed to map a byte offset in it back to a line and column of the script.
+public struct SQLChunk: Equatable {
+    /// The SQL: lines joined with `\n`, leading whitespace of the first line removed (as the shell does).
+    public var text: [UInt8]
+    /// For each line in `text`: where it starts in `text`, its line number in the file, and
+    /// how many characters were removed from its start.
+    public var lines: [(offset: Int, line: Int, removedColumns: Int)]
+
+    public static func == (a: SQLChunk, b: SQLChunk) -> Bool {
+        a.text == b.text && a.lines.map(\.offset) == b.lines.map(\.offset)
+            && a.lines.map(\.line) == b.lines.map(\.line)
+    }
+
+    /// The line and 1-based column (in characters) of byte `offset` of `text`.
+    public func position(ofByte offset: Int) -> (line: Int, column: Int) {
+        let clamped = max(0, min(offset, text.count))
+        var entry = lines[0]
+        for candidate in lines where candidate.offset <= clamped { entry = candidate }
+        var characters = 0
+        for byte in text[entry.offset..<clamped] where byte & 0xC0 != 0x80 { characters += 1 }
+        return (entry.line, entry.removedColumns + characters + 1)
+    }
+
+    /// The SQL as a string.
+    public var string: String { String(decoding: text, as: UTF8.self) }
+}
+
+/// What one step of reading a script produced.
+public enum ScriptItem: Equatable {
+    /// SQL that `sqlite3_complete` calls complete (or, at end of input, whatever was pending).
+    case sql(SQLChunk, complete: Bool)
+    /// A dot-command line (starting with `.` in column 1 while no SQL is pending).
+    case dotCommand(String, line: Int)
+}
+
+/// Groups script lines into SQL statements and dot-commands the way the sqlite3 3.40 shell's
+/// `process_input` does: a quick scan tracks quotes and comments across lines; text is handed
+/// to SQL once a line ends, outside any quote or comment, with a `;` and `sqlite3_complete`
+/// agrees; `.`/`#` lines count only when no SQL is pending; lines of only whitespace and
+/// comments are dropped when nothing is pending; a line holding just `/` or `go` ends a statement.
+public struct ScriptStatementSplitter {
+    private var pending: [UInt8] = []
+    private var lines: [(offset: Int, line: Int, removedColumns: Int)] = []
+    private var state = QuickScanState()
+
+    public init() {}
+
+    /// Feeds one line (without its line terminator; a trailing `\r` already removed).
+    public mutating func feed(_ rawLine: [UInt8], lineNumber: Int) -> ScriptItem? {
+        var line = rawLine
+        if state.inPlain && Self.isCommandTerminator(line) && Self.isCompleteWithSemicolon(pending) {
+            line = [UInt8(ascii: ";")]
+        }
+        state.scan(line)
+        if state.isPlainWhite && pending.isEmpty {
+            state = QuickScanState()
+            return nil
+        }
+        if pending.isEmpty, let first = line.first, first == UInt8(ascii: ".") || first == UInt8(ascii: "#") {
+            state = QuickScanState()
+            if first == UInt8(ascii: "#") { return nil }
+            return .dotCommand(String(decoding: line, as: UTF8.self), line: lineNumber)
+        }
+        if pending.isEmpty {
+            var start = 0
+            while start < line.count, DotCommandTokenizer.isSpace(line[start]) { start += 1 }
+            lines = [(0, lineNumber, start)]
+            pending.append(contentsOf: line[start...])
+        } else {
+            pending.append(0x0A)
+            lines.append((pending.count, lineNumber, 0))
+            pending.append(contentsOf: line)
+        }
+        if state.endsWithSemicolon && Self.isComplete(pending) {
+            return takePending(complete: true)
+        } else if state.isPlainWhite {
+            // A multi-line comment that closed with nothing else: dropped, as the shell does.
+            _ = takePending(complete: true)
+            return nil
+        }
+        return nil
+    }
+
+    /// Whatever SQL is still pending at end of input (the shell hands it to sqlite3 anyway).
+    public mutating func finish() -> ScriptItem? {
+        guard !pending.isEmpty else { return nil }
+        let complete = Self.isComplete(pending)
+        return takePending(complete: complete)
+    }
+
+    private mutating func takePending(complete: Bool) -> ScriptItem {
+        let chunk = SQLChunk(text: pending, lines: lines)
+        pending = []
+        lines = []
+        state = QuickScanState()
+        return .sql(chunk, complete: complete)
+    }
+
+    /// `sqlite3_complete` on raw bytes.
+    static func isComplete(_ bytes: [UInt8]) -> Bool {
+        var copy = bytes
+        copy.append(0)
+        return copy.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { sqlite3_complete($0) != 0 }
+        }
+    }
+
+    static func isCompleteWithSemicolon(_ bytes: [UInt8]) -> Bool {
+        if bytes.isEmpty { return true }
+        return isComplete(bytes + [UInt8(ascii: ";")])
+    }
+
+    /// A line holding only `/` or `go` (any case), with optional surrounding whitespace.
+    static func isCommandTerminator(_ line: [UInt8]) -> Bool {
+        let trimmed = line.drop(while: DotCommandTokenizer.isSpace).reversed().drop(while: DotCommandTokenizer.isSpace).reversed()
+        let word = String(decoding: Array(trimmed), as: UTF8.self).lowercased()
+        return word == "/" || word == "go"
+    }
+}
+
+/// The shell's `quickscan`: whether a line leaves us inside a quote or block comment, whether it
+/// held any SQL text ("dark" characters) and whether it ended with a semicolon.
+struct QuickScanState {
+    /// The character that closes the open quote or comment (`*` for `*/`), or 0.
+    var waitingFor: UInt8 = 0
+    var hasDark = false
+    var endsWithSemicolon = false
+
+    var inPlain: Bool { waitingFor == 0 }
+    var isPlainWhite: Bool { waitingFor == 0 && !hasDark }
+
+    mutating func scan(_ line: [UInt8]) {
+        var index = 0
+        let count = line.count
+        while index < count {
+            let c = line[index]
+            index += 1
+            if waitingFor == 0 {
+                if DotCommandTokenizer.isSpace(c) { continue }
+                switch c {
+                case UInt8(ascii: "-") where index < count && line[index] == UInt8(ascii: "-"):
+                    return // the rest of the line is a comment
+                case UInt8(ascii: ";"):
+                    endsWithSemicolon = true
+                    continue
+                case UInt8(ascii: "/") where index < count && line[index] == UInt8(ascii: "*"):
+                    index += 1
+                    waitingFor = UInt8(ascii: "*")
+                    continue
+                case UInt8(ascii: "["):
+                    waitingFor = UInt8(ascii: "]")
+                    hasDark = true
+                    endsWithSemicolon = false
+                    continue
+                case UInt8(ascii: "`"), UInt8(ascii: "'"), UInt8(ascii: "\""):
+                    waitingFor = c
+                    hasDark = true
+                    endsWithSemicolon = false
+                    continue
+                default:
+                    break
+                }
+                endsWithSemicolon = false
+                hasDark = true
+            } else if c == waitingFor {
+                switch waitingFor {
+                case UInt8(ascii: "*"):
+                    if index < count && line[index] == UInt8(ascii: "/") {
+                        index += 1
+                        waitingFor = 0
+                    }
+                case UInt8(ascii: "]"):
+                    waitingFor = 0
+                default:
+                    if index < count && line[index] == waitingFor {
+                        index += 1 // doubled quote
+                    } else {
+                        waitingFor = 0
+                    }
+                }
+            }
+        }
+    }
+}

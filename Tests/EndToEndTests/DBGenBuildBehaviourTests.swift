@@ -1,0 +1,245 @@
+import Foundation
+import XCTest
+
+/// How `dbgen build` treats its output: deterministic bytes, up-to-date no-ops, --force,
+/// depfiles (read back by make), --json, odd paths, kills and concurrent builds.
+final class DBGenBuildBehaviourTests: XCTestCase {
+    static let schema = """
+        CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT, price REAL);
+        INSERT INTO item (name, price) VALUES ('apple', 1.25), ('pear', 2.5);
+        .read 'more things/extra.txt'
+        PRAGMA user_version = 5;
+
+        """
+    static let extra = "CREATE TABLE tag (name TEXT);\nINSERT INTO tag VALUES ('fresh'), ('ripe');\n"
+
+    private func makeProject() throws -> URL {
+        let dir = try makeTemporaryDirectory(self, name: "dbgen-build")
+        try DBGenTestSupport.write(Self.schema, to: "in put/schema.txt", in: dir)
+        try DBGenTestSupport.write(Self.extra, to: "in put/more things/extra.txt", in: dir)
+        return dir
+    }
+
+    func testSameInputsGiveIdenticalBytesWhateverDirectoryTimeZoneOrLocale() throws {
+        let dir = try makeProject()
+        let first = try DBGenTestSupport.dbgen(["in put/schema.txt", "-o", "a.sqlite"], in: dir,
+                                               environment: ["TZ": "UTC", "LANG": "C", "LC_ALL": "C"])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let elsewhere = dir.appendingPathComponent("in put/more things")
+        let second = try DBGenTestSupport.dbgen([dir.appendingPathComponent("in put/schema.txt").path, "-o", "../../b.sqlite"],
+                                                in: elsewhere,
+                                                environment: ["TZ": "Asia/Kathmandu", "LANG": "de_DE.UTF-8", "LC_ALL": "tr_TR.UTF-8"])
+        XCTAssertEqual(second.status, 0, second.stderr)
+        let a = DBGenTestSupport.bytes(dir.appendingPathComponent("a.sqlite"))
+        let b = DBGenTestSupport.bytes(dir.appendingPathComponent("b.sqlite"))
+        XCTAssertGreaterThan(a.count, 0)
+        XCTAssertEqual(a, b)
+    }
+
+    func testUnchangedInputsAreANoOpAndChangesOrForceRebuild() throws {
+        let dir = try makeProject()
+        let output = dir.appendingPathComponent("out.sqlite")
+        XCTAssertEqual(try DBGenTestSupport.dbgen(["in put/schema.txt", "-o", "out.sqlite"], in: dir).status, 0)
+        let inode = try DBGenTestSupport.inode(output), mtime = try DBGenTestSupport.modificationDate(output)
+
+        let again = try DBGenTestSupport.dbgen(["in put/schema.txt", "-o", "out.sqlite", "--json"], in: dir)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        let json = try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any]
+        XCTAssertEqual(json?["upToDate"] as? Bool, true)
+        XCTAssertEqual(try DBGenTestSupport.inode(output), inode)
+        XCTAssertEqual(try DBGenTestSupport.modificationDate(output), mtime)
+
+        let forced = try DBGenTestSupport.dbgen(["in put/schema.txt", "-o", "out.sqlite", "--force", "--json"], in: dir)
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(forced.stdout.utf8)) as? [String: Any])?["upToDate"] as? Bool, false)
+        XCTAssertNotEqual(try DBGenTestSupport.inode(output), inode)
+
+        // Changing an included script (even keeping its size) triggers a rebuild with the new content.
+        let inode2 = try DBGenTestSupport.inode(output)
+        try DBGenTestSupport.write(Self.extra.replacingOccurrences(of: "ripe", with: "RIPE"), to: "in put/more things/extra.txt", in: dir)
+        let rebuilt = try DBGenTestSupport.dbgen(["in put/schema.txt", "-o", "out.sqlite"], in: dir)
+        XCTAssertEqual(rebuilt.status, 0, rebuilt.stderr)
+        XCTAssertNotEqual(try DBGenTestSupport.inode(output), inode2)
+        XCTAssertEqual(try DBGenTestSupport.query(output, "SELECT name FROM tag ORDER BY rowid;"), "fresh\nRIPE\n")
+
+        // Touching the output (someone edited it) also triggers a rebuild.
+        _ = try DBGenTestSupport.query(output, "INSERT INTO tag VALUES ('edited');")
+        XCTAssertEqual(try DBGenTestSupport.dbgen(["in put/schema.txt", "-o", "out.sqlite"], in: dir).status, 0)
+        XCTAssertEqual(try DBGenTestSupport.query(output, "SELECT count(*) FROM tag;"), "2\n")
+    }
+
+    func testDepfileListsEveryInputAndMakeReadsIt() throws {
+        let dir = try makeProject()
+        let spaced = try DBGenTestSupport.dbgen(["in put/schema.txt", "-o", "out db.sqlite", "--depfile", "spaced.d"], in: dir)
+        XCTAssertEqual(spaced.status, 0, spaced.stderr)
+        let spacedDepfile = try String(contentsOf: dir.appendingPathComponent("spaced.d"), encoding: .utf8)
+        XCTAssertTrue(spacedDepfile.hasPrefix("out\\ db.sqlite: in\\ put/schema.txt"), spacedDepfile)
+
+        let result = try DBGenTestSupport.dbgen(["in put/schema.txt", "-o", "out.sqlite", "--depfile", "out.d"], in: dir)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let depfile = try String(contentsOf: dir.appendingPathComponent("out.d"), encoding: .utf8)
+        XCTAssertTrue(depfile.hasPrefix("out.sqlite:"), depfile)
+        XCTAssertTrue(depfile.contains("in\\ put/schema.txt"), depfile)
+        XCTAssertTrue(depfile.contains("in\\ put/more\\ things/extra.txt"), depfile)
+        guard let make = CommandRunner.which("make") else { throw XCTSkip("make is not installed") }
+        try DBGenTestSupport.write("include out.d\nout.sqlite:\n\t@echo rebuild\n", to: "Makefile", in: dir)
+        // make (the oracle) sees the target up to date, then out of date once an input is newer.
+        XCTAssertEqual(try CommandRunner.run(make, ["-q", "out.sqlite"], in: dir).status, 0)
+        let newer = Date().addingTimeInterval(5)
+        try FileManager.default.setAttributes([.modificationDate: newer],
+                                              ofItemAtPath: dir.appendingPathComponent("in put/more things/extra.txt").path)
+        XCTAssertEqual(try CommandRunner.run(make, ["-q", "out.sqlite"], in: dir).status, 1)
+    }
+
+    func testJSONSummaryMatchesTheDatabase() throws {
+        let dir = try makeProject()
+        let result = try DBGenTestSupport.dbgen(["in put/schema.txt", "-o", "out.sqlite", "--json"], in: dir)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(json["output"] as? String, "out.sqlite")
+        XCTAssertEqual(json["upToDate"] as? Bool, false)
+        XCTAssertNotNil(json["seconds"] as? Double)
+        XCTAssertEqual((json["warnings"] as? [Any])?.count, 0)
+        XCTAssertEqual(json["inputs"] as? [String], ["in put/schema.txt", "in put/more things/extra.txt"])
+        let tables = try XCTUnwrap(json["tables"] as? [[String: Any]])
+        let output = dir.appendingPathComponent("out.sqlite")
+        let oracle = try DBGenTestSupport.query(output, "SELECT 'item', count(*) FROM item UNION ALL SELECT 'tag', count(*) FROM tag;")
+        let reported = tables.map { "\($0["name"] as? String ?? "")|\($0["rows"] as? Int ?? -1)" }.sorted().joined(separator: "\n") + "\n"
+        XCTAssertEqual(reported, oracle)
+    }
+
+    func testProgressBarOnlyOnATerminal() throws {
+        try XCTSkipUnless(try DBGenParityTests.importerAvailable(), "the .import importer is not merged yet")
+        guard let script = CommandRunner.which("script") else { throw XCTSkip("script(1) is not installed") }
+        let dir = try makeTemporaryDirectory(self)
+        try DBGenTestSupport.write("CREATE TABLE t (a, b);\n.import --csv data.csv t\n", to: "schema.txt", in: dir)
+        try DBGenTestSupport.write(String(repeating: "1,two\n", count: 1000), to: "data.csv", in: dir)
+        let environment = ["DBGEN_PROGRESS_DELAY": "0"]
+        // stderr is a pipe here: no bar.
+        let piped = try DBGenTestSupport.dbgen(["schema.txt", "-o", "a.sqlite"], in: dir, environment: environment)
+        XCTAssertEqual(piped.status, 0, piped.stderr)
+        XCTAssertFalse(piped.stderr.contains("%"), piped.stderr)
+        // Under script(1) stderr is a terminal: the bar is drawn (and erased); --quiet silences it.
+        let dbgen = CommandRunner.product("dbgen").path
+        let tty = try CommandRunner.run(script, ["-qec", "'\(dbgen)' schema.txt -o b.sqlite", "/dev/null"],
+                                        in: dir, environment: environment)
+        XCTAssertEqual(tty.status, 0, tty.stdout)
+        XCTAssertTrue(tty.stdout.contains("data.csv [") && tty.stdout.contains("%"), tty.stdout)
+        let quiet = try CommandRunner.run(script, ["-qec", "'\(dbgen)' schema.txt -o c.sqlite --quiet", "/dev/null"],
+                                          in: dir, environment: environment)
+        XCTAssertEqual(quiet.status, 0, quiet.stdout)
+        XCTAssertFalse(quiet.stdout.contains("%"), quiet.stdout)
+    }
+
+    func testHelpShowsOptionsAndAnExample() throws {
+        let help = try DBGenTestSupport.dbgen(["build", "--help"], in: FileManager.default.temporaryDirectory)
+        XCTAssertEqual(help.status, 0)
+        for word in ["--depfile", "--strict", "--json", "--quiet", "--force", "Example", ".import"] {
+            XCTAssertTrue(help.stdout.contains(word), word)
+        }
+    }
+
+    func testDefaultSchemaAndOutputPaths() throws {
+        let dir = try makeTemporaryDirectory(self)
+        try DBGenTestSupport.write("CREATE TABLE t (x);\n", to: "schema/schema.txt", in: dir)
+        let result = try DBGenTestSupport.dbgen([], in: dir)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try DBGenTestSupport.query(dir.appendingPathComponent("schema.sqlite"), "SELECT name FROM sqlite_schema;"), "t\n")
+    }
+
+    func testPathsWithSpacesAndQuotes() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let weird = "it's \"a\" dir"
+        try DBGenTestSupport.write(".read \"sub \\\"q\\\"/in'ner.txt\"\n.read 'sub \"q\"/two.txt'\n", to: "\(weird)/s c'h\"ema.txt", in: dir)
+        try DBGenTestSupport.write("CREATE TABLE one (x);\n", to: "\(weird)/sub \"q\"/in'ner.txt", in: dir)
+        try DBGenTestSupport.write("CREATE TABLE two (x);\n", to: "\(weird)/sub \"q\"/two.txt", in: dir)
+        let result = try DBGenTestSupport.dbgen(["\(weird)/s c'h\"ema.txt", "-o", "\(weird)/o u't.sqlite"], in: dir)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try DBGenTestSupport.query(dir.appendingPathComponent("\(weird)/o u't.sqlite"),
+                                                  "SELECT name FROM sqlite_schema ORDER BY name;"), "one\ntwo\n")
+        try DBGenTestSupport.write("CREATE TABLE three (x);\nBOOM;\n", to: "\(weird)/sub \"q\"/two.txt", in: dir)
+        let failed = try DBGenTestSupport.dbgen(["\(weird)/s c'h\"ema.txt", "-o", "\(weird)/o u't.sqlite"], in: dir)
+        XCTAssertEqual(failed.status, 1)
+        XCTAssertTrue(failed.stderr.hasPrefix("\(weird)/sub \"q\"/two.txt:2:1: error:"), failed.stderr)
+    }
+
+    /// A script slow enough to be interrupted: a few million generated rows.
+    static let slowSchema = """
+        CREATE TABLE big (id INTEGER PRIMARY KEY, payload BLOB);
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n LIMIT 20000000)
+          INSERT INTO big SELECT i, randomblob(64) FROM n;
+
+        """
+
+    private func startSlowBuild(in dir: URL) throws -> Process {
+        try DBGenTestSupport.write(Self.slowSchema, to: "slow.txt", in: dir)
+        let process = Process()
+        process.executableURL = CommandRunner.product("dbgen")
+        process.arguments = ["slow.txt", "-o", "out.sqlite", "--quiet"]
+        process.currentDirectoryURL = dir
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait until the temporary database exists and is growing.
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let temps = try DBGenTestSupport.files(in: dir, prefix: ".out.sqlite.dbgen-").filter { !$0.hasSuffix("fingerprint") }
+            if let temp = temps.first,
+               let size = try? FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent(temp).path)[.size] as? Int,
+               size > 1_000_000 { break }
+            usleep(20_000)
+        }
+        return process
+    }
+
+    func testKillDuringBuildLeavesOutputAsItWas() throws {
+        let dir = try makeTemporaryDirectory(self)
+        try DBGenTestSupport.write("CREATE TABLE old (x);\n", to: "old.txt", in: dir)
+        XCTAssertEqual(try DBGenTestSupport.dbgen(["old.txt", "-o", "out.sqlite"], in: dir).status, 0)
+        let before = DBGenTestSupport.bytes(dir.appendingPathComponent("out.sqlite"))
+
+        let killed = try startSlowBuild(in: dir)
+        XCTAssertTrue(killed.isRunning, "the build finished too fast to be interrupted")
+        kill(killed.processIdentifier, SIGKILL)
+        killed.waitUntilExit()
+        XCTAssertEqual(killed.terminationReason, .uncaughtSignal)
+        XCTAssertEqual(DBGenTestSupport.bytes(dir.appendingPathComponent("out.sqlite")), before)
+
+        // The killed build's stray temporary file is removed by the next build.
+        XCTAssertEqual(try DBGenTestSupport.files(in: dir, prefix: ".out.sqlite.dbgen-").filter { !$0.hasSuffix("fingerprint") }.count, 1)
+        XCTAssertEqual(try DBGenTestSupport.dbgen(["old.txt", "-o", "out.sqlite", "--force"], in: dir).status, 0)
+        XCTAssertEqual(try DBGenTestSupport.files(in: dir, prefix: ".out.sqlite.dbgen-").filter { !$0.hasSuffix("fingerprint") }, [])
+        let before2 = DBGenTestSupport.bytes(dir.appendingPathComponent("out.sqlite"))
+        XCTAssertEqual(before2, before, "same inputs, same bytes")
+
+        // SIGTERM (and Ctrl-C) remove the temporary file at once.
+        let terminated = try startSlowBuild(in: dir)
+        kill(terminated.processIdentifier, SIGTERM)
+        terminated.waitUntilExit()
+        XCTAssertEqual(DBGenTestSupport.bytes(dir.appendingPathComponent("out.sqlite")), before)
+        XCTAssertEqual(try DBGenTestSupport.files(in: dir, prefix: ".out.sqlite.dbgen-").filter { !$0.hasSuffix("fingerprint") }, [])
+    }
+
+    func testConcurrentBuildsLeaveAValidDatabase() throws {
+        let dir = try makeTemporaryDirectory(self)
+        try DBGenTestSupport.write("""
+            CREATE TABLE n (i INTEGER PRIMARY KEY, s TEXT);
+            WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c LIMIT 200000)
+              INSERT INTO n SELECT i, hex(i) FROM c;
+
+            """, to: "schema.txt", in: dir)
+        let processes = try (0..<2).map { _ -> Process in
+            let process = Process()
+            process.executableURL = CommandRunner.product("dbgen")
+            process.arguments = ["schema.txt", "-o", "out.sqlite", "--force", "--quiet"]
+            process.currentDirectoryURL = dir
+            try process.run()
+            return process
+        }
+        for process in processes {
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 0)
+        }
+        let output = dir.appendingPathComponent("out.sqlite")
+        XCTAssertEqual(try DBGenTestSupport.query(output, "PRAGMA integrity_check; SELECT count(*) FROM n;"), "ok\n200000\n")
+        XCTAssertEqual(try DBGenTestSupport.files(in: dir, prefix: ".out.sqlite.dbgen-").filter { !$0.hasSuffix("fingerprint") }, [])
+    }
+}

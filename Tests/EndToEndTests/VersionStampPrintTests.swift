@@ -1,0 +1,136 @@
+import Foundation
+import XCTest
+
+/// `versionstamp print` through the built executable, compared with the git CLI.
+final class VersionStampPrintTests: XCTestCase {
+    /// A repository with a merge, an annotated and a lightweight tag, and a branch with a slash.
+    private func makeRepository() throws -> VersionStampPrintGitFixture {
+        let fixture = try VersionStampPrintGitFixture(self)
+        try fixture.run("init", "-q", "-b", "main")
+        try fixture.commit("one")
+        try fixture.run("tag", "-a", "v1.0", "-m", "one")
+        try fixture.run("checkout", "-q", "-b", "topic/side")
+        try fixture.commit("side")
+        try fixture.run("checkout", "-q", "main")
+        try fixture.commit("two")
+        try fixture.run("merge", "-q", "--no-ff", "-m", "merge", "topic/side")
+        try fixture.run("tag", "v1.1")
+        try fixture.commit("three")
+        try fixture.run("checkout", "-q", "-b", "release/2.0")
+        return fixture
+    }
+
+    func testDefaultFormatIsTheCommitCount() throws {
+        let fixture = try makeRepository()
+        let result = try fixture.versionstamp(["print", "--repo", fixture.root.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, try fixture.run("rev-list", "--count", "HEAD") + "\n")
+        XCTAssertEqual(result.stderr, "")
+    }
+
+    func testEveryTokenMatchesGit() throws {
+        let fixture = try makeRepository()
+        try Data("changed\n".utf8).write(to: fixture.root.appendingPathComponent("one.txt"))
+        let format = "{count}|{sha}|{short}|{describe}|{dirty}|{branch}|{tag}|{distance}|{date}|{timestamp}"
+        let result = try fixture.versionstamp(["print", "--repo", fixture.root.path, "--format", format])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let describedLong = try fixture.run("describe", "--tags", "--long")  // TAG-DISTANCE-gHEX
+        var parts = describedLong.components(separatedBy: "-")
+        parts.removeLast()
+        let distance = parts.removeLast()
+        let expected = [
+            try fixture.run("rev-list", "--count", "HEAD"),
+            try fixture.run("rev-parse", "HEAD"),
+            try fixture.run("rev-parse", "--short", "HEAD"),
+            try fixture.run("describe", "--tags", "--long", "--always", "--dirty"),
+            try fixture.run("describe", "--always", "--dirty=@D@").hasSuffix("@D@") ? "M" : "",
+            try fixture.run("rev-parse", "--abbrev-ref", "HEAD"),
+            parts.joined(separator: "-"),
+            distance,
+            try fixture.run("log", "-1", "--date=format-local:%Y%m%d", "--format=%cd"),
+            try fixture.run("log", "-1", "--format=%ct"),
+        ].joined(separator: "|")
+        XCTAssertEqual(result.stdout, expected + "\n")
+    }
+
+    func testDirtyMarkerAndLiteralBraces() throws {
+        let fixture = try makeRepository()
+        try Data("changed\n".utf8).write(to: fixture.root.appendingPathComponent("two.txt"))
+        let result = try fixture.versionstamp(["print", "--repo", fixture.root.path,
+                                               "--format", "{{r}}{count}{dirty}", "--dirty-marker", "-modified"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "{r}" + (try fixture.run("rev-list", "--count", "HEAD")) + "-modified\n")
+    }
+
+    func testDiscoveryFromWorkingDirectorySubdirectory() throws {
+        let fixture = try makeRepository()
+        let sub = fixture.root.appendingPathComponent("a/b")
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        let result = try fixture.versionstamp(["print", "--format", "{branch}@{short}"], in: sub)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let expected = try fixture.run("rev-parse", "--abbrev-ref", "HEAD") + "@" + (try fixture.run("rev-parse", "--short", "HEAD"))
+        XCTAssertEqual(result.stdout, expected + "\n")
+    }
+
+    func testOverrideWithoutRepository() throws {
+        let fixture = try VersionStampPrintGitFixture(self)
+        let result = try fixture.versionstamp(["print", "--repo", fixture.root.path, "--format", "{count}{dirty}"],
+                                              extra: ["VERSIONSTAMP_VERSION": "3.1.4"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "3.1.4\n")
+    }
+
+    func testNotARepositoryFailsWithHint() throws {
+        let fixture = try VersionStampPrintGitFixture(self)
+        let result = try fixture.versionstamp(["print", "--repo", fixture.root.path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stdout, "")
+        XCTAssertTrue(result.stderr.hasPrefix("\(fixture.root.path): error: not a git repository"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("VERSIONSTAMP_VERSION"), result.stderr)
+    }
+
+    func testShallowCloneFails() throws {
+        let fixture = try makeRepository()
+        let clone = fixture.base.appendingPathComponent("shallow")
+        try fixture.run("clone", "-q", "--depth", "1", "file://\(fixture.root.path)", clone.path)
+        let result = try fixture.versionstamp(["print", "--repo", clone.path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("git fetch --unshallow"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("fetch-depth: 0"), result.stderr)
+    }
+
+    func testUnbornHeadFails() throws {
+        let fixture = try VersionStampPrintGitFixture(self)
+        try fixture.run("init", "-q", "-b", "main")
+        let result = try fixture.versionstamp(["print", "--repo", fixture.root.path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("no commits"), result.stderr)
+    }
+
+    func testUnsupportedExtensionFails() throws {
+        let fixture = try makeRepository()
+        try fixture.run("config", "core.repositoryformatversion", "1")
+        try fixture.run("config", "extensions.worktreeConfig", "true")
+        let result = try fixture.versionstamp(["print", "--repo", fixture.root.path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.lowercased().contains("extensions.worktreeconfig"), result.stderr)
+    }
+
+    func testUnknownTokenFails() throws {
+        let fixture = try makeRepository()
+        let result = try fixture.versionstamp(["print", "--repo", fixture.root.path, "--format", "{count}{svn}"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("'{svn}'"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("{describe}"), result.stderr)
+        XCTAssertEqual(result.stdout, "")
+    }
+
+    func testHelpListsTheTokens() throws {
+        let result = try CommandRunner.runProduct("versionstamp", ["print", "--help"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        for token in ["count", "sha", "short", "dirty", "describe", "tag", "distance", "branch", "date", "timestamp"] {
+            XCTAssertTrue(result.stdout.contains("{\(token)}"), "missing {\(token)} in \(result.stdout)")
+        }
+        XCTAssertTrue(result.stdout.contains("VERSIONSTAMP_VERSION"))
+    }
+}
