@@ -15,6 +15,8 @@ import XCTest
 /// - `unchanged: PATH`: the file's bytes after the run equal those before it.
 /// - `absent: PATH`: the path does not exist after the run.
 ///
+/// Every stderr line must be a diagnostic (or the usage message): no library chatter.
+///
 /// A `setup.sh` in the folder runs first (with `sh`, in the scratch copy) to build inputs that
 /// cannot be checked in, such as git repositories.
 final class BadInputCorpusTests: XCTestCase {
@@ -94,6 +96,10 @@ final class BadInputCorpusTests: XCTestCase {
         for text in expectation.stderr {
             XCTAssertTrue(result.stderr.contains(text), "\(shown)\nmissing: \(text)")
         }
+        // Nothing but diagnostics on stderr: no library chatter, no crash report, no trace.
+        for line in result.stderr.split(separator: "\n") where !Self.isDiagnosticLine(line) {
+            XCTFail("\(shown)\nstray stderr line: \(line)")
+        }
         for (path, data) in before {
             XCTAssertEqual(FileManager.default.contents(atPath: scratch.appendingPathComponent(path).path), data,
                            "\(name): \(path) changed")
@@ -102,6 +108,13 @@ final class BadInputCorpusTests: XCTestCase {
             XCTAssertFalse(FileManager.default.fileExists(atPath: scratch.appendingPathComponent(path).path),
                            "\(name): \(path) exists")
         }
+    }
+
+    /// A compiler-style diagnostic (`PATH[:LINE[:COL]]: error: …`, `tool: warning: …`), or
+    /// swift-argument-parser's usage message.
+    static func isDiagnosticLine(_ line: Substring) -> Bool {
+        if line.isEmpty || line.hasPrefix("Error: ") || line.hasPrefix("Usage: ") || line.hasPrefix("  See ") { return true }
+        return line.contains(": error: ") || line.contains(": warning: ")
     }
 
     static func parse(_ folder: URL) throws -> Expectation {
