@@ -6,6 +6,8 @@
 #  1. kill -9 dbgen at random moments of a large build, N times: the output must be either
 #     the old database or the complete new one (sha256 against reference builds), never
 #     anything else; the next build removes the killed builds' temporaries.
+#     Also N/2 kills each during the template copy of `dbgen attach` (no user database or the
+#     whole template) and during `versionstamp stamp` of a large plist (old or stamped).
 #  2. Disk full (a small tmpfs when mount works, else `ulimit -f` with SIGXFSZ ignored):
 #     during a build, during the template copy of `dbgen attach`, during a write into an
 #     existing user database, and during `versionstamp stamp`: a clear error, exit 1,
@@ -156,6 +158,57 @@ check "kill -9 x$kills: every output is the old or the new database (old $outcom
 "$DBGEN" build "$k/new.txt" -o "$k/db.sqlite" --quiet --force
 check "after the kills, a build completes with the new database" test "$(sha "$k/db.sqlite")" = "$new_sha"
 check "the next build removed the temporaries of the killed builds" no_temporaries "$k"
+
+# Random kills of short runs: the template copy of `dbgen attach` and `versionstamp stamp`.
+random_kill() { # random_kill MAX_MS COMMAND...: runs COMMAND, kill -9 after 0..MAX_MS ms
+  local max=$1; shift
+  local delay=$(( RANDOM % (max + 1) ))
+  "$@" >/dev/null 2>&1 &
+  local pid=$!
+  sleep "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))"
+  kill -9 "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+}
+ka=$work/kill-attach
+mkdir -p "$ka"
+start=$(date +%s%N)
+"$DBGEN" attach --bundled "$in/small.sqlite" --user "$ka/timing.sqlite" --template "$in/new.sqlite" "SELECT 1" >/dev/null
+attach_ms=$(( ($(date +%s%N) - start) / 1000000 + 5 ))
+rm -f "$ka/timing.sqlite"
+attach_bad=0 attach_absent=0 attach_whole=0
+for ((i = 1; i <= kills / 2; i++)); do
+  rm -f "$ka/user.sqlite"
+  random_kill "$((attach_ms * 3 / 2))" "$DBGEN" attach --bundled "$in/small.sqlite" --user "$ka/user.sqlite" --template "$in/new.sqlite" "SELECT 1"
+  if [ ! -e "$ka/user.sqlite" ]; then attach_absent=$((attach_absent + 1))
+  elif [ "$(sha "$ka/user.sqlite")" = "$new_sha" ]; then attach_whole=$((attach_whole + 1))
+  else attach_bad=$((attach_bad + 1)); fi
+done
+check "kill -9 x$((kills / 2)) during the template copy: no user database or the whole template (none $attach_absent, whole $attach_whole, other $attach_bad)" \
+  test "$attach_bad" -eq 0
+check "the template is untouched by the killed copies" test "$(sha "$in/new.sqlite")" = "$new_sha"
+
+ks=$work/kill-stamp
+mkdir -p "$ks"
+python3 -c 'import plistlib,sys; plistlib.dump({"CFBundleVersion": "1", "Items": [{"n": i, "s": "item %d" % i} for i in range(4000)]}, open(sys.argv[1], "wb"))' "$ks/original.plist"
+cp "$ks/original.plist" "$ks/Info.plist"
+VERSIONSTAMP_VERSION=42 "$VERSIONSTAMP" stamp "$ks/Info.plist" >/dev/null
+stamped_sha=$(sha "$ks/Info.plist") original_plist_sha=$(sha "$ks/original.plist")
+start=$(date +%s%N)
+cp "$ks/original.plist" "$ks/Info.plist"
+VERSIONSTAMP_VERSION=42 "$VERSIONSTAMP" stamp "$ks/Info.plist" >/dev/null
+stamp_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+stamp_bad=0 stamp_old=0 stamp_new=0
+for ((i = 1; i <= kills / 2; i++)); do
+  cp "$ks/original.plist" "$ks/Info.plist"
+  random_kill "$((stamp_ms * 13 / 10))" env VERSIONSTAMP_VERSION=42 "$VERSIONSTAMP" stamp "$ks/Info.plist"
+  case $(sha "$ks/Info.plist") in
+    "$original_plist_sha") stamp_old=$((stamp_old + 1)) ;;
+    "$stamped_sha") stamp_new=$((stamp_new + 1)) ;;
+    *) stamp_bad=$((stamp_bad + 1)) ;;
+  esac
+done
+check "kill -9 x$((kills / 2)) during a stamp (${stamp_ms} ms): the plist is old or stamped (old $stamp_old, stamped $stamp_new, other $stamp_bad)" \
+  test "$stamp_bad" -eq 0
 
 # ---------------------------------------------------------------------------------------
 echo "== disk full"
