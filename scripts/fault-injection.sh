@@ -159,6 +159,17 @@ check "kill -9 x$kills: every output is the old or the new database (old $outcom
 check "after the kills, a build completes with the new database" test "$(sha "$k/db.sqlite")" = "$new_sha"
 check "the next build removed the temporaries of the killed builds" no_temporaries "$k"
 
+# Two builds of the same output at once (two build systems, or make -j): both succeed, the
+# output is the complete new database, and neither removes the other's temporary file.
+cp "$in/old.sqlite" "$k/db.sqlite"
+"$DBGEN" build "$k/new.txt" -o "$k/db.sqlite" --quiet --force & first=$!
+"$DBGEN" build "$k/new.txt" -o "$k/db.sqlite" --quiet --force & second=$!
+wait "$first"; first_status=$?
+wait "$second"; second_status=$?
+check "two concurrent builds both succeed (exit $first_status and $second_status)" test "$first_status$second_status" = 00
+check "two concurrent builds leave the complete new database" test "$(sha "$k/db.sqlite")" = "$new_sha"
+check "two concurrent builds leave no temporary file" no_temporaries "$k"
+
 # Random kills of short runs: the template copy of `dbgen attach` and `versionstamp stamp`.
 random_kill() { # random_kill MAX_MS COMMAND...: runs COMMAND, kill -9 after 0..MAX_MS ms
   local max=$1; shift
