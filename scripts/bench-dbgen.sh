@@ -2,14 +2,23 @@
 # Benchmark dbgen against the sqlite3 shell on generated food data.
 #
 # usage: scripts/bench-dbgen.sh [ROWS] [WORKDIR]
-#   ROWS     rows to generate (default 1000000)
-#   WORKDIR  where data and databases go (default: a fresh temporary directory)
+#   ROWS     rows to generate (default 1000000; 10000000 makes about 1 GB of data)
+#   WORKDIR  where data and databases go (default: a fresh temporary directory, deleted after).
+#            Data already generated there for the same ROWS is reused.
+#   RUNS     (environment) timed runs of each tool (default 5; 2 when ROWS > 1000000)
+#   DBGEN    (environment) a dbgen binary to measure instead of this checkout's release build
+#            (e.g. an older build, for before/after figures)
 #
-# Prints the best of 3 wall-clock times of `dbgen --force` and of `sqlite3 out.db < schema.txt`,
-# their ratio, dbgen's peak RSS and the time of a no-op (up-to-date) rebuild.
+# After one untimed warm-up of each tool (so the CSV is in the page cache for both), runs
+# `dbgen --force` (a real rebuild: it replaces the previous output) and
+# `sqlite3 out.db < schema.txt` (into a fresh file) alternately, RUNS times each, and prints
+# min / median / max wall-clock seconds of both, the ratio of the medians (dbgen / sqlite3)
+# with the ratio's range over the paired runs, dbgen's peak RSS (largest over its runs), and
+# the no-op rebuild (inputs unchanged) time with its share of a build.
 set -euo pipefail
 
 ROWS="${1:-1000000}"
+if [ "$ROWS" -gt 1000000 ]; then RUNS="${RUNS:-2}"; else RUNS="${RUNS:-5}"; fi
 HERE="$(cd "$(dirname "$0")" && pwd)"
 REPO="$(cd "$HERE/.." && pwd)"
 GEN="$HERE/../../shared/bench/gen_food.py"
@@ -23,55 +32,75 @@ command -v python3 >/dev/null || { echo "bench-dbgen: python3 is not installed" 
 
 WORK="${2:-$(mktemp -d "${TMPDIR:-/tmp}/bench-dbgen.XXXXXX")}"
 mkdir -p "$WORK"
-echo "== generating $ROWS rows in $WORK"
-python3 "$GEN" "$ROWS" "$WORK/data"
-
-echo "== building dbgen (release)"
-(cd "$REPO" && swift build -c release --product dbgen >/dev/null)
-DBGEN="$(cd "$REPO" && swift build -c release --show-bin-path)/dbgen"
-
-now() { echo "$EPOCHREALTIME"; }   # bash 5: no process start in the measurement
-elapsed() { python3 -c "print(f'{$2 - $1:.3f}')"; }
-best() { printf '%s\n' "$@" | sort -g | head -1; }
-
-cd "$WORK/data"
-dbgen_times=(); sqlite_times=()
-for run in 1 2 3; do
-    t0=$(now); "$DBGEN" schema.txt -o "$WORK/dbgen.sqlite" --force --quiet; t1=$(now)
-    dbgen_times+=("$(elapsed "$t0" "$t1")")
-    rm -f "$WORK/sqlite3.sqlite"
-    t0=$(now); sqlite3 "$WORK/sqlite3.sqlite" < schema.txt; t1=$(now)
-    sqlite_times+=("$(elapsed "$t0" "$t1")")
-    echo "   run $run: dbgen ${dbgen_times[-1]} s, sqlite3 ${sqlite_times[-1]} s"
-done
-DBGEN_BEST=$(best "${dbgen_times[@]}")
-SQLITE_BEST=$(best "${sqlite_times[@]}")
-
-# Peak resident set size of one forced build.
-if [ -x /usr/bin/time ]; then
-    RSS_KB=$(/usr/bin/time -f %M "$DBGEN" schema.txt -o "$WORK/dbgen.sqlite" --force --quiet 2>&1 >/dev/null | tail -1)
-else
-    RSS_KB=$(python3 - "$DBGEN" "$WORK/dbgen.sqlite" <<'PY'
-import resource, subprocess, sys
-subprocess.run([sys.argv[1], "schema.txt", "-o", sys.argv[2], "--force", "--quiet"], check=True)
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-PY
-)
+if [ "$(cat "$WORK/data/.rows" 2>/dev/null)" != "$ROWS" ]; then
+    echo "== generating $ROWS rows in $WORK/data"
+    python3 "$GEN" "$ROWS" "$WORK/data"
+    echo "$ROWS" > "$WORK/data/.rows"
 fi
 
-# No-op rebuild: inputs unchanged since the last build.
-t0=$(now); "$DBGEN" schema.txt -o "$WORK/dbgen.sqlite" --quiet; t1=$(now)
-NOOP=$(elapsed "$t0" "$t1")
+if [ -z "${DBGEN:-}" ]; then
+    echo "== building dbgen (release)"
+    (cd "$REPO" && swift build -c release --product dbgen >/dev/null)
+    DBGEN="$(cd "$REPO" && swift build -c release --show-bin-path)/dbgen"
+fi
 
-# Both databases must hold the same rows.
-A=$(sqlite3 "$WORK/dbgen.sqlite" "SELECT count(*), total(kcal) FROM food")
-B=$(sqlite3 "$WORK/sqlite3.sqlite" "SELECT count(*), total(kcal) FROM food")
-[ "$A" = "$B" ] || echo "bench-dbgen: WARNING: databases differ: dbgen $A, sqlite3 $B" >&2
+echo "== load before: $(uptime | sed 's/.*load average: //')"
+cd "$WORK/data"
+python3 - "$DBGEN" "$WORK" "$RUNS" "$ROWS" <<'PY'
+import os, statistics, subprocess, sys, time
 
-echo "== results ($ROWS rows, best of 3)"
-echo "dbgen:          $DBGEN_BEST s"
-echo "sqlite3 shell:  $SQLITE_BEST s"
-echo "ratio:          $(python3 -c "print(f'{$DBGEN_BEST / $SQLITE_BEST:.2f}')") (dbgen / sqlite3)"
-echo "dbgen peak RSS: $((RSS_KB / 1024)) MB"
-echo "no-op rebuild:  $NOOP s"
+dbgen, work, runs, rows = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+dbgen_out = os.path.join(work, "dbgen.sqlite")
+sqlite_out = os.path.join(work, "sqlite3.sqlite")
+
+def timed(argv, stdin=None):
+    """Wall seconds and peak RSS (KiB) of one run of argv."""
+    start = time.perf_counter()
+    process = subprocess.Popen(argv, stdin=stdin, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - start
+    if status != 0:
+        sys.exit(f"bench-dbgen: {argv[0]} failed (status {status})")
+    return seconds, usage.ru_maxrss
+
+def run_dbgen(*extra):
+    return timed([dbgen, "schema.txt", "-o", dbgen_out, "--quiet", *extra])
+
+def run_sqlite3():
+    if os.path.exists(sqlite_out):
+        os.remove(sqlite_out)
+    with open("schema.txt", "rb") as schema:
+        return timed(["sqlite3", sqlite_out], stdin=schema)
+
+run_dbgen("--force"); run_sqlite3()          # warm-up: page cache, first output in place
+dbgen_times, sqlite_times, rss = [], [], []
+for run in range(1, runs + 1):
+    d, r = run_dbgen("--force")
+    s, _ = run_sqlite3()
+    dbgen_times.append(d); sqlite_times.append(s); rss.append(r)
+    print(f"   run {run}: dbgen {d:.3f} s, sqlite3 {s:.3f} s, ratio {d / s:.2f}, dbgen peak RSS {r / 1024:.1f} MiB",
+          flush=True)
+noop = [run_dbgen()[0] for _ in range(max(runs, 5))]
+
+def check(sql):
+    return [subprocess.run(["sqlite3", path, sql], check=True, capture_output=True, text=True).stdout
+            for path in (dbgen_out, sqlite_out)]
+a, b = check("SELECT count(*), total(kcal), sum(length(name)), sum(length(desc)) FROM food")
+if a != b:
+    print(f"bench-dbgen: WARNING: databases differ: dbgen {a.strip()}, sqlite3 {b.strip()}", file=sys.stderr)
+
+def spread(values):
+    return f"min {min(values):.3f}  median {statistics.median(values):.3f}  max {max(values):.3f} s"
+
+ratios = [d / s for d, s in zip(dbgen_times, sqlite_times)]
+median_dbgen = statistics.median(dbgen_times)
+print(f"== results ({rows} rows, {runs} runs each, alternating)")
+print(f"dbgen:          {spread(dbgen_times)}")
+print(f"sqlite3 shell:  {spread(sqlite_times)}")
+print(f"ratio:          {median_dbgen / statistics.median(sqlite_times):.2f} (median dbgen / median sqlite3;"
+      f" paired runs {min(ratios):.2f}-{max(ratios):.2f})")
+print(f"dbgen peak RSS: {max(rss) / 1024:.1f} MiB")
+print(f"no-op rebuild:  {spread(noop)} ({100 * statistics.median(noop) / median_dbgen:.1f}% of a build)")
+PY
+echo "== load after: $(uptime | sed 's/.*load average: //')"
 if [ -z "${2:-}" ]; then rm -rf "$WORK"; fi

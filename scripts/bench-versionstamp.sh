@@ -7,7 +7,7 @@
 #   warm  = cache present for HEAD (the usual repeated build)
 #   ahead = cache written for HEAD~10 (a few new commits since the last build)
 #   stamp = the stamp default format r{count}{dirty} with a warm cache (adds the dirty check)
-# Each figure is the median of RUNS runs (default 5). Uses the release build
+# Each figure is min / median / max of RUNS runs (default 5); ratios are of the medians. Uses the release build
 # (.build/release/versionstamp, built if missing). Make a big history first, e.g.
 #   bash /work/shared/bench/make-history.sh /tmp/history-100k 100000
 # The repository's .git/versionstamp cache is deleted and rewritten.
@@ -21,7 +21,7 @@ CACHE=$(git -C "$REPO" rev-parse --git-common-dir)
 case $CACHE in /*) ;; *) CACHE=$REPO/$CACHE ;; esac
 CACHE=$CACHE/versionstamp
 
-# median_seconds CMD...: median wall time of RUNS runs of CMD (output discarded).
+# median_seconds CMD...: "min median max" wall time of RUNS runs of CMD (output discarded).
 median_seconds() {
   python3 - "$RUNS" "$@" <<'PY'
 import subprocess, sys, time, statistics
@@ -31,7 +31,7 @@ for _ in range(runs):
     start = time.perf_counter()
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
     times.append(time.perf_counter() - start)
-print("%.4f" % statistics.median(times))
+print("%.4f %.4f %.4f" % (min(times), statistics.median(times), max(times)))
 PY
 }
 
@@ -69,14 +69,27 @@ for _ in range(runs):
     times.append(time.perf_counter() - start)
     if out != expected:
         sys.exit("MISMATCH (ahead): versionstamp %s, git %s" % (out, expected))
-print("%.4f" % statistics.median(times))
+print("%.4f %.4f %.4f" % (min(times), statistics.median(times), max(times)))
 PY
 )
 rm -f "$CACHE/ahead-template"
 
-echo "repository: $REPO ($expected commits), median of $RUNS runs"
-printf '%-34s %8ss\n' "git rev-list --count HEAD" "$git_s"
-for row in "cold (no cache):$cold_s" "warm (cache for HEAD):$warm_s" "ahead (cache for HEAD~10):$ahead_s" "warm r{count}{dirty}:$stamp_s"; do
-  name=${row%%:*} secs=${row##*:}
-  printf '%-34s %8ss  ratio %s\n' "versionstamp $name" "$secs" "$(python3 -c "print('%.2f' % ($secs / $git_s))")"
-done
+echo "repository: $REPO ($expected commits), $RUNS runs each; seconds as min / median / max"
+echo "load: $(uptime | sed 's/.*load average: //')"
+# row NAME "MIN MEDIAN MAX" [ratio]
+row() {
+  set -- "$1" $2
+  local median=$3
+  if [ "$1" = "git rev-list --count HEAD" ]; then
+    printf '%-38s %s / %s / %s\n' "$1" "$2" "$3" "$4"
+  else
+    printf '%-38s %s / %s / %s   ratio %s\n' "$1" "$2" "$3" "$4" \
+      "$(python3 -c "print('%.2f' % ($median / $git_median))")"
+  fi
+}
+git_median=$(echo "$git_s" | cut -d' ' -f2)
+row "git rev-list --count HEAD" "$git_s"
+row "versionstamp cold (no cache)" "$cold_s"
+row "versionstamp warm (cache for HEAD)" "$warm_s"
+row "versionstamp ahead (cache for HEAD~10)" "$ahead_s"
+row "versionstamp warm r{count}{dirty}" "$stamp_s"

@@ -1,4 +1,15 @@
 #ifndef SHIPYARD_CGIT2_SHIM_H
 #define SHIPYARD_CGIT2_SHIM_H
 #include <git2.h>
+
+/*
+ * git_libgit2_opts is variadic, which Swift cannot call: plain wrappers for the options
+ * Shipyard sets.
+ */
+
+/* libgit2 re-hashes every object it reads unless told not to; git itself does not
+ * (it verifies on fsck and transfer). Reading a revision is read-only, so skip it. */
+static inline int shipyard_git_set_strict_hash_verification(int enabled) {
+    return git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, enabled);
+}
 #endif

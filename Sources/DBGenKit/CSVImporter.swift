@@ -3,6 +3,10 @@ import Foundation
 
 /// How `.import` splits a file into fields: the separators `.mode`/`.separator` left
 /// (or `--csv`/`--ascii` chose) and whether RFC 4180 quotes are honoured.
+///
+/// Get it from ``ShellOutputSettings/formatForImport(forcing:)`` (pass `.csv` for
+/// `.import --csv`, `.ascii` for `--ascii`, nil otherwise): that applies the shell's checks and
+/// side effects and sets ``emptyFirstFieldEndsRecord`` from the output mode as 3.40 does.
 public struct ImportFormat: Equatable, Sendable {
     /// `csv`: quotes are honoured (the shell's csv reader, used for every mode but ascii);
     /// `ascii`: no quoting at all.
@@ -41,9 +45,11 @@ public struct ImportRequest: Sendable {
     public var file: URL
     /// The path shown in diagnostics (`food.csv:12: …`).
     public var displayPath: String
+    /// The table: created from the file's first record (TEXT columns) when it does not exist.
     public var table: String
+    /// `--schema S` (`main`, `temp`, an attached name), nil for SQLite's usual lookup.
     public var schema: String?
-    /// `--skip N`: lines skipped at the start of the file.
+    /// `--skip N`: records skipped at the start of the file (a quoted field may span lines).
     public var skip: Int
     public var format: ImportFormat
 

@@ -124,12 +124,20 @@ public enum DatabaseBuilder {
     static func openForBuild(_ path: String) throws -> SQLiteConnection {
         do {
             let connection = try SQLiteConnection(path: path)
+            // The database is a private temporary file renamed into place at the end, so no
+            // per-commit sync buys anything. The rollback journal is kept in memory rather than
+            // switched off: pages new to the file are never journalled (so a bulk import pays
+            // nothing for it) and a script's own ROLLBACK / ROLLBACK TO still work as in sqlite3.
+            // The page cache stays at SQLite's default (2000 KiB, as in the sqlite3 shell): it
+            // also sizes the sorter's in-memory runs, and CREATE INDEX on a big table is faster
+            // with runs that fit the CPU caches (merged from temporary files) than with one big
+            // run: 1M rows build in 1.15 s with 2 MiB, 1.5 s with 16 MiB; peak memory stays
+            // flat (30 MB) whatever the size of the CSV.
             try connection.execute("""
-                PRAGMA journal_mode=OFF;
+                PRAGMA journal_mode=MEMORY;
                 PRAGMA synchronous=OFF;
                 PRAGMA locking_mode=EXCLUSIVE;
-                PRAGMA cache_size=-65536;
-                PRAGMA temp_store=MEMORY;
+                PRAGMA cache_size=-2000;
                 """)
             return connection
         } catch let failure as SQLiteConnection.Failure {

@@ -104,8 +104,9 @@ public enum DotCommand: Equatable {
         public var table: String
         public var schema: String?
         public var skip: Int
-        /// `--csv` / `--ascii`, or nil to use the `.mode`/`.separator` settings.
-        public var format: ImportFormat?
+        /// `--csv` / `--ascii`, or nil to use the `.mode`/`.separator` settings
+        /// (resolved by ``ShellOutputSettings/formatForImport(forcing:)``).
+        public var forcedQuoting: ImportFormat.Quoting?
     }
 
     /// Commands that would run a program or write files: refused, never run.
@@ -159,7 +160,7 @@ public enum DotCommand: Equatable {
     static func parseImport(_ args: [String]) throws -> ImportArguments {
         var file: String?, table: String?, schema: String?
         var skip = 0
-        var format: ImportFormat?
+        var forcedQuoting: ImportFormat.Quoting?
         var index = 0
         while index < args.count {
             var option = args[index]
@@ -180,9 +181,9 @@ public enum DotCommand: Equatable {
                 }
                 skip = value
             } else if option == "-ascii" {
-                format = ImportFormat(quoting: .ascii, columnSeparator: 0x1F, rowSeparator: 0x1E)
+                forcedQuoting = .ascii
             } else if option == "-csv" {
-                format = ImportFormat(quoting: .csv, columnSeparator: UInt8(ascii: ","), rowSeparator: 0x0A)
+                forcedQuoting = .csv
             } else {
                 throw Message("unknown option to .import: \"\(args[index])\"")
             }
@@ -191,7 +192,7 @@ public enum DotCommand: Equatable {
         guard let file else { throw Message("missing FILE argument. Usage: .import FILE TABLE") }
         guard let table else { throw Message("missing TABLE argument. Usage: .import FILE TABLE") }
         if file.hasPrefix("|") { throw Message("refusing to run a program: .import \(file)") }
-        return ImportArguments(file: file, table: table, schema: schema, skip: skip, format: format)
+        return ImportArguments(file: file, table: table, schema: schema, skip: skip, forcedQuoting: forcedQuoting)
     }
 
     /// A plain error message, given a location by the caller.

@@ -2,8 +2,8 @@ import Foundation
 
 /// Builds the `CREATE TABLE` statement the sqlite3 3.40 shell runs when `.import` names a
 /// missing table: one TEXT column per header field, an empty name becoming `?`, and names that
-/// repeat (ignoring ASCII case) suffixed with `_` and their 1-based position, padded with the
-/// fewest leading zeros that make every name unique (`a_1`, `a_2`; `a_01` when `a_1` exists).
+/// repeat (ignoring ASCII case) suffixed with `_` and their 1-based position, after the
+/// fewest leading zeros that make the names unique (`a_1`, `a_2`; `a_01`, `A_02` beside `a_2`).
 struct ImportColumnNamer {
     /// The header fields, as the shell saw them (C strings: cut at the first NUL).
     var headerNames: [[UInt8]] = []
@@ -19,24 +19,33 @@ struct ImportColumnNamer {
     }
 
     /// The final column names, and the renames made.
+    ///
+    /// As in 3.40, the number of leading zeros is chosen by comparing names whose positions
+    /// are padded to the digit count of the column count (`a_01` among 12 columns), but the
+    /// final names are not padded (`a_1`): the shell can so make a name that collides, and
+    /// its `CREATE TABLE` then fails ("duplicate column name"), as it does here.
     func columnNames() -> (names: [[UInt8]], renames: [Rename]) {
         let names = headerNames.map { $0.isEmpty ? [UInt8(ascii: "?")] : $0 }
         let folded = names.map(Self.asciiFolded)
         var counts: [[UInt8]: Int] = [:]
         for name in folded { counts[name, default: 0] += 1 }
         let repeated = folded.map { counts[$0]! > 1 }
-        func candidates(leadingZeros: Int) -> [[UInt8]] {
+        let digits = String(names.count).count
+        func candidates(leadingZeros: Int, width: Int) -> [[UInt8]] {
             names.indices.map { index in
                 guard repeated[index] else { return names[index] }
-                return names[index] + Array(("_" + String(repeating: "0", count: leadingZeros) + String(index + 1)).utf8)
+                let position = String(index + 1)
+                let padded = String(repeating: "0", count: max(0, width - position.count)) + position
+                return names[index] + Array(("_" + String(repeating: "0", count: leadingZeros) + padded).utf8)
             }
         }
         var zeros = 0
-        var result = candidates(leadingZeros: 0)
-        while Set(result.map(Self.asciiFolded)).count < result.count {
+        while true {
+            let probe = candidates(leadingZeros: zeros, width: digits)
+            if Set(probe.map(Self.asciiFolded)).count == probe.count { break }
             zeros += 1
-            result = candidates(leadingZeros: zeros)
         }
+        let result = candidates(leadingZeros: zeros, width: 1)
         var renames: [Rename] = []
         for index in names.indices where repeated[index] {
             renames.append(Rename(from: String(decoding: names[index], as: UTF8.self),

@@ -37,6 +37,9 @@ struct ImportFieldReader {
     let rowSeparator: Int32
     let honoursQuotes: Bool
 
+    /// True once a NUL byte was read: only then must fields be searched for one (the shell
+    /// binds C strings, so a NUL ends a value).
+    private(set) var sawNulByte = false
     /// Bytes taken from the file so far.
     private(set) var bytesRead: Int64 = 0
     /// The shell's `nLine`: 1 + the row separators read so far (inside quotes too).
@@ -80,6 +83,7 @@ struct ImportFieldReader {
                 position = 0
                 end = got
                 bytesRead += Int64(got)
+                if !sawNulByte && memchr(chunk, 0, got) != nil { sawNulByte = true }
                 return true
             }
             if got < 0 && errno == EINTR { continue }
@@ -112,7 +116,6 @@ struct ImportFieldReader {
             terminator = Self.endOfFile
             return false
         }
-        let start = arena.count
         let last = scanUnquoted(first: c, into: &arena)
         if last == rowSeparator { line += 1 }
         terminator = last

@@ -20,6 +20,7 @@ struct ImportSession {
     private let totalBytes: Int64
     private var reader: ImportFieldReader
     private var insert: OpaquePointer?
+    private var groupedInsert: ImportGroupedInsert?
     private var transaction: Transaction = .none
     private var warnings = 0
 
@@ -52,6 +53,7 @@ struct ImportSession {
 
     func finish() {
         if let insert { sqlite3_finalize(insert) }
+        groupedInsert?.finalize()
         reader.release()
         _ = closeFile(fd)
     }
@@ -133,12 +135,9 @@ struct ImportSession {
                          + ImportColumnNamer.renameReport(renames).replacingOccurrences(of: ",\n", with: ", "),
                          line: headerLine)
             }
-            let rc = sql.withUnsafeBufferPointer { buffer -> Int32 in
-                var text = Array(buffer)
-                text.append(0)
-                return text.withUnsafeBufferPointer {
-                    sqlite3_exec(db, UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), nil, nil, nil)
-                }
+            let statementText = sql + [0]
+            let rc = statementText.withUnsafeBufferPointer {
+                sqlite3_exec(db, UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), nil, nil, nil)
             }
             if rc != SQLITE_OK {
                 throw Diagnostic.error("cannot create table \(qualifiedTable) from the header row: \(errorMessage())",
@@ -163,7 +162,14 @@ struct ImportSession {
             throw Diagnostic.error(message)
         }
         insert = statement
+        groupedInsert = ImportGroupedInsert.prepare(db: db, table: request.table, schema: request.schema,
+                                                    qualifiedTable: qualifiedTable, columnCount: nCol)
 
+        // Hold the connection's mutex for the whole import: each bind/step/reset then takes
+        // it recursively, which costs far less than a fresh lock (NULL without a mutex: no-op).
+        let connectionMutex = sqlite3_db_mutex(db)
+        sqlite3_mutex_enter(connectionMutex)
+        defer { sqlite3_mutex_leave(connectionMutex) }
         try beginTransaction()
         do {
             let rows = try insertRows(columnCount: nCol)
@@ -226,92 +232,228 @@ struct ImportSession {
         transaction = .none
     }
 
-    /// The shell's record loop. Fields go to one of two arenas, bound in place: the arena of
-    /// the last bound record is never written while its bindings may still be used (the shell
-    /// re-inserts stale bindings in one ascii-mode corner case, so this does too).
-    private mutating func insertRows(columnCount nCol: Int) throws -> Int {
-        guard let insert else { return 0 }
-        // `arena` receives the record being read; `boundArena` holds the last bound one.
-        var arena = ImportByteArena()
-        var boundArena = ImportByteArena()
-        defer { arena.release(); boundArena.release() }
-        var starts = [Int](repeating: 0, count: nCol)
-        var lengths = [Int](repeating: -1, count: nCol)   // -1: NULL
-        let columnSeparator = reader.columnSeparator
-        let emptyFirstFieldEnds = request.format.emptyFirstFieldEndsRecord
-        let progressStep: Int64 = 4 << 20
-        var nextProgress = progressStep
-        var rows = 0
-        progress?(0, totalBytes)
+    /// Files at least this big are parsed on a second thread while rows are inserted.
+    static let parallelThreshold: Int64 = 1 << 20
+    static let batchRecords = 2048
+    static let batchBytes = 256 * 1024
 
-        repeat {
-            let startLine = reader.line
-            arena.reset()
-            var i = 0
-            var bound = false
-            while i < nCol {
-                let start = arena.count
-                let notNull = reader.readField(into: &arena)
-                if !notNull && i == 0 { break }
-                let length = arena.count - start
-                if emptyFirstFieldEnds && i == 0 && (!notNull || length == 0 || arena[start] == 0) { break }
-                starts[i] = start
-                lengths[i] = notNull ? length : -1
-                bound = true
-                if i < nCol - 1 && reader.terminator != columnSeparator {
-                    try drainReaderEvents()
-                    try warn("expected \(nCol) columns but found \(i + 1) - filling the rest with NULL", line: startLine)
-                    for j in (i + 1)..<nCol { lengths[j] = -1 }
-                    i = nCol + 1
+    /// Parses the records (on a second thread for big files) and inserts them in order.
+    private mutating func insertRows(columnCount nCol: Int) throws -> Int {
+        var parser = ImportRecordParser(reader: reader, columnCount: nCol, displayPath: request.displayPath,
+                                        emptyFirstFieldEnds: request.format.emptyFirstFieldEndsRecord)
+        var inserter = RowInserter(statement: insert!, group: groupedInsert, columnCount: nCol, db: db)
+        progress?(0, totalBytes)
+        var nextProgress: Int64 = 4 << 20
+        func consume(_ batch: ImportBatch) throws {
+            try inserter.insert(batch, location: location, warn: { try self.report($0) })
+            if let progress, batch.bytesRead >= nextProgress || batch.isLast {
+                progress(batch.bytesRead, totalBytes)
+                nextProgress = batch.bytesRead + (4 << 20)
+            }
+        }
+        if totalBytes < Self.parallelThreshold {
+            defer { parser.release() }
+            while true {
+                let batch = parser.nextBatch(maxRecords: Self.batchRecords, maxBytes: Self.batchBytes)
+                try consume(batch)
+                if batch.isLast { break }
+            }
+        } else {
+            let channel = ImportBatchChannel(capacity: 4)
+            let producer = ImportBatchProducer(parser: parser, channel: channel)
+            let thread = Thread { producer.run() }
+            thread.stackSize = 1 << 20
+            thread.start()
+            defer {
+                channel.cancel()
+                channel.waitForProducer()
+            }
+            while let batch = channel.take() {
+                try consume(batch)
+                if batch.isLast { break }
+            }
+        }
+        warnings += inserter.warnings
+        return inserter.rows
+    }
+
+    private func report(_ diagnostic: Diagnostic) throws {
+        try diagnostics(diagnostic)
+    }
+}
+
+/// Runs a parser on its own thread, handing batches over until the end or a cancel.
+private final class ImportBatchProducer: @unchecked Sendable {
+    private var parser: ImportRecordParser
+    private let channel: ImportBatchChannel
+
+    init(parser: ImportRecordParser, channel: ImportBatchChannel) {
+        self.parser = parser
+        self.channel = channel
+    }
+
+    func run() {
+        defer {
+            parser.release()
+            channel.markProducerFinished()
+        }
+        while true {
+            let batch = parser.nextBatch(maxRecords: ImportSession.batchRecords, maxBytes: ImportSession.batchBytes)
+            if !channel.put(batch) || batch.isLast { return }
+        }
+    }
+}
+
+/// Replays batches against the prepared INSERT: binds fields in place (`SQLITE_STATIC`) and
+/// keeps the batch holding the current bindings alive until the next bind.
+///
+/// With a multi-row statement (``ImportGroupedInsert``), runs of consecutive records go
+/// `rows` at a time through it, which saves SQLite's per-statement work (reset, cursor open,
+/// a root-to-leaf seek per row). Each run ends with at least one record through the
+/// single-row statement, so that statement always holds the last record's bindings (for
+/// `.reinsert`) and `changes()` after the import is 1, as in the shell. A failed group is undone
+/// by SQLite (statement rollback) and its records are replayed one by one, so the error names
+/// the record, and its message, exactly as the single-row insert reports it.
+private struct RowInserter {
+    let statement: OpaquePointer
+    let group: ImportGroupedInsert?
+    let columnCount: Int
+    let db: OpaquePointer
+    private(set) var rows = 0
+    private(set) var warnings = 0
+    /// The batch whose bytes the single-row statement's parameters point into.
+    private var boundBatch: ImportBatch?
+    /// Records of the current batch waiting for a group: (line, index of the first field).
+    private var pending: [(line: Int, field: Int)] = []
+
+    init(statement: OpaquePointer, group: ImportGroupedInsert?, columnCount: Int, db: OpaquePointer) {
+        self.statement = statement
+        self.group = group
+        self.columnCount = columnCount
+        self.db = db
+        if let group { pending.reserveCapacity(ImportSession.batchRecords + group.rows) }
+    }
+
+    mutating func insert(_ batch: ImportBatch, location: (Int) -> SourceLocation,
+                         warn: (Diagnostic) throws -> Void) throws {
+        try batch.fieldStarts.withUnsafeBufferPointer { starts in
+            try batch.fieldLengths.withUnsafeBufferPointer { lengths in
+                let fields = BatchFields(base: batch.bytes.base, starts: starts, lengths: lengths,
+                                         checkNul: batch.mayContainNul)
+                defer { pending.removeAll(keepingCapacity: true) }
+                try insert(batch, fields: fields, location: location, warn: warn)
+            }
+        }
+    }
+
+    /// Where the fields of a batch are.
+    private struct BatchFields {
+        let base: UnsafeMutablePointer<UInt8>
+        let starts: UnsafeBufferPointer<Int>
+        let lengths: UnsafeBufferPointer<Int>
+        let checkNul: Bool
+    }
+
+    private mutating func insert(_ batch: ImportBatch, fields: BatchFields,
+                                 location: (Int) -> SourceLocation, warn: (Diagnostic) throws -> Void) throws {
+        var field = 0
+        var diagnostic = 0
+        let nCol = columnCount
+        for entry in batch.entries {
+            switch entry {
+            case .diagnostic:
+                try flush(batch, fields: fields, location: location)
+                let next = batch.diagnostics[diagnostic]
+                diagnostic += 1
+                if next.severity == .error { throw next }
+                warnings += 1
+                try warn(next)
+            case .insert(let line):
+                if group != nil {
+                    pending.append((line, field))
+                } else {
+                    try insertSingle(batch, fields: fields, field: field, line: line, location: location)
                 }
-                i += 1
+                field += nCol
+            case .reinsert(let line):
+                try flush(batch, fields: fields, location: location)
+                try step(statement, line: line, location: location)
             }
-            if reader.terminator == columnSeparator {
-                let keep = arena.count
-                repeat {
-                    _ = reader.readField(into: &arena)
-                    arena.truncate(to: keep)
-                    i += 1
-                } while reader.terminator == columnSeparator
-                try drainReaderEvents()
-                try warn("expected \(nCol) columns but found \(i) - extras ignored", line: startLine)
-            }
-            try drainReaderEvents()
-            if i >= nCol {
-                if bound {
-                    let base = arena.base
-                    for column in 0..<nCol {
-                        let length = lengths[column]
-                        if length < 0 {
-                            sqlite3_bind_null(insert, Int32(column + 1))
-                        } else {
-                            let pointer = base + starts[column]
-                            // Bound as a C string by the shell: a NUL byte ends the value.
-                            var textLength = length
-                            if length > 0, let nul = memchr(pointer, 0, length) {
-                                textLength = UnsafeRawPointer(nul) - UnsafeRawPointer(pointer)
-                            }
-                            sqlite3_bind_text(insert, Int32(column + 1),
-                                              UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self),
-                                              Int32(textLength), sqliteStatic)
-                        }
+        }
+        try flush(batch, fields: fields, location: location)
+    }
+
+    /// Inserts the pending records: whole groups, then the rest (at least one) one by one.
+    private mutating func flush(_ batch: ImportBatch, fields: BatchFields, location: (Int) -> SourceLocation) throws {
+        let count = pending.count
+        if count == 0 { return }
+        var next = 0
+        if let group {
+            let size = group.rows
+            let nCol = columnCount
+            for _ in 0..<((count - 1) / size) {
+                for row in 0..<size {
+                    bind(group.statement, parameterOffset: Int32(row * nCol), fields: fields,
+                         field: pending[next + row].field)
+                }
+                sqlite3_step(group.statement)
+                if sqlite3_reset(group.statement) == SQLITE_OK {
+                    rows += size
+                } else {
+                    let message = String(cString: sqlite3_errmsg(db))
+                    if sqlite3_get_autocommit(db) != 0 {
+                        // The whole transaction is gone (not a constraint: I/O, full disk):
+                        // nothing to replay against.
+                        throw Diagnostic.error("INSERT failed: \(message)", at: location(pending[next].line))
                     }
-                    swap(&arena, &boundArena)
+                    // SQLite undid the group's rows: insert them singly to find the failing one.
+                    for row in next..<(next + size) {
+                        try insertSingle(batch, fields: fields, field: pending[row].field, line: pending[row].line,
+                                         location: location)
+                    }
                 }
-                sqlite3_step(insert)
-                if sqlite3_reset(insert) != SQLITE_OK {
-                    throw Diagnostic.error("INSERT failed: \(errorMessage())", at: location(startLine))
+                next += size
+            }
+        }
+        for row in next..<count {
+            try insertSingle(batch, fields: fields, field: pending[row].field, line: pending[row].line, location: location)
+        }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func insertSingle(_ batch: ImportBatch, fields: BatchFields, field: Int, line: Int,
+                                       location: (Int) -> SourceLocation) throws {
+        boundBatch = batch
+        bind(statement, parameterOffset: 0, fields: fields, field: field)
+        try step(statement, line: line, location: location)
+    }
+
+    private mutating func step(_ statement: OpaquePointer, line: Int, location: (Int) -> SourceLocation) throws {
+        sqlite3_step(statement)
+        if sqlite3_reset(statement) != SQLITE_OK {
+            throw Diagnostic.error("INSERT failed: \(String(cString: sqlite3_errmsg(db)))", at: location(line))
+        }
+        rows += 1
+    }
+
+    /// Binds the record whose first field is `field` to parameters `parameterOffset + 1…`.
+    private func bind(_ statement: OpaquePointer, parameterOffset: Int32, fields: BatchFields, field: Int) {
+        for column in 0..<columnCount {
+            let parameter = parameterOffset + Int32(column + 1)
+            let length = fields.lengths[field + column]
+            if length < 0 {
+                sqlite3_bind_null(statement, parameter)
+            } else {
+                let pointer = fields.base + fields.starts[field + column]
+                // Bound as a C string by the shell: a NUL byte ends the value.
+                var textLength = length
+                if fields.checkNul, length > 0, let nul = memchr(pointer, 0, length) {
+                    textLength = UnsafeRawPointer(nul) - UnsafeRawPointer(pointer)
                 }
-                rows += 1
+                sqlite3_bind_text(statement, parameter, UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self),
+                                  Int32(textLength), sqliteStatic)
             }
-            if reader.bytesRead >= nextProgress, let progress {
-                progress(reader.bytesRead, totalBytes)
-                nextProgress = reader.bytesRead + progressStep
-            }
-        } while reader.terminator != ImportFieldReader.endOfFile
-        try checkReadError()
-        progress?(reader.bytesRead, totalBytes)
-        return rows
+        }
     }
 }
 

@@ -18,8 +18,15 @@ public final class SQLiteConnection {
         public var description: String { message }
     }
 
+    /// Process-wide settings made once, before the first connection initializes SQLite:
+    /// memory statistics off (no global mutex around every allocation; nothing here reads them).
+    private static let libraryConfigured: Void = {
+        _ = shipyard_sqlite3_disable_memory_statistics()
+    }()
+
     /// Opens (creating unless `readOnly`) the database at `path`.
     public init(path: String, readOnly: Bool = false) throws {
+        _ = Self.libraryConfigured
         var db: OpaquePointer?
         let flags = readOnly
             ? SQLITE_OPEN_READONLY

@@ -117,7 +117,8 @@ public final class ScriptRunner {
             throw Diagnostic.error("cannot open \"\(display)\" for .import: no such file", at: location)
         }
         recordInput(absolute, display)
-        let format = try arguments.format ?? settings.importFormat()
+        // The shell's side effects included (csv mode's "\r\n" becomes "\n" for good).
+        let format = try settings.formatForImport(forcing: arguments.forcedQuoting)
         let request = ImportRequest(file: URL(fileURLWithPath: absolute), displayPath: display,
                                     table: arguments.table, schema: arguments.schema,
                                     skip: arguments.skip, format: format)

@@ -116,9 +116,18 @@ public struct ScriptStatementSplitter {
 
     /// A line holding only `/` or `go` (any case), with optional surrounding whitespace.
     static func isCommandTerminator(_ line: [UInt8]) -> Bool {
-        let trimmed = line.drop(while: DotCommandTokenizer.isSpace).reversed().drop(while: DotCommandTokenizer.isSpace).reversed()
-        let word = String(decoding: Array(trimmed), as: UTF8.self).lowercased()
-        return word == "/" || word == "go"
+        var index = 0
+        while index < line.count, DotCommandTokenizer.isSpace(line[index]) { index += 1 }
+        guard index < line.count else { return false }
+        if line[index] == UInt8(ascii: "/") {
+            index += 1
+        } else if index + 1 < line.count, line[index] | 0x20 == UInt8(ascii: "g"), line[index + 1] | 0x20 == UInt8(ascii: "o") {
+            index += 2
+        } else {
+            return false
+        }
+        while index < line.count, DotCommandTokenizer.isSpace(line[index]) { index += 1 }
+        return index == line.count
     }
 }
 

@@ -203,6 +203,8 @@ final class GitRepository {
 enum GitLibrary {
     private static let initialized: Bool = {
         git_libgit2_init()
+        // Like git, do not re-hash every object read (a cold count reads every commit).
+        _ = shipyard_git_set_strict_hash_verification(0)
         return true
     }()
 

@@ -28,9 +28,9 @@ final class DotCommandTests: XCTestCase {
         XCTAssertEqual(args.table, "t")
         XCTAssertEqual(args.schema, "main")
         XCTAssertEqual(args.skip, 1)
-        XCTAssertEqual(args.format?.columnSeparator, UInt8(ascii: ","))
+        XCTAssertEqual(args.forcedQuoting, .csv)
         guard case .importFile(let ascii)? = try DotCommand.parse(["import", "--ascii", "f", "t"]) else { return XCTFail() }
-        XCTAssertEqual(ascii.format, ImportFormat(quoting: .ascii, columnSeparator: 0x1F, rowSeparator: 0x1E))
+        XCTAssertEqual(ascii.forcedQuoting, .ascii)
     }
 
     func testImportErrors() {

@@ -50,6 +50,29 @@ final class ImportDifferentialTests: XCTestCase {
         try check(ImportCase("header", file: "a,A,b,,,a_2,x\"y\n1,2,3,4,5,6,7\n8,9\n", commands: commands))
         try check(ImportCase("header-12", file: "a,a,a,a,a,a,a,a,a,a,a,a\n1,2,3,4,5,6,7,8,9,10,11,12\n", commands: commands))
         try check(ImportCase("header-only", file: "k,v", commands: commands))
+        try check(ImportCase("header-unicode-case", file: "É,é,Straße,STRASSE,x,X,\"multi\nline\",\"q\"\"uote\"\r\n1,2,3,4,5,6,7,8\r\n", commands: commands))
+        try check(ImportCase("header-bom", files: ["data.csv": [0xEF, 0xBB, 0xBF] + Array("id,name\n1,x\n".utf8)], commands: commands))
+        try check(ImportCase("header-trailing-separator", file: "a,b,\n1,2,3\n", commands: commands))
+        try check(ImportCase("header-many", file: (1...30).map { _ in "c" }.joined(separator: ",") + ",c_10\n1\n", commands: commands))
+    }
+
+    /// 3.40 picks the zero padding with positions padded to the column count's digits but
+    /// writes them unpadded: its CREATE TABLE can then fail on a duplicate; so does dbgen's.
+    func testHeaderWhoseRenamesCollideFailsLikeSQLite3() throws {
+        let commands: [ImportScriptCommand] = [.mode(["csv"]), .import(file: "data.csv", table: "t", options: [])]
+        for header in [(1...12).map { _ in "a" }.joined(separator: ",") + ",a_1",
+                       (1...30).map { _ in "c" }.joined(separator: ",") + ",c_1,c_01"] {
+            let testCase = ImportCase("header-collision", file: header + "\n", commands: commands)
+            let directory = try ImportDifferentialHarness.makeDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            try Data((header + "\n").utf8).write(to: directory.appendingPathComponent("data.csv"))
+            let ours = try ImportDifferentialHarness.runImporter(testCase, in: directory)
+            XCTAssertTrue(ours.error?.message.contains("duplicate column name") ?? false, "\(String(describing: ours.error))")
+            let shell = try ImportDifferentialHarness.runSQLite3(testCase, in: directory)
+            XCTAssertEqual(Array(ours.messages.dropLast()), Array(shell.messages.prefix(ours.messages.count - 1)))
+            XCTAssertEqual(shell.content, [], "sqlite3 creates no table either")
+            XCTAssertTrue(shell.messages.contains { $0.hasPrefix("duplicate column name") }, "\(shell.messages)")
+        }
     }
 
     func testBlankLineIntoIntegerPrimaryKeyStopsWhereSQLite3ReportsInsertFailed() throws {

@@ -1,3 +1,4 @@
+import CSQLite
 import DBGenKit
 import XCTest
 
@@ -109,5 +110,51 @@ final class ImportLargeFileTests: XCTestCase {
         try ImportDifferentialHarness.assertSameAsSQLite3(ImportCase(
             "large", setupSQL: #"CREATE TABLE food("pk" INTEGER PRIMARY KEY, "group" INTEGER, "name" TEXT, "kcal" REAL);"#,
             file: text, commands: [.mode(["csv"]), .separator("|", nil), .import(file: "data.csv", table: "food", options: [])]))
+    }
+}
+
+/// Big files are parsed on a second thread: errors and throwing warning handlers still stop
+/// the import at the right record, and nothing is left running.
+final class ImportParallelStopTests: XCTestCase {
+    private func bigFile(duplicateAt: Int?, shortAt: Int?) -> String {
+        var text = ""
+        for key in 1...200_000 {
+            let value = key == duplicateAt ? 1 : key
+            text += key == shortAt ? "\(value)\n" : "\(value)|\"text, \(key)\"\n"
+        }
+        return text
+    }
+
+    private func run(_ text: String, warnings: @escaping (Diagnostic) throws -> Void) throws -> (OpaquePointer, URL) {
+        let directory = try ImportDifferentialHarness.makeDirectory()
+        let file = directory.appendingPathComponent("big.csv")
+        try Data(text.utf8).write(to: file)
+        let db = try ImportDifferentialHarness.open(directory.appendingPathComponent("out.sqlite"))
+        try ImportDifferentialHarness.exec(db, "CREATE TABLE t(k INTEGER PRIMARY KEY, v TEXT);")
+        let request = ImportRequest(file: file, displayPath: "big.csv", table: "t",
+                                    format: ImportFormat(quoting: .csv, columnSeparator: UInt8(ascii: "|"), rowSeparator: 10))
+        _ = try CSVImporter.run(request, into: db, diagnostics: warnings)
+        return (db, directory)
+    }
+
+    func testFailedInsertInABigFileStopsAtItsLine() throws {
+        XCTAssertThrowsError(try run(bigFile(duplicateAt: 150_000, shortAt: nil), warnings: { _ in })) { error in
+            XCTAssertEqual("\(error)", "big.csv:150000: error: INSERT failed: UNIQUE constraint failed: t.k")
+        }
+    }
+
+    func testThrowingHandlerInABigFileStopsAtTheFirstWarning() throws {
+        struct Stop: Error {}
+        var seen: [String] = []
+        XCTAssertThrowsError(try run(bigFile(duplicateAt: nil, shortAt: 120_000), warnings: { seen.append("\($0)"); throw Stop() }))
+        XCTAssertEqual(seen, ["big.csv:120000: warning: expected 2 columns but found 1 - filling the rest with NULL"])
+    }
+
+    func testBigFileImportsEveryRow() throws {
+        var seen: [String] = []
+        let (db, directory) = try run(bigFile(duplicateAt: nil, shortAt: 7), warnings: { seen.append("\($0)") })
+        defer { sqlite3_close(db); try? FileManager.default.removeItem(at: directory) }
+        XCTAssertEqual(seen, ["big.csv:7: warning: expected 2 columns but found 1 - filling the rest with NULL"])
+        XCTAssertEqual(try ImportDifferentialHarness.query(db, "SELECT count(*), sum(k), count(v) FROM t"), [["200000", "20000100000", "199999"]])
     }
 }

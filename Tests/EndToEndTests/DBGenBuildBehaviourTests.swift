@@ -108,7 +108,6 @@ final class DBGenBuildBehaviourTests: XCTestCase {
     }
 
     func testProgressBarOnlyOnATerminal() throws {
-        try XCTSkipUnless(try DBGenParityTests.importerAvailable(), "the .import importer is not merged yet")
         guard let script = CommandRunner.which("script") else { throw XCTSkip("script(1) is not installed") }
         let dir = try makeTemporaryDirectory(self)
         try DBGenTestSupport.write("CREATE TABLE t (a, b);\n.import --csv data.csv t\n", to: "schema.txt", in: dir)

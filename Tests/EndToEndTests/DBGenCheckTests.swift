@@ -28,7 +28,7 @@ final class DBGenCheckTests: XCTestCase {
         let dir = try makeBuiltProject()
         let result = try check(dir)
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
-        // VACUUM rewrites the bytes but not the content: still current.
+        // VACUUM rewrites the bytes (and may renumber implicit rowids) but not the content.
         _ = try DBGenTestSupport.query(dir.appendingPathComponent("out.sqlite"), "VACUUM;")
         XCTAssertEqual(try check(dir).status, 0)
     }

@@ -47,6 +47,11 @@ final class DBGenErrorTests: XCTestCase {
                         expectedPrefix: "schema.txt:3:4: error: UNIQUE constraint failed: t.a")
     }
 
+    func testErrorInSecondStatementOfALinePointsAtThatStatement() throws {
+        try assertFails(["schema.txt": "CREATE TABLE a (x); INSERT INTO nosuch VALUES (1);\n"],
+                        expectedPrefix: "schema.txt:1:21: error: no such table: nosuch")
+    }
+
     func testErrorInIncludedScriptNamesThatFile() throws {
         try assertFails([
             "schema.txt": "CREATE TABLE a (x);\n.read sub/inner.txt\n",
@@ -115,7 +120,6 @@ final class DBGenErrorTests: XCTestCase {
     }
 
     func testImportErrorsNameTheCSVFileAndStrictFailsOnShortRows() throws {
-        try XCTSkipUnless(try DBGenParityTests.importerAvailable(), "the .import importer is not merged yet")
         try assertFails(["schema.txt": "CREATE TABLE t (a, b, c);\n.read sub/in.txt\n",
                          "sub/in.txt": ".mode csv\n.import data.csv t\n",
                          "sub/data.csv": "1,2,3\n4,\"open\n"],

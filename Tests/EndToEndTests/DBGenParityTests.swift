@@ -102,7 +102,6 @@ final class DBGenParityTests: XCTestCase {
     }
 
     func testFoodWorkflowWithImportMatchesSqlite3() throws {
-        try XCTSkipUnless(Self.importerAvailable(), "the .import importer is not merged yet")
         let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let schema = try String(contentsOf: repo.appendingPathComponent("schema/schema.txt"), encoding: .utf8)
         let csv = try String(contentsOf: repo.appendingPathComponent("schema/food.csv"), encoding: .utf8)
@@ -115,7 +114,6 @@ final class DBGenParityTests: XCTestCase {
     }
 
     func testImportVariantsMatchSqlite3() throws {
-        try XCTSkipUnless(Self.importerAvailable(), "the .import importer is not merged yet")
         try assertParity(files: [
             "schema.txt": """
                 CREATE TABLE typed (a INTEGER, b REAL, c TEXT);
@@ -138,13 +136,38 @@ final class DBGenParityTests: XCTestCase {
         ])
     }
 
-    /// True once `.import` works (the importer lives on another branch until merged).
-    static func importerAvailable() throws -> Bool {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dbgen-probe-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        try DBGenTestSupport.write("a|b\n", to: "p.csv", in: dir)
-        try DBGenTestSupport.write(".mode csv\n.separator |\n.import p.csv t\n", to: "s.txt", in: dir)
-        let result = try DBGenTestSupport.dbgen(["s.txt", "-o", "p.sqlite"], in: dir)
-        return !result.stderr.contains("not implemented")
+    /// Explicit transactions in a script keep their meaning: a ROLLBACK (and ROLLBACK TO a
+    /// savepoint) undoes its rows, as in sqlite3 (with journal_mode=OFF it would not).
+    func testRollbackInScriptMatchesSqlite3() throws {
+        try assertParity(files: ["schema.txt": """
+            CREATE TABLE t (x);
+            BEGIN;
+            INSERT INTO t VALUES (1);
+            ROLLBACK;
+            INSERT INTO t VALUES (2);
+            SAVEPOINT s1;
+            INSERT INTO t VALUES (3);
+            ROLLBACK TO s1;
+            RELEASE s1;
+            INSERT INTO t VALUES (4);
+            """])
+    }
+
+    /// The shell's side effects carry from one `.import` to the next: importing in csv mode turns
+    /// its "\r\n" row separator into "\n" for good, so a later `.mode tabs` import works (it
+    /// would fail with "multi-character row separators" otherwise).
+    func testImportSettingsCarryOverLikeSqlite3() throws {
+        try assertParity(files: [
+            "schema.txt": """
+                CREATE TABLE a (x, y);
+                CREATE TABLE b (x, y);
+                .mode csv
+                .import one.csv a
+                .mode tabs
+                .import two.tsv b
+                """,
+            "one.csv": "1,2\r\n3,4\r\n",
+            "two.tsv": "5\t6\n7\t8\n",
+        ])
     }
 }

@@ -49,7 +49,7 @@ final class HostilePathTests: XCTestCase {
         let f = try Fixture.make(self)
         let saved = FileManager.default.currentDirectoryPath
         XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(f.directory.path))
-        defer { FileManager.default.changeCurrentDirectoryPath(saved) }
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(saved) }
         let db = try LayeredDatabase(userPath: "user.sqlite", templatePath: "user-template.sqlite", bundledPath: "database.sqlite")
         XCTAssertEqual(try db.query("SELECT count(*) FROM bundle.food").first?[0], 3)
         XCTAssertTrue(FileManager.default.fileExists(atPath: f.user))
