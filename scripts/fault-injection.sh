@@ -244,8 +244,8 @@ limited 4096 "$DBGEN" attach --bundled "$in/small.sqlite" --user "$tfs/user.sqli
   "SELECT count(*) FROM big" >"$work/out" 2>"$work/err"
 status=$?
 check "template copy on a full disk exits 1 (got $status)" test "$status" -eq 1
-check "template copy on a full disk says why: $(head -c 200 "$work/err" | tr '\n' ' ')" \
-  contains "$work/err" 'full|space|too large|write'
+check "template copy on a full disk says why, naming the user database: $(head -c 200 "$work/err" | tr '\n' ' ')" \
+  contains "$work/err" 'user\.sqlite: .*(space|too large)'
 check "template copy on a full disk creates no user database" test ! -e "$tfs/user.sqlite"
 check "template copy on a full disk leaves no temporary file" no_temporaries "$tfs"
 check "template copy on a full disk leaves the template as it was" test "$(sha "$in/new.sqlite")" = "$template_sha"
