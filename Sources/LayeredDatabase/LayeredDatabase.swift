@@ -76,6 +76,14 @@ public final class LayeredDatabase {
 
         installOutcome = try UserDatabaseInstaller.installIfMissing(at: userPath, template: templatePath)
         connection = try Connection(uri: SQLiteURI.fileURI(path: userPath, parameters: [("mode", "rw")]))
+        // SQLite reads the file only on first use: read the user schema now, so a user file
+        // that is not a database is reported as such (not as a failure of the ATTACH below).
+        do {
+            _ = try connection.query("SELECT count(*) FROM main.sqlite_schema")
+        } catch let error as SQLiteError {
+            let reason = error.resultCode == SQLITE_NOTADB ? "file is not a SQLite database" : "cannot read it as a SQLite database"
+            throw LayeredDatabaseError.userDatabaseUnreadable(path: userPath, reason: "\(reason) (\(error.message))")
+        }
         appliedMigrations = try migrator.migrate(connection)
 
         let uri = SQLiteURI.fileURI(path: bundledPath, parameters: [("mode", "ro"), ("immutable", "1")])

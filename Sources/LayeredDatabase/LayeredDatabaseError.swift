@@ -10,6 +10,8 @@ public enum LayeredDatabaseError: Error, Equatable, CustomStringConvertible, Loc
     case bundledDatabaseNotFound(path: String)
     /// The bundled file exists but is not a SQLite database (or cannot be read).
     case bundledDatabaseUnreadable(path: String, reason: String)
+    /// The user database exists but is not a SQLite database (or cannot be read).
+    case userDatabaseUnreadable(path: String, reason: String)
     /// A file-system call failed while creating the user database.
     case fileSystem(operation: String, path: String, errno: Int32)
     /// The registered migrations are not in strictly increasing version order, or a version is < 1.
@@ -28,6 +30,8 @@ public enum LayeredDatabaseError: Error, Equatable, CustomStringConvertible, Loc
             return "\(path): bundled database not found"
         case .bundledDatabaseUnreadable(let path, let reason):
             return "\(path): \(reason)"
+        case .userDatabaseUnreadable(let path, let reason):
+            return "\(path): user database: \(reason)"
         case .fileSystem(let operation, let path, let code):
             return "\(path): \(operation) failed: \(String(cString: strerror(code)))"
         case .invalidMigrationOrder(let reason):

@@ -51,25 +51,26 @@ public enum UserDatabaseInstaller {
         let base = (userPath as NSString).lastPathComponent
         var pattern = Array(((directory.isEmpty ? "." : directory) + "/." + base + ".tmp-XXXXXX").utf8CString)
         let fd = pattern.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        // Errors name the user database (what the caller asked for), not the hidden temporary file.
         guard fd >= 0 else { throw fileError("create a temporary file", userPath) }
         let temporaryPath = String(cString: pattern)
         defer { unlink(temporaryPath) }
         do {
             defer { close(fd) }
             // Writable by the user whatever the template's mode (bundle files are often read-only).
-            guard fchmod(fd, 0o644) == 0 else { throw fileError("chmod", temporaryPath) }
+            guard fchmod(fd, 0o644) == 0 else { throw fileError("copying the template (chmod)", userPath) }
             try contents.withUnsafeBytes { raw in
                 var offset = 0
                 while offset < raw.count {
                     let written = write(fd, raw.baseAddress! + offset, raw.count - offset)
                     if written < 0 {
                         if errno == EINTR { continue }
-                        throw fileError("write", temporaryPath)
+                        throw fileError("copying the template (write)", userPath)
                     }
                     offset += written
                 }
             }
-            guard fsync(fd) == 0 else { throw fileError("fsync", temporaryPath) }
+            guard fsync(fd) == 0 else { throw fileError("copying the template (fsync)", userPath) }
         }
         if link(temporaryPath, userPath) != 0 {
             if errno == EEXIST { return .alreadyExisted } // another process won the race

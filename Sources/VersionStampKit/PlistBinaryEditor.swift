@@ -20,6 +20,8 @@ struct PlistBinaryEditor {
 
     init(data: Data, path: String) throws {
         self.path = path
+        // Foundation crashes on some malformed object graphs: check the structure first.
+        try PlistBinaryValidator.validate([UInt8](data), path: path)
         var format = PropertyListSerialization.PropertyListFormat.binary
         do {
             object = try PropertyListSerialization.propertyList(from: data, options: [], format: &format)

@@ -1,0 +1,1 @@
+sqlite3 bundle.sqlite "CREATE TABLE food(x);"
