@@ -113,8 +113,11 @@ public final class ScriptRunner {
         let absolute = PathResolution.absolute(arguments.file, relativeTo: directory)
         let display = PathResolution.display(arguments.file, namedIn: scriptPath)
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory), !isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) else {
             throw Diagnostic.error("cannot open \"\(display)\" for .import: no such file", at: location)
+        }
+        guard !isDirectory.boolValue else {
+            throw Diagnostic.error("cannot open \"\(display)\" for .import: it is a directory", at: location)
         }
         recordInput(absolute, display)
         // The shell's side effects included (csv mode's "\r\n" becomes "\n" for good).
