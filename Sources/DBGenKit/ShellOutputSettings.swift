@@ -179,42 +179,7 @@ public struct ShellOutputSettings: Equatable, Sendable {
     /// The shell's backslash escapes: `\a \b \t \n \v \f \r \" \' \\`, up to three octal
     /// digits (`\037`); any other escaped character stands for itself. A NUL ends the text.
     public static func resolvingBackslashes(_ text: String) -> [UInt8] {
-        let input = Array(text.utf8)
-        var output: [UInt8] = []
-        output.reserveCapacity(input.count)
-        var index = 0
-        func isOctal(_ i: Int) -> Bool { i < input.count && input[i] >= 0x30 && input[i] <= 0x37 }
-        while index < input.count {
-            var byte = input[index]
-            if byte == UInt8(ascii: "\\") && index + 1 < input.count {
-                index += 1
-                byte = input[index]
-                switch byte {
-                case UInt8(ascii: "a"): byte = 0x07
-                case UInt8(ascii: "b"): byte = 0x08
-                case UInt8(ascii: "t"): byte = 0x09
-                case UInt8(ascii: "n"): byte = 0x0A
-                case UInt8(ascii: "v"): byte = 0x0B
-                case UInt8(ascii: "f"): byte = 0x0C
-                case UInt8(ascii: "r"): byte = 0x0D
-                case UInt8(ascii: "0")...UInt8(ascii: "7"):
-                    var value = Int(byte - 0x30)
-                    if isOctal(index + 1) {
-                        index += 1
-                        value = (value << 3) + Int(input[index] - 0x30)
-                        if isOctal(index + 1) {
-                            index += 1
-                            value = (value << 3) + Int(input[index] - 0x30)
-                        }
-                    }
-                    byte = UInt8(truncatingIfNeeded: value)
-                default: break
-                }
-            }
-            if byte == 0 { break }
-            output.append(byte)
-            index += 1
-        }
-        return output
+        let resolved = DotCommandTokenizer.resolveBackslashes(Array(text.utf8))
+        return Array(resolved.prefix { $0 != 0 })
     }
 }
