@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Runs the test suite under AddressSanitizer and UndefinedBehaviorSanitizer.
+# Runs the test suite under AddressSanitizer, UndefinedBehaviorSanitizer and ThreadSanitizer
+# (the CSV importer parses on a second thread).
 #
-#   scripts/test-sanitizers.sh [address|undefined] [-- SWIFT TEST ARGUMENTS...]
+#   scripts/test-sanitizers.sh [address|undefined|thread] [-- SWIFT TEST ARGUMENTS...]
 #
-# Each sanitizer builds in its own scratch path (.build-asan, .build-ubsan) so the normal
+# Each sanitizer builds in its own scratch path (.build-asan, .build-ubsan, .build-tsan) so the normal
 # .build stays as it is. Extra arguments go to `swift test` (e.g. `-- --filter DBGenKitTests`).
 # Known leaks outside Shipyard's code are suppressed (Fuzz/lsan-suppressions.txt for
 # Foundation, scripts/lsan-xctest-suppressions.txt for the XCTest harness); any other report
@@ -21,9 +22,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-sanitizers=(address undefined)
+sanitizers=(address undefined thread)
 case "${1:-}" in
-  address|undefined) sanitizers=("$1"); shift ;;
+  address|undefined|thread) sanitizers=("$1"); shift ;;
 esac
 [ "${1:-}" = "--" ] && shift
 
@@ -32,6 +33,7 @@ suppressions=$root/.build-asan/lsan-suppressions.txt
 cat Fuzz/lsan-suppressions.txt scripts/lsan-xctest-suppressions.txt >"$suppressions"
 export LSAN_OPTIONS="suppressions=$suppressions:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 export ASAN_OPTIONS="halt_on_error=1:detect_stack_use_after_return=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+export TSAN_OPTIONS="halt_on_error=1${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 
 swiftc_supports() { # swiftc_supports SANITIZER
@@ -53,6 +55,10 @@ for sanitizer in "${sanitizers[@]}"; do
         swift test -c release --scratch-path .build-ubsan \
           -Xswiftc -enable-testing -Xswiftc -enforce-exclusivity=checked "$@"
       fi
+      ;;
+    thread)
+      echo "test-sanitizers: swift test --sanitize=thread --scratch-path .build-tsan $*" >&2
+      swift test --sanitize=thread --scratch-path .build-tsan "$@"
       ;;
   esac
 done
