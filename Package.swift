@@ -42,6 +42,12 @@ let package = Package(
         ),
 
         // MARK: Libraries
+        // The sqlite3 3.40.1 shell's own SQL functions, collations and virtual tables (C).
+        .target(
+            name: "CShellExtensions",
+            dependencies: ["CSQLite"],
+            linkerSettings: [.linkedLibrary("z")]
+        ),
         .target(name: "DBGenKit", dependencies: ["CSQLite"]),
         .target(name: "LayeredDatabase", dependencies: ["CSQLite"]),
         .target(name: "VersionStampKit", dependencies: ["CGit2", "CLibXML2"]),
@@ -86,6 +92,7 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CGit2", "CLibXML2"]),
+        .testTarget(name: "ShellExtensionsTests", dependencies: ["CShellExtensions", "CSQLite"]),
         .testTarget(name: "DBGenKitTests", dependencies: ["DBGenKit"]),
         .testTarget(name: "LayeredDatabaseTests", dependencies: ["LayeredDatabase"]),
         .testTarget(name: "VersionStampKitTests", dependencies: ["VersionStampKit"], exclude: ["Fixtures"]),
