@@ -91,11 +91,14 @@ let package = Package(
         .plugin(name: "VersionConstantsBuildToolPlugin", capability: .buildTool(), dependencies: ["versionstamp"]),
 
         // MARK: Tests
+        // Shared by every test target: one process runner, temporary directories, the oracles
+        // (sqlite3, sqldiff, git, python3) and seeded generators.
+        .target(name: "ShipyardTestSupport", path: "Tests/ShipyardTestSupport"),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CGit2", "CLibXML2"]),
-        .testTarget(name: "ShellExtensionsTests", dependencies: ["CShellExtensions", "CSQLite"]),
-        .testTarget(name: "DBGenKitTests", dependencies: ["DBGenKit"]),
-        .testTarget(name: "LayeredDatabaseTests", dependencies: ["LayeredDatabase"]),
-        .testTarget(name: "VersionStampKitTests", dependencies: ["VersionStampKit"], exclude: ["Fixtures"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["dbgen", "versionstamp"]),
+        .testTarget(name: "ShellExtensionsTests", dependencies: ["CShellExtensions", "CSQLite", "ShipyardTestSupport"]),
+        .testTarget(name: "DBGenKitTests", dependencies: ["DBGenKit", "ShipyardTestSupport"]),
+        .testTarget(name: "LayeredDatabaseTests", dependencies: ["LayeredDatabase", "ShipyardTestSupport"]),
+        .testTarget(name: "VersionStampKitTests", dependencies: ["VersionStampKit", "ShipyardTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["dbgen", "versionstamp", "ShipyardTestSupport"]),
     ]
 )

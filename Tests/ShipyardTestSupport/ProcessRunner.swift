@@ -1,0 +1,92 @@
+import Foundation
+
+/// What a finished child process left: its exit status and everything it wrote.
+public struct ProcessResult: Sendable {
+    /// The exit status (or 128 + signal number when a signal ended it).
+    public var status: Int32
+    /// Everything written to standard output.
+    public var stdout: Data
+    /// Everything written to standard error.
+    public var stderr: Data
+
+    /// Standard output decoded as UTF-8.
+    public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+    /// Standard error decoded as UTF-8.
+    public var stderrText: String { String(decoding: stderr, as: UTF8.self) }
+}
+
+/// The one way the tests start a process: both pipes are read concurrently (a child that
+/// fills one pipe while the test waits on the other would otherwise deadlock), standard
+/// input is fed and closed, and the environment can be extended or pruned.
+public enum ProcessRunner {
+    /// Runs `executable` (an absolute path) with `arguments` and waits for it.
+    ///
+    /// - Parameters:
+    ///   - directory: The working directory; the test's own when nil.
+    ///   - environment: Variables added to (or replacing those of) the test's environment.
+    ///   - removing: Variables removed from the inherited environment.
+    ///   - input: Bytes written to the child's standard input, which is then closed.
+    @discardableResult
+    public static func run(
+        _ executable: String,
+        _ arguments: [String],
+        in directory: URL? = nil,
+        environment: [String: String] = [:],
+        removing: [String] = [],
+        input: Data? = nil
+    ) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        var merged = ProcessInfo.processInfo.environment
+        for key in removing { merged[key] = nil }
+        merged.merge(environment) { _, new in new }
+        process.environment = merged
+        let output = Pipe(), errors = Pipe(), feed = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = feed
+        try process.run()
+        let collected = Collected()
+        let group = DispatchGroup()
+        for (pipe, isError) in [(output, false), (errors, true)] {
+            group.enter()
+            DispatchQueue.global().async {
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                collected.store(data, isError: isError)
+                group.leave()
+            }
+        }
+        if let input { feed.fileHandleForWriting.write(input) }
+        try feed.fileHandleForWriting.close()
+        group.wait()
+        process.waitUntilExit()
+        let status = process.terminationReason == .uncaughtSignal
+            ? 128 + process.terminationStatus : process.terminationStatus
+        return ProcessResult(status: status, stdout: collected.stdout, stderr: collected.stderr)
+    }
+
+    /// Runs `executable` with `input` given as text.
+    @discardableResult
+    public static func run(
+        _ executable: String, _ arguments: [String], in directory: URL? = nil,
+        environment: [String: String] = [:], removing: [String] = [], stdin: String
+    ) throws -> ProcessResult {
+        try run(executable, arguments, in: directory, environment: environment, removing: removing,
+                input: Data(stdin.utf8))
+    }
+}
+
+/// The two streams, each written once by its reader thread before the group is left.
+private final class Collected: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var stdout = Data()
+    private(set) var stderr = Data()
+
+    func store(_ data: Data, isError: Bool) {
+        lock.lock()
+        defer { lock.unlock() }
+        if isError { stderr = data } else { stdout = data }
+    }
+}
