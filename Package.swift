@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "versionstamp", targets: ["versionstamp"]),
         .library(name: "DBGenKit", targets: ["DBGenKit"]),
         .library(name: "LayeredDatabase", targets: ["LayeredDatabase"]),
+        .library(name: "SQLiteCore", targets: ["SQLiteCore"]),
         .library(name: "VersionStampKit", targets: ["VersionStampKit"]),
         .plugin(name: "DBGenCommandPlugin", targets: ["DBGenCommandPlugin"]),
         .plugin(name: "VersionStampCommandPlugin", targets: ["VersionStampCommandPlugin"]),
@@ -48,8 +49,11 @@ let package = Package(
             dependencies: ["CSQLite"],
             linkerSettings: [.linkedLibrary("z")]
         ),
-        .target(name: "DBGenKit", dependencies: ["CSQLite"]),
-        .target(name: "LayeredDatabase", dependencies: ["CSQLite"]),
+        // The one SQLite layer: Connection, Statement, SQLiteError, values, identifier quoting.
+        // Nothing else calls sqlite3 directly.
+        .target(name: "SQLiteCore", dependencies: ["CSQLite"]),
+        .target(name: "DBGenKit", dependencies: ["SQLiteCore", "CSQLite"]),
+        .target(name: "LayeredDatabase", dependencies: ["SQLiteCore", "CSQLite"]),
         .target(name: "VersionStampKit", dependencies: ["CGit2", "CLibXML2"]),
 
         // MARK: Executables (thin)
@@ -96,6 +100,7 @@ let package = Package(
         .target(name: "ShipyardTestSupport", path: "Tests/ShipyardTestSupport"),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CGit2", "CLibXML2"]),
         .testTarget(name: "ShellExtensionsTests", dependencies: ["CShellExtensions", "CSQLite", "ShipyardTestSupport"]),
+        .testTarget(name: "SQLiteCoreTests", dependencies: ["SQLiteCore", "ShipyardTestSupport"]),
         .testTarget(name: "DBGenKitTests", dependencies: ["DBGenKit", "ShipyardTestSupport"]),
         .testTarget(name: "LayeredDatabaseTests", dependencies: ["LayeredDatabase", "ShipyardTestSupport"]),
         .testTarget(name: "VersionStampKitTests", dependencies: ["VersionStampKit", "ShipyardTestSupport"], exclude: ["Fixtures"]),

@@ -1,3 +1,4 @@
+import SQLiteCore
 import CSQLite
 import Foundation
 
@@ -13,7 +14,7 @@ import Foundation
 /// ```
 ///
 /// Opening does, in order:
-/// 1. checks the attachment name (``SQLIdentifier/validateSchemaName(_:)``) and that the
+/// 1. checks the attachment name (``SchemaName.validate(_:)``) and that the
 ///    bundled file exists (a missing one is an error, never a new empty database);
 /// 2. creates the user database if missing (``UserDatabaseInstaller``: atomic, never
 ///    replaces an existing file, safe when several processes launch at once): from the
@@ -62,7 +63,7 @@ public final class LayeredDatabase {
         bundleName: String = LayeredDatabase.defaultBundleName,
         migrator: UserDatabaseMigrator = UserDatabaseMigrator()
     ) throws {
-        try SQLIdentifier.validateSchemaName(bundleName)
+        try SchemaName.validate(bundleName)
         var info = stat()
         guard stat(bundledPath, &info) == 0 else {
             throw LayeredDatabaseError.bundledDatabaseNotFound(path: bundledPath)
@@ -100,7 +101,7 @@ public final class LayeredDatabase {
             let reason = error.resultCode == SQLITE_NOTADB ? "file is not a SQLite database" : "cannot read it as a SQLite database"
             throw LayeredDatabaseError.bundledDatabaseUnreadable(path: bundledPath, reason: "\(reason) (\(error.message))")
         }
-        DetachGuard.install(on: connection, protecting: bundleName)
+        try DetachGuard.install(on: connection, protecting: bundleName)
         self.userPath = userPath
         self.bundledPath = bundledPath
         self.bundleName = bundleName

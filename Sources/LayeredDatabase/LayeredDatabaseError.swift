@@ -1,3 +1,4 @@
+import SQLiteCore
 import Foundation
 
 /// Errors of the layered database that are not plain SQLite errors.

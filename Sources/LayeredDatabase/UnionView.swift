@@ -1,3 +1,4 @@
+import SQLiteCore
 import CSQLite
 import Foundation
 

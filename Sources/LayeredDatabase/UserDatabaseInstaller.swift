@@ -1,3 +1,4 @@
+import SQLiteCore
 import Foundation
 #if canImport(Glibc)
 import Glibc

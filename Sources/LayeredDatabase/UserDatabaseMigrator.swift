@@ -1,3 +1,4 @@
+import SQLiteCore
 import CSQLite
 
 /// Ordered schema migrations of the user database, keyed by its `PRAGMA user_version`

@@ -1,34 +1,17 @@
 import Foundation
+import ShipyardTestSupport
 import XCTest
 
 /// A fresh temporary directory, removed when the test ends.
 func makeScratchDirectory(_ test: XCTestCase, name: String = "layered") throws -> URL {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("\(name)-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    test.addTeardownBlock { try? FileManager.default.removeItem(at: url) }
-    return url
+    try TemporaryDirectory(name, removedAfter: test).url
 }
 
-/// Runs the real sqlite3 shell (the oracle): `sqlite3 -batch PATH` with `script` on stdin.
-/// Fails the test when sqlite3 reports an error.
+/// Runs the real sqlite3 shell (the oracle): `sqlite3 -batch -bail PATH` with `script` on stdin;
+/// throws when sqlite3 reports an error.
 @discardableResult
-func sqlite3(_ path: String, _ script: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-    process.arguments = ["-batch", "-bail", path]
-    let input = Pipe(), output = Pipe(), errors = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    input.fileHandleForWriting.write(Data(script.utf8))
-    try input.fileHandleForWriting.close()
-    let out = output.fileHandleForReading.readDataToEndOfFile()
-    let err = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    XCTAssertEqual(process.terminationStatus, 0, "sqlite3 failed: \(String(decoding: err, as: UTF8.self))", file: file, line: line)
-    return String(decoding: out, as: UTF8.self)
+func sqlite3(_ path: String, _ script: String) throws -> String {
+    try Oracle.sqlite3Script(path, script)
 }
 
 /// The shipped database of the tests, built by the sqlite3 shell (not by the code under test).

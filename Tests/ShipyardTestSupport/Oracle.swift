@@ -52,3 +52,33 @@ public struct OracleMissing: Error, CustomStringConvertible {
         "the test oracle '\(oracle.rawValue)' is not installed; run scripts/setup.sh (it installs every oracle)"
     }
 }
+
+/// Thrown when an oracle ran but reported an error (exit status not 0).
+public struct OracleFailed: Error, CustomStringConvertible {
+    /// The oracle that failed.
+    public var oracle: Oracle
+    /// Its arguments.
+    public var arguments: [String]
+    /// What it printed and its status.
+    public var result: ProcessResult
+    /// The oracle, its status and its standard error.
+    public var description: String {
+        "\(oracle.rawValue) \(arguments.joined(separator: " ")) exited \(result.status): \(result.stderrText)"
+    }
+}
+
+extension Oracle {
+    /// Runs `arguments` and returns standard output; throws ``OracleFailed`` unless the
+    /// oracle exits 0.
+    public func output(_ arguments: [String], in directory: URL? = nil, stdin: String? = nil) throws -> String {
+        let result = try run(arguments, in: directory, input: stdin.map { Data($0.utf8) })
+        guard result.status == 0 else { throw OracleFailed(oracle: self, arguments: arguments, result: result) }
+        return result.stdoutText
+    }
+
+    /// The sqlite3 shell run as `sqlite3 -batch -bail DATABASE < script`: its standard output.
+    /// Throws ``OracleFailed`` when the shell reports an error.
+    public static func sqlite3Script(_ database: String, _ script: String, in directory: URL? = nil) throws -> String {
+        try Oracle.sqlite3.output(["-batch", "-bail", database], in: directory, stdin: script)
+    }
+}

@@ -2,10 +2,12 @@ import Foundation
 import XCTest
 
 /// A fresh directory under the system's temporary directory, removed when the test that made
-/// it ends (or when the object is released, outside a test).
+/// it ends (given `removedAfter:`), else when the object is released.
 public final class TemporaryDirectory {
     /// The directory.
     public let url: URL
+    /// Whether a test's teardown removes it (then releasing the object does not).
+    private let removedByTeardown: Bool
     /// The directory's path.
     public var path: String { url.path }
 
@@ -15,13 +17,16 @@ public final class TemporaryDirectory {
         url = FileManager.default.temporaryDirectory
             .appendingPathComponent("\(prefix)-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        removedByTeardown = test != nil
         if let test {
             let url = self.url
             test.addTeardownBlock { try? FileManager.default.removeItem(at: url) }
         }
     }
 
-    deinit { try? FileManager.default.removeItem(at: url) }
+    deinit {
+        if !removedByTeardown { try? FileManager.default.removeItem(at: url) }
+    }
 
     /// The URL of `relativePath` inside the directory (nothing is created).
     public func url(_ relativePath: String) -> URL {

@@ -39,7 +39,7 @@ extension DBGenCommand {
 
         func validate() throws {
             do {
-                try SQLIdentifier.validateSchemaName(name)
+                try SchemaName.validate(name)
             } catch {
                 throw ValidationError("--as: \(error)")
             }

@@ -1,18 +1,15 @@
 import Foundation
 
-/// Quoting of SQL identifiers and validation of schema (attachment) names.
-public enum SQLIdentifier {
-    /// `name` as a double-quoted SQL identifier: `food` → `"food"`, `a"b` → `"a""b"`.
-    public static func quote(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
+import SQLiteCore
 
+/// Validation of the names under which a database is attached.
+public enum SchemaName {
     /// Checks a name under which a database may be attached: a plain identifier
     /// (`[A-Za-z_][A-Za-z0-9_]*`, at most 64 characters) other than `main` and `temp`
     /// (in any letter case), which name the user database and the TEMP schema.
     ///
     /// - Throws: ``LayeredDatabaseError/invalidSchemaName(_:reason:)``.
-    public static func validateSchemaName(_ name: String) throws {
+    public static func validate(_ name: String) throws {
         func refuse(_ reason: String) -> LayeredDatabaseError {
             .invalidSchemaName(name, reason: reason)
         }

@@ -35,7 +35,7 @@ public enum SQLiteURI {
     }
 
     /// `path` made absolute against the current working directory (no symlink resolution).
-    static func absolutePath(_ path: String) -> String {
+    public static func absolutePath(_ path: String) -> String {
         if path.hasPrefix("/") { return path }
         return FileManager.default.currentDirectoryPath + "/" + path
     }

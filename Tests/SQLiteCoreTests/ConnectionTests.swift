@@ -1,11 +1,12 @@
 import Foundation
-import LayeredDatabase
+import SQLiteCore
+import ShipyardTestSupport
 import XCTest
 
 /// The query API: values, bound parameters, errors.
 final class ConnectionTests: XCTestCase {
     func testValuesRoundTripThroughBoundParameters() throws {
-        let directory = try makeScratchDirectory(self)
+        let directory = try TemporaryDirectory("sqlitecore", removedAfter: self).url
         let path = directory.appendingPathComponent("v.sqlite").path
         let db = try Connection(path: path, create: true)
         try db.execute("CREATE TABLE t (v)")
@@ -13,16 +14,16 @@ final class ConnectionTests: XCTestCase {
         for value in values { try db.execute("INSERT INTO t VALUES (?)", [value]) }
         XCTAssertEqual(try db.query("SELECT v FROM t ORDER BY rowid").map { $0[0] }, values)
         // Types as sqlite3 sees them.
-        XCTAssertEqual(try sqlite3(path, "SELECT typeof(v) FROM t ORDER BY rowid;"), "null\ninteger\ninteger\nreal\ntext\ntext\nblob\nblob\n")
+        XCTAssertEqual(try Oracle.sqlite3Script(path, "SELECT typeof(v) FROM t ORDER BY rowid;"), "null\ninteger\ninteger\nreal\ntext\ntext\nblob\nblob\n")
     }
 
     func testShellTextMatchesSqlite3() throws {
-        let directory = try makeScratchDirectory(self)
+        let directory = try TemporaryDirectory("sqlitecore", removedAfter: self).url
         let path = directory.appendingPathComponent("v.sqlite").path
         let db = try Connection(path: path, create: true)
         let sql = "SELECT 1.0, 1e20, 0.1, -2.5e-7, 123456789012345678.0, 1e300*1e300, -1e300*1e300, 3, NULL, 'x', x'4142', 100.0/3"
         let ours = try db.query(sql).map { $0.values.map(\.shellText).joined(separator: "|") + "\n" }.joined()
-        XCTAssertEqual(ours, try sqlite3(path, sql + ";"))
+        XCTAssertEqual(ours, try Oracle.sqlite3Script(path, sql + ";"))
     }
 
     func testMultipleStatementsReturnAllRowsInOrder() throws {

@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// An error reported by SQLite, with its result code, message and the SQL that failed.
 public struct SQLiteError: Error, Equatable, CustomStringConvertible {
@@ -9,12 +10,24 @@ public struct SQLiteError: Error, Equatable, CustomStringConvertible {
     public let message: String
     /// The SQL statement that failed, when there was one.
     public let sql: String?
+    /// The byte offset into `sql` that SQLite's error points at (`sqlite3_error_offset`), if known.
+    public var offset: Int?
 
     /// Creates an error.
     public init(extendedResultCode: Int32, message: String, sql: String? = nil) {
         self.extendedResultCode = extendedResultCode
         self.message = message
         self.sql = sql
+    }
+
+    /// The connection's current error (`sqlite3_extended_errcode`, `sqlite3_errmsg`),
+    /// attributed to `sql` (trimmed of surrounding whitespace).
+    public init(database: OpaquePointer, sql: String?) {
+        self.init(
+            extendedResultCode: sqlite3_extended_errcode(database),
+            message: String(cString: sqlite3_errmsg(database)),
+            sql: sql.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+        offset = sqlite3_error_offset(database) >= 0 ? Int(sqlite3_error_offset(database)) : nil
     }
 
     /// The primary result code (the low 8 bits of the extended code), e.g. `SQLITE_READONLY` (8).

@@ -1,10 +1,8 @@
 import CSQLite
 import Foundation
 
-/// `SQLITE_TRANSIENT`: SQLite copies bound text and blobs before the call returns.
-private let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
-/// A SQLite connection: execute SQL, query rows, bind parameters.
+/// A SQLite connection: execute SQL, query rows, bind parameters. The one owner of a
+/// `sqlite3*` in Shipyard: dbgen's builder and importer and the layered database all use it.
 ///
 /// Not thread-safe: use one connection from one thread at a time (open one connection per
 /// thread or process; SQLite's file locking coordinates them).
@@ -12,8 +10,8 @@ public final class Connection {
     /// The underlying `sqlite3*` handle, for calls this type does not wrap.
     public private(set) var handle: OpaquePointer?
 
-    /// Objects that C callbacks registered on this connection point to.
-    var callbackContexts: [AnyObject] = []
+    /// The authorizer closure the C callback points to (see ``setAuthorizer(_:)``).
+    var authorizerBox: AuthorizerBox?
 
     /// Opens a database file by path (never interpreted as a URI).
     ///
@@ -36,6 +34,7 @@ public final class Connection {
     ///   - uri: A SQLite URI filename, e.g. from ``SQLiteURI/fileURI(path:parameters:)``.
     ///   - busyTimeout: How long to wait for another connection's lock, in milliseconds.
     public init(uri: String, busyTimeout: Int32 = 10_000) throws {
+        _ = Self.libraryConfigured
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
         let status = sqlite3_open_v2(uri, &db, flags, nil)
@@ -50,7 +49,40 @@ public final class Connection {
         sqlite3_busy_timeout(db, busyTimeout)
     }
 
+    /// Process-wide settings made once, before the first connection initializes SQLite:
+    /// memory statistics off (otherwise a global mutex is taken around every allocation and
+    /// free; nothing in Shipyard reads them).
+    private static let libraryConfigured: Void = {
+        _ = shipyard_sqlite3_disable_memory_statistics()
+    }()
+
     deinit { close() }
+
+    /// The open handle.
+    ///
+    /// - Throws: ``SQLiteError`` (`SQLITE_MISUSE`) when the connection is closed.
+    public func openHandle() throws -> OpaquePointer {
+        guard let handle else {
+            throw SQLiteError(extendedResultCode: SQLITE_MISUSE, message: "connection is closed")
+        }
+        return handle
+    }
+
+    /// Prepares the first statement of `sql`.
+    public func prepare(_ sql: String) throws -> Statement {
+        try Statement(self, sql)
+    }
+
+    /// The connection's current error message (`sqlite3_errmsg`).
+    public var errorMessage: String {
+        handle.map { String(cString: sqlite3_errmsg($0)) } ?? "connection is closed"
+    }
+
+    /// `PRAGMA user_version`.
+    public func userVersion(schema: String = "main") throws -> Int64 {
+        guard case .integer(let value)? = try scalar("PRAGMA \(SQLIdentifier.quote(schema)).user_version") else { return 0 }
+        return value
+    }
 
     /// Closes the connection (also done when the object is released). Later calls throw.
     public func close() {
@@ -94,30 +126,27 @@ public final class Connection {
             guard let base = buffer.baseAddress else { return }
             var cursor: UnsafePointer<CChar>? = UnsafePointer(base)
             while let start = cursor, start.pointee != 0 {
-                var statement: OpaquePointer?
+                var raw: OpaquePointer?
                 var tail: UnsafePointer<CChar>?
-                let status = sqlite3_prepare_v2(db, start, -1, &statement, &tail)
+                let status = sqlite3_prepare_v2(db, start, -1, &raw, &tail)
                 let statementText = tail.map { statementSQL(from: start, to: $0) } ?? String(cString: start)
                 guard status == SQLITE_OK else {
-                    throw error(db, sql: statementText)
+                    throw SQLiteError(database: db, sql: statementText)
                 }
                 cursor = tail
-                guard let statement else { continue } // whitespace or a comment
-                defer { sqlite3_finalize(statement) }
-                let parameterCount = Int(sqlite3_bind_parameter_count(statement))
-                if parameterCount > 0 {
-                    guard parameterCount == arguments.count else {
+                guard let raw else { continue } // whitespace or a comment
+                let statement = Statement(handle: raw, database: db, sql: statementText)
+                if statement.parameterCount > 0 {
+                    guard statement.parameterCount == arguments.count else {
                         throw SQLiteError(
                             extendedResultCode: SQLITE_RANGE,
-                            message: "statement has \(parameterCount) parameter(s) but \(arguments.count) argument(s) were given",
+                            message: "statement has \(statement.parameterCount) parameter(s) but \(arguments.count) argument(s) were given",
                             sql: statementText)
                     }
-                    for (offset, value) in arguments.enumerated() {
-                        try bind(value, at: Int32(offset + 1), in: statement, db: db, sql: statementText)
-                    }
+                    try statement.bind(arguments)
                     bound = true
                 }
-                try step(statement, db: db, sql: statementText, body)
+                try Self.readRows(of: statement, body)
             }
         }
         if !bound {
@@ -144,67 +173,13 @@ public final class Connection {
 
     // MARK: - Private
 
-    private func step(_ statement: OpaquePointer, db: OpaquePointer, sql: String, _ body: (Row) throws -> Void) throws {
+    private static func readRows(of statement: Statement, _ body: (Row) throws -> Void) throws {
         var names: [String]?
-        while true {
-            let status = sqlite3_step(statement)
-            if status == SQLITE_DONE { return }
-            guard status == SQLITE_ROW else { throw error(db, sql: sql) }
-            let count = sqlite3_column_count(statement)
-            if names == nil {
-                names = (0..<count).map { String(cString: sqlite3_column_name(statement, $0)) }
-            }
-            let values = (0..<count).map { column(statement, $0) }
-            try body(Row(columnNames: names ?? [], values: values))
+        while try statement.step() {
+            let count = statement.columnCount
+            if names == nil { names = (0..<count).map { statement.columnName($0) } }
+            try body(Row(columnNames: names ?? [], values: statement.row()))
         }
-    }
-
-    private func column(_ statement: OpaquePointer, _ index: Int32) -> DatabaseValue {
-        switch sqlite3_column_type(statement, index) {
-        case SQLITE_INTEGER:
-            return .integer(sqlite3_column_int64(statement, index))
-        case SQLITE_FLOAT:
-            return .real(sqlite3_column_double(statement, index))
-        case SQLITE_TEXT:
-            let count = Int(sqlite3_column_bytes(statement, index))
-            guard let text = sqlite3_column_text(statement, index) else { return .text("") }
-            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
-        case SQLITE_BLOB:
-            let count = Int(sqlite3_column_bytes(statement, index))
-            guard count > 0, let bytes = sqlite3_column_blob(statement, index) else { return .blob(Data()) }
-            return .blob(Data(bytes: bytes, count: count))
-        default:
-            return .null
-        }
-    }
-
-    private func bind(_ value: DatabaseValue, at index: Int32, in statement: OpaquePointer, db: OpaquePointer, sql: String) throws {
-        let status: Int32
-        switch value {
-        case .null:
-            status = sqlite3_bind_null(statement, index)
-        case .integer(let value):
-            status = sqlite3_bind_int64(statement, index, value)
-        case .real(let value):
-            status = sqlite3_bind_double(statement, index, value)
-        case .text(let value):
-            let count = Int32(value.utf8.count)
-            status = value.withCString { sqlite3_bind_text(statement, index, $0, count, transientDestructor) }
-        case .blob(let data) where data.isEmpty:
-            status = sqlite3_bind_zeroblob(statement, index, 0)
-        case .blob(let data):
-            status = data.withUnsafeBytes { raw in
-                sqlite3_bind_blob(statement, index, raw.baseAddress, Int32(data.count), transientDestructor)
-            }
-        }
-        guard status == SQLITE_OK else { throw error(db, sql: sql) }
-    }
-
-    private func error(_ db: OpaquePointer, sql: String?) -> SQLiteError {
-        SQLiteError(
-            extendedResultCode: sqlite3_extended_errcode(db),
-            message: String(cString: sqlite3_errmsg(db)),
-            sql: sql?.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     private func statementSQL(from start: UnsafePointer<CChar>, to end: UnsafePointer<CChar>) -> String {
