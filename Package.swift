@@ -100,7 +100,7 @@ let package = Package(
         // Shared by every test target: one process runner, temporary directories, the oracles
         // (sqlite3, sqldiff, git, python3) and seeded generators.
         .target(name: "ShipyardTestSupport", path: "Tests/ShipyardTestSupport"),
-        .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CGit2", "CLibXML2"]),
+        .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CGit2", "CLibXML2", "ShipyardTestSupport"]),
         .testTarget(name: "ShellExtensionsTests", dependencies: ["CShellExtensions", "CSQLite", "ShipyardTestSupport"]),
         .testTarget(name: "SQLiteCoreTests", dependencies: ["SQLiteCore", "ShipyardTestSupport"]),
         .testTarget(name: "DBGenKitTests", dependencies: ["DBGenKit", "ShipyardTestSupport"]),
