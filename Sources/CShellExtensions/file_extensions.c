@@ -8,5 +8,6 @@
 /** Registers every file and archive extension on `db`; returns the first failing code. */
 int shipyard_register_file_extensions(sqlite3 *db, shipyard_shell_environment *environment) {
     int rc = shipyard_register_fileio(db, environment);
+    if (rc == SQLITE_OK) rc = shipyard_register_fsdir(db, environment);
     return rc;
 }
