@@ -9,5 +9,6 @@
 int shipyard_register_file_extensions(sqlite3 *db, shipyard_shell_environment *environment) {
     int rc = shipyard_register_fileio(db, environment);
     if (rc == SQLITE_OK) rc = shipyard_register_fsdir(db, environment);
+    if (rc == SQLITE_OK) rc = shipyard_register_zipfile_table(db, environment);
     return rc;
 }

@@ -1,0 +1,98 @@
+import Foundation
+import XCTest
+
+/// Reading archives through the zipfile table, against the sqlite3 shell.
+final class ZipReadTests: XCTestCase {
+    private let columns = "name, mode, mtime, sz, hex(rawdata), quote(data), typeof(data), typeof(rawdata), method"
+
+    /// A scratch directory with py.zip (built by python3: stored, deflated, a directory, an
+    /// empty file, a unicode name, comments, odd DOS seconds), shell.zip (built by the shell's
+    /// own zipfile() aggregate), empty.zip (zero bytes) and notzip.txt.
+    private func makeArchives() throws -> URL {
+        let dir = try makeScratchDirectory(self)
+        try runPython("""
+            import zipfile
+            with zipfile.ZipFile('py.zip', 'w') as z:
+                def add(name, data, method, mode, when, comment=b''):
+                    info = zipfile.ZipInfo(name, date_time=when)
+                    info.compress_type = method
+                    info.external_attr = mode << 16
+                    info.create_system = 3
+                    info.comment = comment
+                    z.writestr(info, data)
+                add('stored.txt', b'stored text ' * 3, zipfile.ZIP_STORED, 0o100644, (2020, 1, 2, 3, 4, 6))
+                add('deflated.txt', b'deflate me ' * 50, zipfile.ZIP_DEFLATED, 0o100600, (2021, 12, 31, 23, 59, 59), b'a comment')
+                add('dir/', b'', zipfile.ZIP_STORED, 0o40755, (1999, 2, 28, 0, 0, 0))
+                add('dir/empty', b'', zipfile.ZIP_STORED, 0o100644, (1980, 1, 1, 0, 0, 0))
+                add('dir/ünïcødé 日本.bin', bytes(range(256)) * 4, zipfile.ZIP_DEFLATED, 0o100755, (2038, 1, 19, 3, 14, 8))
+                add('nomode', b'no unix mode', zipfile.ZIP_STORED, 0, (2000, 2, 29, 12, 30, 30))
+                z.comment = b'archive comment'
+            open('empty.zip', 'wb').close()
+            open('notzip.txt', 'wb').write(b'this is not a zip archive at all, just some text' * 3)
+            """, in: dir)
+        let sqlite3 = try requireOracle("/usr/bin/sqlite3")
+        let build = """
+            SELECT writefile('shell.zip', zipfile(name, mode, mtime, data, method)) FROM (
+              SELECT 'a.txt' AS name, 420 AS mode, 1700000000 AS mtime, 'hello hello hello hello' AS data, NULL AS method
+              UNION ALL SELECT 'b/', 16877, 1600000001, NULL, NULL
+              UNION ALL SELECT 'b/c.bin', '-rwxr-x---', 0, zeroblob(1000), 8
+              UNION ALL SELECT 'stored', NULL, 1234567890, 'x', 0);
+            """
+        let result = try runProgram(sqlite3, ["-batch", ":memory:", build], in: dir)
+        XCTAssertEqual(result.status, 0, result.err)
+        return dir
+    }
+
+    func testPythonArchiveMatchesShell() throws {
+        let dir = try makeArchives()
+        let outcome = try assertSameAsShell("SELECT \(columns) FROM zipfile('py.zip');", in: dir)
+        XCTAssertEqual(outcome.rows.count, 6)
+    }
+
+    func testShellBuiltArchiveMatchesShell() throws {
+        let dir = try makeArchives()
+        let outcome = try assertSameAsShell("SELECT \(columns) FROM zipfile('shell.zip');", in: dir)
+        XCTAssertEqual(outcome.rows.count, 4)
+    }
+
+    func testArchiveGivenAsBlobMatchesShell() throws {
+        let dir = try makeArchives()
+        try assertSameAsShell("SELECT \(columns) FROM zipfile(readfile('py.zip'));", in: dir)
+    }
+
+    func testZipfileCdsMatchesShell() throws {
+        let dir = try makeArchives()
+        try assertSameAsShell("SELECT name, zipfile_cds(z) FROM zipfile('py.zip');", in: dir)
+        try assertSameAsShell("SELECT name, zipfile_cds(z) FROM zipfile('shell.zip');", in: dir)
+    }
+
+    func testCreatedTableMatchesShell() throws {
+        let dir = try makeArchives()
+        try assertSameAsShell("CREATE VIRTUAL TABLE t USING zipfile('py.zip'); SELECT \(columns) FROM t ORDER BY name;", in: dir)
+        try assertSameAsShell("CREATE VIRTUAL TABLE t USING zipfile(\"shell.zip\"); SELECT name, sz FROM t WHERE name LIKE 'b%';", in: dir)
+        try assertSameAsShell("CREATE VIRTUAL TABLE t USING zipfile([py.zip]); SELECT count(*), sum(sz) FROM t;", in: dir)
+        try assertSameAsShell("CREATE VIRTUAL TABLE t USING zipfile('missing.zip'); SELECT * FROM t;", in: dir)
+        try assertSameAsShell("CREATE VIRTUAL TABLE t USING zipfile(); SELECT 1;", in: dir)
+        try assertSameAsShell("CREATE VIRTUAL TABLE t USING zipfile(a, b);", in: dir)
+    }
+
+    func testSchemaJoinsAndErrorsMatchShell() throws {
+        let dir = try makeArchives()
+        try assertSameAsShell("SELECT * FROM pragma_table_xinfo('zipfile');", in: dir)
+        try assertSameAsShell("SELECT a.name, b.name FROM zipfile('py.zip') a JOIN zipfile('shell.zip') b ON a.sz = b.sz;", in: dir)
+        for argument in ["'missing.zip'", "'empty.zip'", "'notzip.txt'", "x''", "NULL", "readfile('notzip.txt')", "''"] {
+            try assertSameAsShell("SELECT \(columns) FROM zipfile(\(argument));", in: dir)
+        }
+        try assertSameAsShell("SELECT * FROM zipfile();", in: dir)
+        try assertSameAsShell("SELECT * FROM zipfile;", in: dir)
+    }
+
+    func testArchiveFileIsRecordedAsInput() throws {
+        let dir = try makeArchives()
+        let recorder = InputRecorder()
+        let outcome = runOurs("SELECT count(*) FROM zipfile('py.zip'); SELECT count(*) FROM zipfile(x'00');",
+                              baseDirectory: dir.path, recorder: recorder)
+        XCTAssertEqual(outcome.rows, ["6"])
+        XCTAssertEqual(recorder.paths, [dir.path + "/py.zip"])
+    }
+}
