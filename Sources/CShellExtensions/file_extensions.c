@@ -10,5 +10,7 @@ int shipyard_register_file_extensions(sqlite3 *db, shipyard_shell_environment *e
     int rc = shipyard_register_fileio(db, environment);
     if (rc == SQLITE_OK) rc = shipyard_register_fsdir(db, environment);
     if (rc == SQLITE_OK) rc = shipyard_register_zipfile_table(db, environment);
+    if (rc == SQLITE_OK) rc = shipyard_register_zipfile_aggregate(db);
+    if (rc == SQLITE_OK) rc = shipyard_register_sqlar(db);
     return rc;
 }

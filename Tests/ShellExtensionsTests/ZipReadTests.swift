@@ -58,6 +58,7 @@ final class ZipReadTests: XCTestCase {
     func testArchiveGivenAsBlobMatchesShell() throws {
         let dir = try makeArchives()
         try assertSameAsShell("SELECT \(columns) FROM zipfile(readfile('py.zip'));", in: dir)
+        try assertSameAsShell("SELECT \(columns) FROM zipfile((SELECT zipfile('n', 420, 1600000000, 'data data data data')));", in: dir)
     }
 
     func testZipfileCdsMatchesShell() throws {
