@@ -12,5 +12,6 @@ int shipyard_register_file_extensions(sqlite3 *db, shipyard_shell_environment *e
     if (rc == SQLITE_OK) rc = shipyard_register_zipfile_table(db, environment);
     if (rc == SQLITE_OK) rc = shipyard_register_zipfile_aggregate(db);
     if (rc == SQLITE_OK) rc = shipyard_register_sqlar(db);
+    if (rc == SQLITE_OK) rc = shipyard_register_completion(db);
     return rc;
 }
