@@ -140,7 +140,8 @@ static int zipfile_next(sqlite3_vtab_cursor *base) {
     zipfile_cursor *cursor = (zipfile_cursor *)base;
     zip_entry_free(cursor->current);
     cursor->current = NULL;
-    sqlite3_int64 end = (sqlite3_int64)cursor->eocd.directory_offset + cursor->eocd.directory_size;
+    /* The shell adds these two 32-bit fields in 32 bits: a wrapped sum ends the scan early. */
+    sqlite3_int64 end = (uint32_t)(cursor->eocd.directory_offset + cursor->eocd.directory_size);
     if (cursor->from_blob ? cursor->index >= cursor->eocd.entry_count : cursor->next_offset >= end) {
         cursor->eof = 1;
         return SQLITE_OK;

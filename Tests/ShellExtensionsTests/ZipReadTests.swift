@@ -88,6 +88,35 @@ final class ZipReadTests: XCTestCase {
         try assertSameAsShell("SELECT * FROM zipfile;", in: dir)
     }
 
+    /// Damaged or unusual archives read from files: a truncated central directory, an end
+    /// record whose offset and size wrap in 32 bits, a broken local header, corrupt deflate
+    /// data, and bzip2 entries (a method the shell does not decode).
+    func testDamagedArchivesMatchShell() throws {
+        let dir = try makeScratchDirectory(self)
+        try runPython("""
+            import zipfile
+            with zipfile.ZipFile('good.zip', 'w') as z:
+                z.writestr('s.txt', b'stored ' * 3)
+                z.writestr('d.txt', b'deflate ' * 50, zipfile.ZIP_DEFLATED)
+            good = open('good.zip', 'rb').read()
+            open('truncated.zip', 'wb').write(good[:40] + good[-200:])
+            open('wrapped.zip', 'wb').write(b'PK\\x05\\x06' + b'\\x00' * 4 + b'\\x05\\x00\\x05\\x00' + b'\\xff' * 8 + b'\\x00\\x00')
+            open('badlfh.zip', 'wb').write(b'XX' + good[2:])
+            at = good.index(b'd.txt') + 5
+            open('baddeflate.zip', 'wb').write(good[:at] + b'\\xff' * 8 + good[at + 8:])
+            with zipfile.ZipFile('bzip2.zip', 'w') as z:
+                z.writestr('b.txt', b'bzip2 ' * 40, zipfile.ZIP_BZIP2)
+                z.writestr('e.txt', b'', zipfile.ZIP_BZIP2)
+            """, in: dir)
+        for (archive, fails) in [("truncated.zip", true), ("wrapped.zip", false), ("badlfh.zip", true), ("bzip2.zip", false)] {
+            let outcome = try assertSameAsShell("SELECT \(columns) FROM zipfile('\(archive)');", in: dir)
+            XCTAssertEqual(outcome.error != nil, fails, archive)
+        }
+        try assertSameAsShell("SELECT name, sz, method, hex(rawdata) FROM zipfile('baddeflate.zip');", in: dir)
+        XCTAssertNotNil(try assertSameAsShell("SELECT name, quote(data) FROM zipfile('baddeflate.zip');", in: dir).error)
+        try assertSameAsShell("SELECT name, typeof(data), length(rawdata) FROM zipfile(readfile('bzip2.zip'));", in: dir)
+    }
+
     func testArchiveFileIsRecordedAsInput() throws {
         let dir = try makeArchives()
         let recorder = InputRecorder()
