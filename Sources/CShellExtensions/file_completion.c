@@ -256,6 +256,7 @@ static sqlite3_module completion_module = {
     .xRowid = completion_rowid,
 };
 
+/** Registers the completion module. */
 int shipyard_register_completion(sqlite3 *db) {
     return sqlite3_create_module(db, "completion", &completion_module, NULL);
 }

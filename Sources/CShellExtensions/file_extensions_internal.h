@@ -18,7 +18,7 @@ void shipyard_file_record(const shipyard_shell_environment *environment, const c
 
 /** Sets the result of `ctx` to the bytes of the file at `resolved_path` as a BLOB, exactly as
  *  the shell does: NULL when it cannot be opened, SQLITE_TOOBIG beyond the length limit,
- *  SQLITE_IOERR on a short read. Records the file as an input when it could be opened. */
+ *  SQLITE_IOERR on a short read. Records the file as an input when its bytes are returned. */
 void shipyard_file_result_contents(sqlite3_context *ctx, const shipyard_shell_environment *environment,
                                    const char *resolved_path);
 

@@ -9,6 +9,7 @@
  * shell's semantics; the path helpers shared by fsdir and zipfile live here too.
  */
 
+/** Resolves a relative path against the base directory (see the private header). */
 char *shipyard_file_resolve(const shipyard_shell_environment *environment, const char *path) {
     const char *base = environment ? environment->base_directory : NULL;
     if (path[0] == '/' || path[0] == '\0' || base == NULL || base[0] == '\0') {
@@ -19,41 +20,45 @@ char *shipyard_file_resolve(const shipyard_shell_environment *environment, const
     return sqlite3_mprintf("%s%s%s", base, separator, path);
 }
 
+/** Calls the host's record_input, when it has one, with a path that was read. */
 void shipyard_file_record(const shipyard_shell_environment *environment, const char *resolved_path) {
     if (environment && environment->record_input) {
         environment->record_input(environment->context, resolved_path);
     }
 }
 
-/** Reads the whole of the open file `in` (of `size` bytes) into the result of `ctx`. */
-static void result_from_stream(sqlite3_context *ctx, FILE *in, long size) {
+/** Reads the whole of the open file `in` (of `size` bytes) into the result of `ctx`;
+ *  returns 1 when the result is the file's bytes. */
+static int result_from_stream(sqlite3_context *ctx, FILE *in, long size) {
     sqlite3 *db = sqlite3_context_db_handle(ctx);
     if (size < 0 || (sqlite3_int64)size > sqlite3_limit(db, SQLITE_LIMIT_LENGTH, -1)) {
         sqlite3_result_error_code(ctx, SQLITE_TOOBIG);
-        return;
+        return 0;
     }
     void *buffer = sqlite3_malloc64(size > 0 ? (sqlite3_uint64)size : 1);
     if (buffer == NULL) {
         sqlite3_result_error_nomem(ctx);
-        return;
+        return 0;
     }
-    if (fread(buffer, 1, (size_t)size, in) == (size_t)size) {
-        sqlite3_result_blob64(ctx, buffer, (sqlite3_uint64)size, sqlite3_free);
-    } else {
+    if (fread(buffer, 1, (size_t)size, in) != (size_t)size) {
         sqlite3_result_error_code(ctx, SQLITE_IOERR);
         sqlite3_free(buffer);
+        return 0;
     }
+    sqlite3_result_blob64(ctx, buffer, (sqlite3_uint64)size, sqlite3_free);
+    return 1;
 }
 
+/** Sets the result to the file's bytes as the shell does, recording the file when its
+ *  bytes are returned (a missing file, a directory or an oversized file is not recorded). */
 void shipyard_file_result_contents(sqlite3_context *ctx, const shipyard_shell_environment *environment,
                                    const char *resolved_path) {
     FILE *in = fopen(resolved_path, "rb");
     if (in == NULL) return; /* missing or unreadable: the result stays NULL */
-    shipyard_file_record(environment, resolved_path);
     fseek(in, 0, SEEK_END);
     long size = ftell(in);
     rewind(in);
-    result_from_stream(ctx, in, size);
+    if (result_from_stream(ctx, in, size)) shipyard_file_record(environment, resolved_path);
     fclose(in);
 }
 
@@ -109,6 +114,7 @@ static void usleep_function(sqlite3_context *ctx, int argc, sqlite3_value **argv
     sqlite3_result_int(ctx, microseconds);
 }
 
+/** Registers readfile, writefile, edit (one and two arguments), lsmode and usleep. */
 int shipyard_register_fileio(sqlite3 *db, shipyard_shell_environment *environment) {
     int rc = sqlite3_create_function(db, "readfile", 1, SQLITE_UTF8 | SQLITE_DIRECTONLY, environment,
                                      readfile_function, NULL, NULL);

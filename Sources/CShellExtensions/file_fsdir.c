@@ -314,6 +314,7 @@ static sqlite3_module fsdir_module = {
     .xRowid = fsdir_rowid,
 };
 
+/** Registers the fsdir module; `environment` is every table's aux data. */
 int shipyard_register_fsdir(sqlite3 *db, shipyard_shell_environment *environment) {
     return sqlite3_create_module(db, "fsdir", &fsdir_module, environment);
 }

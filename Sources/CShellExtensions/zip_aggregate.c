@@ -254,6 +254,7 @@ static void zipfile_final(sqlite3_context *ctx) {
     sqlite3_free(builder->directory.bytes);
 }
 
+/** Registers zipfile() as an aggregate of any number of arguments (checked per row). */
 int shipyard_register_zipfile_aggregate(sqlite3 *db) {
     return sqlite3_create_function(db, "zipfile", -1, SQLITE_UTF8, NULL, NULL, zipfile_step, zipfile_final);
 }

@@ -9,23 +9,28 @@
  * values round the same way), raw deflate and inflate with zlib.
  */
 
+/** A little-endian 16-bit field. */
 uint16_t zip_get16(const unsigned char *p) {
     return (uint16_t)(p[0] | (p[1] << 8));
 }
 
+/** A little-endian 32-bit field. */
 uint32_t zip_get32(const unsigned char *p) {
     return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
 
+/** Stores a little-endian 16-bit field. */
 void zip_put16(unsigned char *p, uint16_t value) {
     p[0] = (unsigned char)(value & 0xff);
     p[1] = (unsigned char)(value >> 8);
 }
 
+/** Stores a little-endian 32-bit field. */
 void zip_put32(unsigned char *p, uint32_t value) {
     for (int i = 0; i < 4; i++) p[i] = (unsigned char)((value >> (8 * i)) & 0xff);
 }
 
+/** DOS date and time to UNIX time, with the shell's Julian-day arithmetic (see the header). */
 uint32_t zip_dos_to_unix(uint16_t dos_time, uint16_t dos_date) {
     int year = 1980 + ((dos_date >> 9) & 0x7f);
     int month = (dos_date >> 5) & 0x0f;
@@ -47,6 +52,7 @@ uint32_t zip_dos_to_unix(uint16_t dos_time, uint16_t dos_date) {
     return (uint32_t)(julian_seconds - (sqlite3_int64)24405875 * (sqlite3_int64)8640);
 }
 
+/** UNIX time to DOS date and time (zero before 1980), as the shell computes them. */
 void zip_unix_to_dos(uint32_t unix_time, uint16_t *dos_time, uint16_t *dos_date) {
     sqlite3_int64 julian_day = (sqlite3_int64)2440588 + unix_time / (24 * 60 * 60);
     int alpha = (int)((julian_day - 1867216.25) / 36524.25);
@@ -70,6 +76,7 @@ void zip_unix_to_dos(uint32_t unix_time, uint16_t *dos_time, uint16_t *dos_date)
     }
 }
 
+/** The current time, from the default VFS as the shell takes it. */
 uint32_t zip_current_time(void) {
     sqlite3_vfs *vfs = sqlite3_vfs_find(NULL);
     if (vfs == NULL) return 0;
@@ -83,6 +90,7 @@ uint32_t zip_current_time(void) {
     return (uint32_t)((day - 2440587.5) * 86400);
 }
 
+/** Raw deflate (level 9, window 15, memLevel 8): the shell's settings, hence its bytes. */
 int zip_deflate(const unsigned char *in, int size, unsigned char **out, int *out_size, char **error) {
     z_stream stream;
     memset(&stream, 0, sizeof(stream));
@@ -113,6 +121,7 @@ int zip_deflate(const unsigned char *in, int size, unsigned char **out, int *out
     return rc;
 }
 
+/** Raw inflate in one call, failing unless the stream ends exactly (the shell's messages). */
 void zip_inflate_result(sqlite3_context *ctx, const unsigned char *in, int size, int out_size) {
     unsigned char *buffer = sqlite3_malloc(out_size);
     if (buffer == NULL) {

@@ -7,6 +7,7 @@
  * a file or from a BLOB, with every read bounds-checked.
  */
 
+/** Reads `n` bytes at `offset` from the file or the BLOB copy; short reads fail. */
 int zip_source_read(zip_source *source, sqlite3_int64 offset, int n, unsigned char *out, char **error) {
     if (n <= 0) return SQLITE_OK;
     if (source->blob != NULL || source->file == NULL) {
@@ -22,6 +23,7 @@ short_read:
     return SQLITE_ERROR;
 }
 
+/** Scans the last 64 KiB backwards for the end record (an empty file has no entries). */
 int zip_read_eocd(zip_source *source, zip_eocd *eocd, char **error) {
     memset(eocd, 0, sizeof(*eocd));
     if (source->file != NULL && source->size == 0) return SQLITE_OK; /* an empty file: no entries */
@@ -47,6 +49,7 @@ int zip_read_eocd(zip_source *source, zip_eocd *eocd, char **error) {
     return rc;
 }
 
+/** Frees an entry and its name. */
 void zip_entry_free(zip_entry *entry) {
     if (entry == NULL) return;
     sqlite3_free(entry->name);
@@ -122,6 +125,7 @@ static int read_local_header(zip_source *source, zip_entry *entry, char **error)
     return SQLITE_OK;
 }
 
+/** Decodes the central-directory record at `offset`, its name, mtime and data offset. */
 int zip_read_entry(zip_source *source, sqlite3_int64 offset, zip_entry **out, char **error) {
     unsigned char fixed[ZIP_CDS_FIXED_SIZE];
     int rc = zip_source_read(source, offset, ZIP_CDS_FIXED_SIZE, fixed, error);

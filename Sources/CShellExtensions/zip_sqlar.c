@@ -61,6 +61,7 @@ static void sqlar_uncompress_function(sqlite3_context *ctx, int argc, sqlite3_va
     sqlite3_free(out);
 }
 
+/** Registers sqlar_compress and sqlar_uncompress (innocuous, as in the shell). */
 int shipyard_register_sqlar(sqlite3 *db) {
     int rc = sqlite3_create_function(db, "sqlar_compress", 1, SQLITE_UTF8 | SQLITE_INNOCUOUS, NULL,
                                      sqlar_compress_function, NULL, NULL);

@@ -339,6 +339,7 @@ static sqlite3_module zipfile_module = {
     .xFindFunction = zipfile_find_function,
 };
 
+/** Registers the zipfile module and the zipfile_cds() placeholder the table overloads. */
 int shipyard_register_zipfile_table(sqlite3 *db, shipyard_shell_environment *environment) {
     int rc = sqlite3_create_module(db, "zipfile", &zipfile_module, environment);
     if (rc == SQLITE_OK) rc = sqlite3_overload_function(db, "zipfile_cds", -1);

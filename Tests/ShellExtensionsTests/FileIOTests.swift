@@ -34,6 +34,20 @@ final class FileIOTests: XCTestCase {
         let outcome = runOurs("SELECT length(readfile('sub/deeper/n.txt')), readfile('missing') IS NULL;", baseDirectory: dir.path, recorder: recorder)
         XCTAssertEqual(outcome, QueryOutcome(rows: ["6|1"], error: nil))
         XCTAssertEqual(recorder.paths, [dir.path + "/sub/deeper/n.txt"])
+        _ = runOurs("SELECT readfile('sub');", baseDirectory: dir.path, recorder: recorder)
+        XCTAssertEqual(recorder.paths, [dir.path + "/sub/deeper/n.txt"], "a directory is not recorded")
+    }
+
+    func testDirectOnlyFunctionsAndTablesMatchShellInViewsAndTriggers() throws {
+        let dir = try makeTree()
+        try assertSameAsShell("CREATE VIEW v AS SELECT readfile('empty') AS r; SELECT quote(r) FROM v;", in: dir)
+        try assertSameAsShell("CREATE VIEW v AS SELECT name FROM fsdir('sub'); SELECT * FROM v;", in: dir)
+        try assertSameAsShell("CREATE VIEW v AS SELECT lsmode(420) AS m, sqlar_compress('x') AS c; SELECT * FROM v;", in: dir)
+        try assertSameAsShell("""
+            CREATE TABLE t(x); CREATE TABLE log(y);
+            CREATE TRIGGER tr AFTER INSERT ON t BEGIN INSERT INTO log SELECT length(readfile('binary.bin')); END;
+            INSERT INTO t VALUES (1); SELECT * FROM log;
+            """, in: dir)
     }
 
     func testReadfileWithoutBaseDirectoryUsesTheWorkingDirectory() throws {
@@ -41,7 +55,7 @@ final class FileIOTests: XCTestCase {
         let recorder = InputRecorder()
         let previous = FileManager.default.currentDirectoryPath
         XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(dir.path))
-        defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
         let outcome = runOurs("SELECT length(readfile('empty')), quote(readfile('sub/deeper/n.txt'));", baseDirectory: nil, recorder: recorder)
         XCTAssertEqual(outcome, QueryOutcome(rows: ["0|X'6E6573746564'"], error: nil))
         XCTAssertEqual(recorder.paths, ["empty", "sub/deeper/n.txt"])

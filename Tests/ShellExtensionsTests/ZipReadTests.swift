@@ -65,6 +65,9 @@ final class ZipReadTests: XCTestCase {
         let dir = try makeArchives()
         try assertSameAsShell("SELECT name, zipfile_cds(z) FROM zipfile('py.zip');", in: dir)
         try assertSameAsShell("SELECT name, zipfile_cds(z) FROM zipfile('shell.zip');", in: dir)
+        try assertSameAsShell("SELECT zipfile_cds(1);", in: dir)
+        try assertSameAsShell("SELECT zipfile_cds(name) FROM zipfile('py.zip');", in: dir)
+        try assertSameAsShell("CREATE VIRTUAL TABLE t USING zipfile('py.zip'); SELECT name, zipfile_cds(z) FROM t;", in: dir)
     }
 
     func testCreatedTableMatchesShell() throws {
