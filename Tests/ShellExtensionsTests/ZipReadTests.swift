@@ -120,6 +120,20 @@ final class ZipReadTests: XCTestCase {
         try assertSameAsShell("SELECT name, typeof(data), length(rawdata) FROM zipfile(readfile('bzip2.zip'));", in: dir)
     }
 
+    /// DOS dates and times outside the calendar (month 0, day 0, every bit set) convert as in the shell.
+    func testOddDosTimestampsMatchShell() throws {
+        let dir = try makeScratchDirectory(self)
+        try runPython("""
+            import zipfile
+            with zipfile.ZipFile('odd.zip', 'w') as z:
+                for i, when in enumerate([(1980, 0, 0, 0, 0, 0), (2107, 15, 31, 31, 63, 62), (2000, 2, 30, 24, 60, 60),
+                                          (1980, 1, 1, 0, 0, 1), (2099, 12, 31, 23, 59, 58), (2044, 13, 1, 0, 0, 0)]):
+                    z.writestr(zipfile.ZipInfo('f%d' % i, date_time=when), b'x')
+            """, in: dir)
+        try assertSameAsShell("SELECT name, mtime, zipfile_cds(z) FROM zipfile('odd.zip');", in: dir)
+        try assertSameAsShell("SELECT name, mtime FROM zipfile(readfile('odd.zip'));", in: dir)
+    }
+
     func testArchiveFileIsRecordedAsInput() throws {
         let dir = try makeArchives()
         let recorder = InputRecorder()
