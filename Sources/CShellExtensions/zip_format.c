@@ -128,6 +128,7 @@ void zip_inflate_result(sqlite3_context *ctx, const unsigned char *in, int size,
         sqlite3_result_error_nomem(ctx);
         return;
     }
+    memset(buffer, 0, (size_t)out_size); /* a stream shorter than its recorded size ends in zeros */
     z_stream stream;
     memset(&stream, 0, sizeof(stream));
     stream.next_in = (Bytef *)in;

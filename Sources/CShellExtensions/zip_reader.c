@@ -110,12 +110,12 @@ static int read_cds_names(zip_source *source, sqlite3_int64 offset, zip_entry *e
     return rc;
 }
 
-/** Reads the local header of `entry` to find where its data starts. */
+/** Reads the local header of `entry` to find where its data starts (any failure is
+ *  reported as the shell does, as an unreadable LFH). */
 static int read_local_header(zip_source *source, zip_entry *entry, char **error) {
     unsigned char header[ZIP_LFH_FIXED_SIZE];
     int rc = zip_source_read(source, entry->local_header_offset, ZIP_LFH_FIXED_SIZE, header, error);
-    if (rc != SQLITE_OK) return rc;
-    if (zip_get32(header) != ZIP_SIGNATURE_LFH) {
+    if (rc != SQLITE_OK || zip_get32(header) != ZIP_SIGNATURE_LFH) {
         sqlite3_free(*error);
         *error = sqlite3_mprintf("failed to read LFH at offset %d", (int)entry->local_header_offset);
         return SQLITE_ERROR;

@@ -217,19 +217,22 @@ static int zipfile_filter(sqlite3_vtab_cursor *base, int plan, const char *plan_
 static int zipfile_data(zipfile_cursor *cursor, sqlite3_context *ctx, int raw) {
     zip_entry *entry = cursor->current;
     if (!raw && entry->method != 0 && entry->method != 8) return SQLITE_OK;
-    if (entry->uncompressed_size == 0) {
+    int final_size = (int)entry->uncompressed_size; /* an int in the shell: sizes from 2 GiB count as empty */
+    if (final_size <= 0) {
         /* A directory (by mode or trailing '/') has NULL data; an empty file has an empty BLOB. */
         uint32_t mode = entry->external_attributes >> 16;
-        int slash = entry->name_length > 0 && entry->name[entry->name_length - 1] == '/';
+        size_t stored = strlen(entry->name); /* shorter than name_length when the name holds a NUL */
+        int slash = entry->name_length > 0 && entry->name_length <= stored && entry->name[entry->name_length - 1] == '/';
         if (!(mode & 0040000) && !slash) sqlite3_result_blob(ctx, "", 0, SQLITE_STATIC);
         return SQLITE_OK;
     }
     int size = (int)entry->compressed_size;
-    unsigned char *buffer = sqlite3_malloc(size > 0 ? size : 1);
+    /* The shell allocates exactly `size` bytes (an int): 0 or a negative size fails as out of memory. */
+    unsigned char *buffer = size > 0 ? sqlite3_malloc(size) : NULL;
     if (buffer == NULL) return SQLITE_NOMEM;
     int rc = zip_source_read(&cursor->source, entry->data_offset, size, buffer, &cursor->base.pVtab->zErrMsg);
     if (rc == SQLITE_OK) {
-        if (!raw && entry->method != 0) zip_inflate_result(ctx, buffer, size, (int)entry->uncompressed_size);
+        if (!raw && entry->method != 0) zip_inflate_result(ctx, buffer, size, final_size);
         else sqlite3_result_blob(ctx, buffer, size, SQLITE_TRANSIENT);
     }
     sqlite3_free(buffer);

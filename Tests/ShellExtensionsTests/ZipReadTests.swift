@@ -93,7 +93,8 @@ final class ZipReadTests: XCTestCase {
 
     /// Damaged or unusual archives read from files: a truncated central directory, an end
     /// record whose offset and size wrap in 32 bits, a broken local header, corrupt deflate
-    /// data, and bzip2 entries (a method the shell does not decode).
+    /// data, bzip2 entries (a method the shell does not decode), an uncompressed size of 4 GiB
+    /// (negative as the shell's int: read as empty) and a size without data (out of memory).
     func testDamagedArchivesMatchShell() throws {
         let dir = try makeScratchDirectory(self)
         try runPython("""
@@ -107,11 +108,23 @@ final class ZipReadTests: XCTestCase {
             open('badlfh.zip', 'wb').write(b'XX' + good[2:])
             at = good.index(b'd.txt') + 5
             open('baddeflate.zip', 'wb').write(good[:at] + b'\\xff' * 8 + good[at + 8:])
+            with zipfile.ZipFile('sizes.zip', 'w') as z:
+                z.writestr('a', b'')
+                z.writestr('b', b'')
+            sizes = bytearray(open('sizes.zip', 'rb').read())
+            first = sizes.index(b'PK\\x01\\x02')
+            second = sizes.index(b'PK\\x01\\x02', first + 1)
+            sizes[first + 24:first + 28] = b'\\x00\\x00\\x00\\xff'
+            open('hugesize.zip', 'wb').write(bytes(sizes))
+            sizes[second + 24:second + 28] = b'\\x05\\x00\\x00\\x00'
+            open('nodata.zip', 'wb').write(bytes(sizes))
             with zipfile.ZipFile('bzip2.zip', 'w') as z:
                 z.writestr('b.txt', b'bzip2 ' * 40, zipfile.ZIP_BZIP2)
                 z.writestr('e.txt', b'', zipfile.ZIP_BZIP2)
             """, in: dir)
-        for (archive, fails) in [("truncated.zip", true), ("wrapped.zip", false), ("badlfh.zip", true), ("bzip2.zip", false)] {
+        let archives = [("truncated.zip", true), ("wrapped.zip", false), ("badlfh.zip", true), ("bzip2.zip", false),
+                        ("hugesize.zip", false), ("nodata.zip", true)]
+        for (archive, fails) in archives {
             let outcome = try assertSameAsShell("SELECT \(columns) FROM zipfile('\(archive)');", in: dir)
             XCTAssertEqual(outcome.error != nil, fails, archive)
         }
