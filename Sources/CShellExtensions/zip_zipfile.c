@@ -289,6 +289,12 @@ static int zipfile_update(sqlite3_vtab *table, int argc, sqlite3_value **argv, s
     return SQLITE_READONLY;
 }
 
+/** xBegin: a statement that would write through the table is refused before it starts,
+ *  even when it would change no row. */
+static int zipfile_begin(sqlite3_vtab *table) {
+    return zipfile_update(table, 0, NULL, NULL);
+}
+
 /** zipfile_cds(z): the current central-directory record of cursor z, as the shell's JSON. */
 static void zipfile_cds_function(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
@@ -339,6 +345,7 @@ static sqlite3_module zipfile_module = {
     .xEof = zipfile_eof,
     .xColumn = zipfile_column,
     .xUpdate = zipfile_update,
+    .xBegin = zipfile_begin,
     .xFindFunction = zipfile_find_function,
 };
 

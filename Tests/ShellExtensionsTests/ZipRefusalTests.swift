@@ -37,7 +37,8 @@ final class ZipRefusalTests: XCTestCase {
         let before = try Data(contentsOf: archive)
         let attributes = try FileManager.default.attributesOfItem(atPath: archive.path)
         for statement in ["DELETE FROM t;", "DELETE FROM t WHERE name = 'one.txt';", "UPDATE t SET mode = 33261;",
-                          "UPDATE t SET name = 'renamed';", "INSERT OR REPLACE INTO t(name, data) VALUES ('one.txt', 'x');"] {
+                          "UPDATE t SET name = 'renamed';", "INSERT OR REPLACE INTO t(name, data) VALUES ('one.txt', 'x');",
+                          "DELETE FROM t WHERE 0;", "INSERT INTO t(name, data) SELECT 'a', 'b' WHERE 0;"] {
             let outcome = runOurs("CREATE VIRTUAL TABLE t USING zipfile('a.zip'); \(statement)", baseDirectory: dir.path)
             XCTAssertEqual(outcome.error, refusal, statement)
         }
