@@ -1,6 +1,7 @@
 import CShellExtensions
 import CSQLite
 import Foundation
+import ShipyardTestSupport
 import XCTest
 
 /// What one query produced: its rows (columns joined by "|", NULL as "", as the shell's
@@ -16,13 +17,9 @@ final class InputRecorder {
     var paths: [String] = []
 }
 
-/// A scratch directory, removed when the test ends.
+/// A scratch directory (symlinks resolved, as the shell reports paths), removed when the test ends.
 func makeScratchDirectory(_ test: XCTestCase) throws -> URL {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("shellfs-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    test.addTeardownBlock { try? FileManager.default.removeItem(at: url) }
-    return url.resolvingSymlinksInPath()
+    try TemporaryDirectory("shellfs", removedAfter: test).url.resolvingSymlinksInPath()
 }
 
 /// Runs `sql` on an in-memory connection with only the file extensions registered.
@@ -78,44 +75,13 @@ func execute(_ sql: String, on db: OpaquePointer?) -> QueryOutcome {
     return outcome
 }
 
-/// The path of a required oracle program; a missing oracle fails the test (never skips it).
-func requireOracle(_ path: String) throws -> String {
-    guard FileManager.default.isExecutableFile(atPath: path) else {
-        XCTFail("oracle \(path) is missing: this differential test cannot run")
-        throw CocoaError(.fileNoSuchFile)
-    }
-    return path
-}
-
-/// Runs a program in `directory`, its output going through files (no pipe deadlock).
-func runProgram(_ path: String, _ arguments: [String], in directory: URL) throws -> (status: Int32, out: String, err: String) {
-    let outURL = FileManager.default.temporaryDirectory.appendingPathComponent("shellfs-out-\(UUID().uuidString)")
-    let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("shellfs-err-\(UUID().uuidString)")
-    FileManager.default.createFile(atPath: outURL.path, contents: nil)
-    FileManager.default.createFile(atPath: errURL.path, contents: nil)
-    defer { try? FileManager.default.removeItem(at: outURL); try? FileManager.default.removeItem(at: errURL) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = try FileHandle(forWritingTo: outURL)
-    process.standardError = try FileHandle(forWritingTo: errURL)
-    try process.run()
-    process.waitUntilExit()
-    let out = String(decoding: try Data(contentsOf: outURL), as: UTF8.self)
-    let err = String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
-    return (process.terminationStatus, out, err)
-}
-
 /// Runs `sql` through the real sqlite3 shell (the oracle) with `directory` as its cwd.
 func runShell(_ sql: String, in directory: URL) throws -> QueryOutcome {
-    let sqlite3 = try requireOracle("/usr/bin/sqlite3")
-    let result = try runProgram(sqlite3, ["-batch", ":memory:", sql], in: directory)
-    var rows = result.out.components(separatedBy: "\n")
+    let result = try Oracle.sqlite3.run(["-batch", ":memory:", sql], in: directory)
+    var rows = result.stdoutText.components(separatedBy: "\n")
     if rows.last == "" { rows.removeLast() }
     var error: String?
-    if let line = result.err.components(separatedBy: "\n").first, !line.isEmpty {
+    if let line = result.stderrText.components(separatedBy: "\n").first, !line.isEmpty {
         var message = line
         for prefix in ["Error: stepping, ", "Error: in prepare, ", "Error: near line 1: ", "Error: "]
         where message.hasPrefix(prefix) {
@@ -130,12 +96,7 @@ func runShell(_ sql: String, in directory: URL) throws -> QueryOutcome {
 
 /// Runs a python3 script (the second oracle, used to build zip archives) in `directory`.
 func runPython(_ script: String, in directory: URL) throws {
-    let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        ?? "/usr/bin/env"
-    let arguments = python == "/usr/bin/env" ? ["python3", "-c", script] : ["-c", script]
-    let result = try runProgram(try requireOracle(python), arguments, in: directory)
-    XCTAssertEqual(result.status, 0, "python3 failed: \(result.err)")
-    if result.status != 0 { throw CocoaError(.fileWriteUnknown) }
+    _ = try Oracle.python3.output(["-c", script], in: directory)
 }
 
 /// Asserts that `sql` gives the same rows and error through our extensions (with `directory`

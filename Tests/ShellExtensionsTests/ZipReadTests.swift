@@ -1,4 +1,5 @@
 import Foundation
+import ShipyardTestSupport
 import XCTest
 
 /// Reading archives through the zipfile table, against the sqlite3 shell.
@@ -30,7 +31,6 @@ final class ZipReadTests: XCTestCase {
             open('empty.zip', 'wb').close()
             open('notzip.txt', 'wb').write(b'this is not a zip archive at all, just some text' * 3)
             """, in: dir)
-        let sqlite3 = try requireOracle("/usr/bin/sqlite3")
         let build = """
             SELECT writefile('shell.zip', zipfile(name, mode, mtime, data, method)) FROM (
               SELECT 'a.txt' AS name, 420 AS mode, 1700000000 AS mtime, 'hello hello hello hello' AS data, NULL AS method
@@ -38,8 +38,7 @@ final class ZipReadTests: XCTestCase {
               UNION ALL SELECT 'b/c.bin', '-rwxr-x---', 0, zeroblob(1000), 8
               UNION ALL SELECT 'stored', NULL, 1234567890, 'x', 0);
             """
-        let result = try runProgram(sqlite3, ["-batch", ":memory:", build], in: dir)
-        XCTAssertEqual(result.status, 0, result.err)
+        _ = try Oracle.sqlite3.output(["-batch", ":memory:", build], in: dir)
         return dir
     }
 
