@@ -27,11 +27,11 @@ if [ "${1:-}" = "--list" ]; then printf '%s\n' "${targets[@]}"; exit 0; fi
 target=$1; shift
 
 case "$target" in
-  csv-reader)    module=DBGenKit; harness=FuzzCSVReader.swift
+  csv-reader)    module=DBGenKit; harness=FuzzCSVReader.swift; dependency=SQLiteCore
                  flags=(-I Sources/CSQLite); libs=(-lsqlite3) ;;
-  script-reader) module=DBGenKit; harness=FuzzScriptReader.swift
+  script-reader) module=DBGenKit; harness=FuzzScriptReader.swift; dependency=SQLiteCore
                  flags=(-I Sources/CSQLite); libs=(-lsqlite3) ;;
-  plist-editor)  module=VersionStampKit; harness=FuzzPlistEditor.swift
+  plist-editor)  module=VersionStampKit; harness=FuzzPlistEditor.swift; dependency=
                  flags=(-I Sources/CGit2 -I Sources/CLibXML2 $(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g'))
                  libs=(-lxml2 -lgit2) ;;
   *) echo "fuzz.sh: unknown target '$target' (one of: ${targets[*]})" >&2; exit 64 ;;
@@ -42,13 +42,25 @@ build=$root/.build-fuzz
 binary=$build/bin/$target-$sanitizer
 mkdir -p "$build/bin" "$build/corpus/$target" "$build/artifacts/$target"
 
-# Rebuild when any source or the harness is newer than the binary.
-sources=(Sources/$module/*.swift Fuzz/Targets/$harness)
+# Rebuild when any source or the harness is newer than the binary. A module the library
+# imports (DBGenKit's SQLiteCore) is built first, as a static library with its module file.
+swift_files() { find "$1" -name '*.swift' -print | sort; }
+mapfile -t sources < <(swift_files "Sources/$module"; echo "Fuzz/Targets/$harness")
+dependency_sources=()
+[ -n "$dependency" ] && mapfile -t dependency_sources < <(swift_files "Sources/$dependency")
 stale=0
 [ -x "$binary" ] || stale=1
-for f in "${sources[@]}"; do [ "$f" -nt "$binary" ] && stale=1; done
+for f in "${sources[@]}" "${dependency_sources[@]}"; do [ "$f" -nt "$binary" ] && stale=1; done
 if [ $stale = 1 ]; then
   echo "fuzz.sh: building $target ($module + $harness, -sanitize=fuzzer,$sanitizer)" >&2
+  if [ -n "$dependency" ]; then
+    modules=$build/modules-$sanitizer
+    mkdir -p "$modules"
+    swiftc -O -g -parse-as-library -module-name "$dependency" -sanitize=fuzzer,"$sanitizer" \
+      "${flags[@]}" -emit-module -emit-module-path "$modules/$dependency.swiftmodule" \
+      -emit-library -static -o "$modules/lib$dependency.a" "${dependency_sources[@]}"
+    flags+=(-I "$modules" -L "$modules" -l"$dependency")
+  fi
   swiftc -O -g -parse-as-library -module-name "$module" \
     -sanitize=fuzzer,"$sanitizer" \
     "${flags[@]}" "${sources[@]}" "${libs[@]}" -o "$binary.tmp"
