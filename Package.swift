@@ -54,7 +54,7 @@ let package = Package(
         // The one SQLite layer: Connection, Statement, SQLiteError, values, identifier quoting.
         // Nothing else calls sqlite3 directly.
         .target(name: "SQLiteCore", dependencies: ["CSQLite"]),
-        .target(name: "DBGenKit", dependencies: ["SQLiteCore", "CSQLite"]),
+        .target(name: "DBGenKit", dependencies: ["SQLiteCore"]),
         .target(name: "LayeredDatabase", dependencies: ["SQLiteCore", "CSQLite"]),
         .target(name: "VersionStampKit", dependencies: ["CGit2", "CLibXML2"]),
 
@@ -103,7 +103,7 @@ let package = Package(
         .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CGit2", "CLibXML2", "ShipyardTestSupport"]),
         .testTarget(name: "ShellExtensionsTests", dependencies: ["CShellExtensions", "CSQLite", "ShipyardTestSupport"]),
         .testTarget(name: "SQLiteCoreTests", dependencies: ["SQLiteCore", "ShipyardTestSupport"]),
-        .testTarget(name: "DBGenKitTests", dependencies: ["DBGenKit", "ShipyardTestSupport"]),
+        .testTarget(name: "DBGenKitTests", dependencies: ["DBGenKit", "SQLiteCore", "ShipyardTestSupport"]),
         .testTarget(name: "LayeredDatabaseTests", dependencies: ["LayeredDatabase", "ShipyardTestSupport"]),
         .testTarget(name: "VersionStampKitTests", dependencies: ["VersionStampKit", "ShipyardTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "EndToEndTests", dependencies: ["dbgen", "versionstamp", "ShipyardTestSupport"]),
