@@ -43,7 +43,9 @@ binary=$build/bin/$target-$sanitizer
 mkdir -p "$build/bin" "$build/corpus/$target" "$build/artifacts/$target"
 
 # Rebuild when any source or the harness is newer than the binary.
-sources=(Sources/$module/*.swift Fuzz/Targets/$harness)
+# The library's sources, in its concept folders too (Git/, Plist/, …).
+mapfile -t library_sources < <(find "Sources/$module" -name '*.swift' | LC_ALL=C sort)
+sources=("${library_sources[@]}" Fuzz/Targets/$harness)
 stale=0
 [ -x "$binary" ] || stale=1
 for f in "${sources[@]}"; do [ "$f" -nt "$binary" ] && stale=1; done

@@ -5,7 +5,7 @@ import PackagePlugin
 struct VersionConstantsCommand {
     /// The generated file's name (and so the name that shows in build logs).
     static let fileName = "BuildVersion.swift"
-    /// The variable that replaces the repository where there is none (see DESIGN.md).
+    /// The variable that replaces the repository where there is none (a source tarball).
     static let versionVariable = "VERSIONSTAMP_VERSION"
 
     let versionstamp: Path

@@ -22,7 +22,7 @@ final class GitRepository {
         let startPath = start ?? FileManager.default.currentDirectoryPath
         var isDirectory: ObjCBool = false
         if !FileManager.default.fileExists(atPath: startPath, isDirectory: &isDirectory) || !isDirectory.boolValue {
-            throw VersionStampError(path: startPath, message: "no such directory")
+            throw VersionStampError(.noSuchDirectory, path: startPath, message: "no such directory")
         }
         var repo: OpaquePointer?
         let ceiling = environment["GIT_CEILING_DIRECTORIES"]
@@ -31,13 +31,13 @@ final class GitRepository {
             let message = GitLibrary.lastErrorMessage()
             // libgit2 1.5.1 reports its ownership check as "config value 'safe.directory' was not found".
             if message.contains("safe.directory") || message.contains("not owned by current user") {
-                throw VersionStampError(
+                throw VersionStampError(.repositoryOwnership,
                     path: startPath,
                     message: "the repository is owned by another user, so git and libgit2 refuse it (\"dubious ownership\"); "
                         + "if it is trusted, mark it safe with 'git config --global --add safe.directory DIR'")
             }
             if status == GIT_ENOTFOUND.rawValue {
-                throw VersionStampError(
+                throw VersionStampError(.notARepository,
                     path: startPath,
                     message: "not a git repository (or any of the parent directories); "
                         + "set VERSIONSTAMP_VERSION to build without one (e.g. from a source tarball)")
@@ -59,12 +59,12 @@ final class GitRepository {
         if lowered.contains("extension") {
             // libgit2: "unsupported extension name extensions.worktreeconfig"
             let name = libgit2Message.split(separator: " ").last.map(String.init) ?? libgit2Message
-            return VersionStampError(
+            return VersionStampError(.unsupportedExtension,
                 path: startPath,
                 message: "the repository uses the unsupported repository extension '\(name)' "
                     + "(libgit2 cannot read it: \(libgit2Message)); set VERSIONSTAMP_VERSION to build without reading the repository")
         }
-        return VersionStampError(path: startPath, message: "cannot open the git repository: \(libgit2Message)")
+        return VersionStampError(.gitFailure, path: startPath, message: "cannot open the git repository: \(libgit2Message)")
     }
 
     private static func trimmed(_ path: String) -> String {
@@ -193,7 +193,7 @@ final class GitRepository {
               let dash = text[..<gRange.lowerBound].lastIndex(of: "-"),
               let distance = Int(text[text.index(after: dash)..<gRange.lowerBound])
         else {
-            throw VersionStampError(message: "unexpected description from libgit2: \(text)")
+            throw VersionStampError(.gitFailure, message: "unexpected description from libgit2: \(text)")
         }
         return (String(text[..<dash]), distance)
     }
@@ -222,7 +222,7 @@ enum GitLibrary {
     /// Throws a `VersionStampError` when `status` is a libgit2 failure.
     static func check(_ status: Int32, _ doing: String) throws {
         if status < 0 {
-            throw VersionStampError(message: "\(doing): \(lastErrorMessage())")
+            throw VersionStampError(.gitFailure, message: "\(doing): \(lastErrorMessage())")
         }
     }
 }

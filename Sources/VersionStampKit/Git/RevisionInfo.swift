@@ -1,5 +1,5 @@
 /// Everything the format tokens can say about HEAD, read from the repository with libgit2.
-/// Each field equals git's own answer for the same repository (see DESIGN.md's token table).
+/// Each field equals git's own answer for the same repository (the git command is named on each).
 public struct RevisionInfo: Equatable, Sendable {
     /// `git rev-list --count HEAD`
     public var count: Int
@@ -20,6 +20,7 @@ public struct RevisionInfo: Equatable, Sendable {
     /// Committer time of HEAD, Unix seconds (`git log -1 --format=%ct`).
     public var commitTime: Int64
 
+    /// A revision with every field given (for rendering without a repository).
     public init(count: Int, sha: String, short: String, isDirty: Bool, describe: String,
                 tag: String?, distance: Int, branch: String, commitTime: Int64) {
         self.count = count

@@ -28,14 +28,14 @@ public final class RevisionReader: @unchecked Sendable {
             ? CommitCountCache(repository: repository) : nil
         let path = repository.displayPath
         if repository.isShallow {
-            throw VersionStampError(
+            throw VersionStampError(.shallowClone,
                 path: path,
                 message: "the repository is a shallow clone: its history is incomplete, so the commit count would be wrong "
                     + "(and libgit2 cannot walk it); fetch the full history with 'git fetch --unshallow' "
                     + "(GitHub Actions: actions/checkout with 'fetch-depth: 0'), or set VERSIONSTAMP_VERSION")
         }
         if repository.isHeadUnborn {
-            throw VersionStampError(
+            throw VersionStampError(.noCommits,
                 path: path,
                 message: "the repository has no commits yet (HEAD is unborn); commit first, or set VERSIONSTAMP_VERSION")
         }

@@ -34,7 +34,7 @@ enum ShortIdAbbreviation {
         if lowered == "auto" { return nil }
         if ["false", "no", "off", ""].contains(lowered) { return fullLength }
         guard let number = Int(value), (minimumLength...fullLength).contains(number) else {
-            throw VersionStampError(message: "core.abbrev: abbrev length out of range: \(value)")
+            throw VersionStampError(.gitFailure, message: "core.abbrev: abbrev length out of range: \(value)")
         }
         return number
     }
