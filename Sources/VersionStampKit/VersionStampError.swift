@@ -78,7 +78,7 @@ public struct VersionStampError: Error, Equatable, Sendable, CustomStringConvert
         case internalError
 
         /// True for errors in how the command was called (exit status 64).
-        public var isUsage: Bool { self == .usage }
+        public var isUsage: Bool { self == .usage || self == .invalidKeyPath }
     }
 
     /// What went wrong.

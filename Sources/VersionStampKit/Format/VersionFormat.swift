@@ -95,6 +95,8 @@ public struct VersionFormat: Equatable, Sendable {
         case .branch: return revision.branch
         case .date: return utcDate(revision.commitTime)
         case .timestamp: return String(revision.commitTime)
+        case .version: return revision.tag.flatMap(ReleaseVersion.init(tag:))?.version ?? ""
+        case .prerelease: return revision.tag.flatMap(ReleaseVersion.init(tag:))?.prerelease ?? ""
         }
     }
 

@@ -162,9 +162,10 @@ final class GitRepository {
         return git_status_list_entrycount(list) > 0
     }
 
-    /// The nearest tag reachable from `commit` and the number of commits since it, as
-    /// `git describe --tags` chooses it; nil when no tag is reachable.
-    func describeTags(_ commit: git_oid) throws -> (tag: String, distance: Int)? {
+    /// The nearest tag reachable from `commit` (among those matching the glob `pattern`, when
+    /// given) and the number of commits since it, as `git describe --tags [--match PATTERN]`
+    /// chooses it; nil when no such tag is reachable.
+    func describeTags(_ commit: git_oid, matching pattern: String? = nil) throws -> (tag: String, distance: Int)? {
         var id = commit
         var object: OpaquePointer?
         try GitLibrary.check(git_object_lookup(&object, handle, &id, GIT_OBJECT_COMMIT), "reading HEAD")
@@ -174,7 +175,10 @@ final class GitRepository {
         options.describe_strategy = GIT_DESCRIBE_TAGS.rawValue
         options.show_commit_oid_as_fallback = 0
         var result: OpaquePointer?
-        let status = git_describe_commit(&result, object, &options)
+        let status = GitLibrary.withOptionalCString(pattern) { pattern in
+            options.pattern = pattern
+            return git_describe_commit(&result, object, &options)
+        }
         if status < 0, let error = git_error_last(), error.pointee.klass == GIT_ERROR_DESCRIBE.rawValue {
             // "no reference found" / "No tags can describe": no tag is reachable.
             return nil
@@ -217,6 +221,12 @@ enum GitLibrary {
             return String(cString: message)
         }
         return "unknown libgit2 error"
+    }
+
+    /// Calls `body` with `string` as a C string (nil stays nil), valid during the call only.
+    static func withOptionalCString<Result>(_ string: String?, _ body: (UnsafePointer<CChar>?) -> Result) -> Result {
+        guard let string else { return body(nil) }
+        return string.withCString { body($0) }
     }
 
     /// Throws a `VersionStampError` when `status` is a libgit2 failure.

@@ -16,14 +16,18 @@ public final class RevisionReader: @unchecked Sendable {
     private var known: RevisionRequirements = []
     /// The commit-count cache under the git dir; nil when switched off.
     private let countCache: CommitCountCache?
+    /// The history the facts are read over; its paths are relative to the repository root.
+    public let query: RevisionQuery
 
     /// Opens the repository discovered from `start` (like `git -C START`; default: the current
     /// directory) and checks that its history can be read. `{count}` uses a cache under the
     /// git dir (see `CommitCountCache`) unless `useCountCache` is false or the environment
-    /// sets `VERSIONSTAMP_COUNT_CACHE=0`.
+    /// sets `VERSIONSTAMP_COUNT_CACHE=0`. The `query`'s paths are relative to `start` (or
+    /// absolute) and must lie inside the work tree.
     public init(discoveringFrom start: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
-                useCountCache: Bool = true) throws {
+                query: RevisionQuery = RevisionQuery(), useCountCache: Bool = true) throws {
         repository = try GitRepository(discoveringFrom: start, environment: environment)
+        self.query = try query.relativeToRoot(of: repository, from: start)
         countCache = useCountCache && environment["VERSIONSTAMP_COUNT_CACHE"] != "0"
             ? CommitCountCache(repository: repository) : nil
         let path = repository.displayPath
@@ -90,7 +94,7 @@ public final class RevisionReader: @unchecked Sendable {
         if !known.contains(.short) { info.short = try repository.shortID(head); known.insert(.short) }
         if !known.contains(.dirty) { info.isDirty = try repository.hasTrackedChanges(); known.insert(.dirty) }
         let suffix = info.isDirty ? "-dirty" : ""
-        if let found = try repository.describeTags(head) {
+        if let found = try repository.describeTags(head, matching: query.tagPattern) {
             info.tag = found.tag
             info.distance = found.distance
             info.describe = "\(found.tag)-\(found.distance)-g\(info.short)\(suffix)"

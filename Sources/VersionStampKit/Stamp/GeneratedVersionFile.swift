@@ -27,6 +27,10 @@ public enum GeneratedVersionFile: String, CaseIterable, Sendable {
         }
 
         var entries: [(name: String, value: Value, doc: String)]
+        /// Xcode's `CURRENT_PROJECT_VERSION`: the build number, or `VERSIONSTAMP_VERSION`.
+        var buildNumber: String
+        /// Xcode's `MARKETING_VERSION`: the nearest tag's release version, nil without one.
+        var marketingVersion: String?
 
         /// `YYYYMMDD` in UTC, as the `{date}` token renders it.
         static func utcDate(_ seconds: Int64) -> String {
@@ -54,9 +58,11 @@ public enum GeneratedVersionFile: String, CaseIterable, Sendable {
                 throw VersionStampError(.noRevision, message: "cannot read the revision of HEAD for the generated files")
             }
             let date = revision.map { Self.utcDate($0.commitTime) }
+            buildNumber = context.override ?? revision.map { String($0.count) } ?? ""
+            marketingVersion = revision?.tag.flatMap(ReleaseVersion.init(tag:))?.version
             entries = [
                 ("version", .string(version), "The stamped version (the format rendered, or VERSIONSTAMP_VERSION)."),
-                ("count", .integer(revision.map { Int64($0.count) }), "Commits reachable from HEAD (`git rev-list --count HEAD`)."),
+                ("count", .integer(revision.map { Int64($0.count) }), "The build number: commits reachable from HEAD (`git rev-list --count HEAD`), or the CI's number, plus the offset."),
                 ("sha", .string(revision?.sha), "The commit id of HEAD."),
                 ("short", .string(revision?.short), "The abbreviated commit id of HEAD."),
                 ("describe", .string(revision?.describe), "`git describe --tags --long --always --dirty`."),
@@ -173,14 +179,27 @@ public enum GeneratedVersionFile: String, CaseIterable, Sendable {
             case let .integer(number): value = number.map(String.init) ?? ""
             case let .boolean(flag): value = flag.map { $0 ? "YES" : "NO" } ?? ""
             }
-            if value.contains(where: { $0.isNewline }) {
-                throw VersionStampError(.unrepresentableValue, message: "the \(entry.name) value contains a line break, which an xcconfig file cannot hold")
-            }
-            // `//` starts a comment in an xcconfig value; `/$()/` is the usual way to keep it.
-            var setting = value
-            while setting.containsBytes(of: "//") { setting = setting.replacingBytes(of: "//", with: "/$()/") }
-            lines.append("\(xcconfigPrefix)\(entry.name.uppercased()) = \(setting)")
+            lines.append("\(xcconfigPrefix)\(entry.name.uppercased()) = \(try xcconfigValue(value, name: entry.name))")
+        }
+        lines.append("")
+        lines.append("// The build settings Xcode's generated Info.plist reads: $(CURRENT_PROJECT_VERSION) and $(MARKETING_VERSION).")
+        lines.append("CURRENT_PROJECT_VERSION = \(try xcconfigValue(fields.buildNumber, name: "build number"))")
+        if let marketing = fields.marketingVersion {
+            lines.append("MARKETING_VERSION = \(try xcconfigValue(marketing, name: "marketing version"))")
+        } else {
+            lines.append("// MARKETING_VERSION is not set: no tag with a version number is reachable from HEAD.")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `value` as an xcconfig value; a line break cannot be held.
+    private static func xcconfigValue(_ value: String, name: String) throws -> String {
+        if value.contains(where: { $0.isNewline }) {
+            throw VersionStampError(.unrepresentableValue, message: "the \(name) value contains a line break, which an xcconfig file cannot hold")
+        }
+        // `//` starts a comment in an xcconfig value; `/$()/` is the usual way to keep it.
+        var setting = value
+        while setting.containsBytes(of: "//") { setting = setting.replacingBytes(of: "//", with: "/$()/") }
+        return setting
     }
 }

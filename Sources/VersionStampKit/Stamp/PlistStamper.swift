@@ -16,8 +16,10 @@ enum PlistStamper {
         var edit: PlistStringEdit
     }
 
+    /// What stamping `document` changes. `format` is `--format` (nil: the mode's default);
+    /// with `force`, a build-setting reference (`$(NAME)`) is overwritten instead of refused.
     static func stamp(_ document: PlistDocument, mode: StampMode, format: String?,
-                      context: VersionContext, dirtyMarker: String) throws -> Result {
+                      context: VersionContext, dirtyMarker: String, force: Bool = false) throws -> Result {
         let planned: [Planned]
         switch try resolved(mode, in: document) {
         case let .placeholder(token):
@@ -25,10 +27,20 @@ enum PlistStamper {
             planned = try placeholderEdits(token, value: value, in: document)
         case let .keys(keyPaths):
             let value = try context.render(format ?? StampMode.defaultKeyFormat, dirtyMarker: dirtyMarker)
-            planned = try keyEdits(keyPaths, value: value, in: document)
+            planned = try keyEdits(keyPaths.map { ($0, value) }, in: document)
+        case let .assignments(assignments):
+            var rendered: [String: String] = [:]
+            var values: [(PlistKeyPath, String)] = []
+            for assignment in assignments {
+                let itsFormat = assignment.format ?? format ?? StampMode.defaultKeyFormat
+                if rendered[itsFormat] == nil { rendered[itsFormat] = try context.render(itsFormat, dirtyMarker: dirtyMarker) }
+                values.append((assignment.keyPath, rendered[itsFormat]!))
+            }
+            planned = try keyEdits(values, in: document)
         case .automatic:
             preconditionFailure("resolved above")
         }
+        if !force { try checkBuildSettingReferences(planned, in: document) }
         try checkAppStoreRule(planned, in: document)
         let effective = planned.filter { $0.edit.newValue != $0.string.value }
         let contents = try document.applying(effective.map(\.edit))
@@ -65,10 +77,11 @@ enum PlistStamper {
         }
     }
 
-    /// The string at each key path set to `value`; a missing key or a non-string is an error.
-    private static func keyEdits(_ keyPaths: [PlistKeyPath], value: String, in document: PlistDocument) throws -> [Planned] {
+    /// The string at each key path set to its value; a missing key or a non-string is an
+    /// error. A string named twice keeps its first value.
+    private static func keyEdits(_ values: [(PlistKeyPath, String)], in document: PlistDocument) throws -> [Planned] {
         var planned: [Planned] = []
-        for keyPath in keyPaths {
+        for (keyPath, value) in values {
             let string = try lookUpString(keyPath, in: document)
             if !planned.contains(where: { $0.string.slot == string.slot }) {
                 planned.append(Planned(path: keyPath, string: string, edit: PlistStringEdit(slot: string.slot, newValue: value)))
@@ -94,6 +107,16 @@ enum PlistStamper {
             default: reason = "\(place) is not a dict or array"
             }
             throw VersionStampError(.missingKey, path: document.path, line: line, message: "key '\(keyPath)' not found: \(reason)")
+        }
+    }
+
+    /// Refuses to replace a value that is wholly an Xcode build-setting reference: stamping
+    /// it would detach the plist from the setting (which is what should be written).
+    private static func checkBuildSettingReferences(_ planned: [Planned], in document: PlistDocument) throws {
+        for item in planned where item.edit.placeholder == nil && item.edit.newValue != item.string.value {
+            guard let setting = BuildSettingReference.settingName(in: item.string.value) else { continue }
+            throw VersionStampError(.buildSettingReference, path: document.path, line: item.string.line,
+                                    message: "'\(item.path)' is \(item.string.value), a reference to the build setting \(setting); stamping it would detach the plist from the setting. Write the setting instead with --xcconfig FILE (it sets CURRENT_PROJECT_VERSION and MARKETING_VERSION), or pass --force to overwrite the reference")
         }
     }
 

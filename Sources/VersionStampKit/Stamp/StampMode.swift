@@ -4,6 +4,9 @@ public enum StampMode: Equatable, Sendable {
     case placeholder(String)
     /// Set the string at each key path (default format `{count}`); a missing key is an error.
     case keys([PlistKeyPath])
+    /// Set the string at each key path to its own format (`--set KEYPATH=FORMAT`; a nil
+    /// format is the stamp's `--format`, or `{count}`); a missing key is an error.
+    case assignments([KeyAssignment])
     /// Per file: placeholder mode when a string contains `placeholder`, otherwise key mode on
     /// `CFBundleVersion`; a file with neither is an error naming both.
     case automatic(placeholder: String)

@@ -10,21 +10,30 @@ public struct StampOptions: Equatable, Sendable {
     public var dirtyMarker: String
     /// `--swift FILE`, `--json FILE`, `--xcconfig FILE`.
     public var generatedFiles: [GeneratedVersionFile: String]
+    /// `--force`: overwrite a value that is an Xcode build-setting reference (`$(NAME)`).
+    public var force: Bool
 
     /// Options for stamping `plists`; the defaults are those of `versionstamp stamp`.
     public init(plists: [String], format: String? = nil, mode: StampMode = .automatic(placeholder: StampMode.defaultPlaceholder),
-                dirtyMarker: String = "M", generatedFiles: [GeneratedVersionFile: String] = [:]) {
+                dirtyMarker: String = "M", generatedFiles: [GeneratedVersionFile: String] = [:], force: Bool = false) {
         self.plists = plists
         self.format = format
         self.mode = mode
         self.dirtyMarker = dirtyMarker
         self.generatedFiles = generatedFiles
+        self.force = force
     }
 
-    /// The mode for `--key` and `--placeholder` as given (both at once is a usage error).
-    public static func mode(keys: [String], placeholder: String?) throws -> StampMode {
-        if !keys.isEmpty && placeholder != nil {
-            throw VersionStampError(.usage, message: "--key and --placeholder cannot be used together: a stamp either sets keys or replaces a placeholder")
+    /// The mode for `--key`, `--set` and `--placeholder` as given (`--placeholder` with either
+    /// of the others is a usage error, as is a `--set` without `=`).
+    public static func mode(keys: [String], assignments: [String] = [], placeholder: String?) throws -> StampMode {
+        if (!keys.isEmpty || !assignments.isEmpty) && placeholder != nil {
+            let option = keys.isEmpty ? "--set" : "--key"
+            throw VersionStampError(.usage, message: "\(option) and --placeholder cannot be used together: a stamp either sets keys or replaces a placeholder")
+        }
+        if !assignments.isEmpty {
+            let plain = try keys.map { KeyAssignment(try PlistKeyPath(parsing: $0)) }
+            return .assignments(plain + (try assignments.map(KeyAssignment.init(parsing:))))
         }
         if let placeholder {
             guard !placeholder.isEmpty else { throw VersionStampError(.usage, message: "--placeholder must not be empty") }

@@ -22,7 +22,7 @@ final class VersionFormatTests: XCTestCase {
         let all = VersionToken.allCases.map { "{\($0.rawValue)}" }.joined(separator: " ")
         let rendered = try VersionFormat(all).render(revision)
         let date = "20231114"  // 1700000000 is 2023-11-14 22:13:20 UTC (date -u -d @1700000000)
-        XCTAssertEqual(rendered, "42 \(revision.sha) abababa M v1-3-gabababa-dirty v1 3 feature/x \(date) 1700000000")
+        XCTAssertEqual(rendered, "42 \(revision.sha) abababa M v1-3-gabababa-dirty v1 3 feature/x \(date) 1700000000 1 ")
     }
 
     func testNoTagRendersEmpty() throws {
@@ -66,6 +66,39 @@ final class VersionFormatTests: XCTestCase {
         for token in VersionToken.allCases {
             XCTAssertTrue(VersionToken.helpText.contains("{\(token.rawValue)}"))
         }
+    }
+
+    func testReleaseTokens() throws {
+        var tagged = revision
+        tagged.tag = "v2.0.0-beta.1"
+        XCTAssertEqual(try VersionFormat("{version}|{prerelease}").render(tagged), "2.0.0|beta.1")
+        XCTAssertEqual(try VersionFormat("{version}").requirements, .describe)
+        XCTAssertEqual(try VersionFormat("{prerelease}").requirements, .describe)
+    }
+
+    /// Through a context, {version} without a tag (or with a tag holding no number) is an error.
+    func testVersionWithoutTagIsAnError() throws {
+        var untagged = revision
+        untagged.tag = nil
+        XCTAssertThrowsError(try VersionContext(revision: untagged, override: nil).render("{count}-{version}")) { error in
+            XCTAssertEqual((error as? VersionStampError)?.code, .noMatchingTag)
+        }
+        untagged.tag = "latest"
+        XCTAssertThrowsError(try VersionContext(revision: untagged, override: nil).render("{prerelease}")) { error in
+            XCTAssertEqual((error as? VersionStampError)?.code, .noMatchingTag)
+            XCTAssertTrue((error as? VersionStampError)?.message.contains("'latest'") ?? false, "\(error)")
+        }
+        XCTAssertEqual(try VersionContext(revision: untagged, override: nil).render("{count}"), "42", "only {version} needs a tag")
+    }
+
+    func testOffsetAppliesToCountOnly() throws {
+        let context = VersionContext(revision: revision, override: nil, buildNumber: BuildNumber(offset: 1000))
+        XCTAssertEqual(try context.render("{count}.{distance}"), "1042.3")
+        let below = VersionContext(revision: revision, override: nil, buildNumber: BuildNumber(offset: -43))
+        XCTAssertThrowsError(try below.render("{count}")) { error in
+            XCTAssertEqual((error as? VersionStampError)?.code, .invalidBuildNumber)
+        }
+        XCTAssertEqual(try below.render("{short}"), "abababa", "the offset is not applied where {count} is not used")
     }
 
     func testRenderWithFixedRevision() throws {

@@ -87,11 +87,35 @@ final class StampGeneratedFileTests: XCTestCase {
             "SHIPYARD_BUILD_DIRTY = YES",
             "SHIPYARD_BUILD_DATE = 20231114",
             "SHIPYARD_BUILD_TIMESTAMP = 1700000000",
+            "CURRENT_PROJECT_VERSION = 1234",
+            "MARKETING_VERSION = 1.2",
         ])
         let overridden = try GeneratedVersionFile.xcconfig.contents(version: "http://x///y", context: PlistTestSupport.context("http://x///y"))
         XCTAssertTrue(overridden.contains("SHIPYARD_BUILD_VERSION = http:/$()/x/$()/$()/y\n"), overridden)
         XCTAssertTrue(overridden.contains("SHIPYARD_BUILD_COUNT = \n"), overridden)
         XCTAssertThrowsError(try GeneratedVersionFile.xcconfig.contents(version: "a\nb", context: PlistTestSupport.context("a\nb")))
+    }
+
+    /// Xcode's own settings: the build number (offset applied) and the tag's version; without
+    /// a tag MARKETING_VERSION is left to the project, with VERSIONSTAMP_VERSION the build
+    /// number is that value.
+    func testXcconfigWritesXcodesVersionSettings() throws {
+        var prerelease = revision
+        prerelease.tag = "release-3.1-rc2"
+        let offset = VersionContext(revision: prerelease, override: nil, buildNumber: BuildNumber(offset: 5000))
+        let text = try GeneratedVersionFile.xcconfig.contents(version: "x", context: offset)
+        XCTAssertTrue(text.hasSuffix("\nCURRENT_PROJECT_VERSION = 6234\nMARKETING_VERSION = 3.1\n"), text)
+        XCTAssertTrue(text.contains("\nSHIPYARD_BUILD_COUNT = 6234\n"), text)
+
+        var untagged = revision
+        untagged.tag = nil
+        let plain = try GeneratedVersionFile.xcconfig.contents(version: "x", context: VersionContext(revision: untagged, override: nil))
+        XCTAssertTrue(plain.contains("\nCURRENT_PROJECT_VERSION = 1234\n"), plain)
+        XCTAssertFalse(plain.contains("\nMARKETING_VERSION"), plain)
+
+        let overridden = try GeneratedVersionFile.xcconfig.contents(version: "77", context: PlistTestSupport.context("77"))
+        XCTAssertTrue(overridden.contains("\nCURRENT_PROJECT_VERSION = 77\n"), overridden)
+        XCTAssertFalse(overridden.contains("\nMARKETING_VERSION"), overridden)
     }
 
     func testOutputsWrittenOnlyWhenChanged() throws {
