@@ -93,18 +93,10 @@ public struct VersionFormat: Equatable, Sendable {
         case .tag: return revision.tag ?? ""
         case .distance: return String(revision.distance)
         case .branch: return revision.branch
-        case .date: return utcDate(revision.commitTime)
+        case .date: return UTCDate.day(of: revision.commitTime)
         case .timestamp: return String(revision.commitTime)
         case .version: return revision.tag.flatMap(ReleaseVersion.init(tag:))?.version ?? ""
         case .prerelease: return revision.tag.flatMap(ReleaseVersion.init(tag:))?.prerelease ?? ""
         }
-    }
-
-    /// `YYYYMMDD` of Unix time `seconds`, in UTC.
-    static func utcDate(_ seconds: Int64) -> String {
-        var time = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        return String(format: "%04d%02d%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday))
     }
 }

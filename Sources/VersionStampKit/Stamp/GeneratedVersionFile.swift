@@ -32,32 +32,12 @@ public enum GeneratedVersionFile: String, CaseIterable, Sendable {
         /// Xcode's `MARKETING_VERSION`: the nearest tag's release version, nil without one.
         var marketingVersion: String?
 
-        /// `YYYYMMDD` in UTC, as the `{date}` token renders it.
-        static func utcDate(_ seconds: Int64) -> String {
-            var days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-            // Civil date from days since 1970-01-01 (proleptic Gregorian calendar).
-            days += 719_468
-            let era = (days >= 0 ? days : days - 146_096) / 146_097
-            let dayOfEra = days - era * 146_097
-            let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-            let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-            let monthIndex = (5 * dayOfYear + 2) / 153
-            let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-            let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-            let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-            func pad(_ value: Int64, _ width: Int) -> String {
-                let text = String(value)
-                return String(repeating: "0", count: max(0, width - text.count)) + text
-            }
-            return pad(year, 4) + pad(month, 2) + pad(day, 2)
-        }
-
         init(version: String, context: VersionContext) throws {
             let revision = try context.revision(.all)
             if revision == nil && context.override == nil {
                 throw VersionStampError(.noRevision, message: "cannot read the revision of HEAD for the generated files")
             }
-            let date = revision.map { Self.utcDate($0.commitTime) }
+            let date = revision.map { UTCDate.day(of: $0.commitTime) }
             buildNumber = context.override ?? revision.map { String($0.count) } ?? ""
             marketingVersion = revision?.tag.flatMap(ReleaseVersion.init(tag:))?.version
             entries = [
@@ -113,7 +93,16 @@ public enum GeneratedVersionFile: String, CaseIterable, Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// `value` as a Swift string literal.
     static func swiftLiteral(_ value: String) -> String {
+        quoted(value) { scalar in
+            scalar.value < 0x20 || scalar.value == 0x7F ? "\\u{\(String(scalar.value, radix: 16))}" : nil
+        }
+    }
+
+    /// `value` quoted with `\\`, `\"`, `\n`, `\r`, `\t` escaped; other characters as
+    /// `escape` spells them (nil: as they are).
+    private static func quoted(_ value: String, escape: (Unicode.Scalar) -> String?) -> String {
         var out = "\""
         for scalar in value.unicodeScalars {
             switch scalar {
@@ -123,11 +112,7 @@ public enum GeneratedVersionFile: String, CaseIterable, Sendable {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += "\\u{\(String(scalar.value, radix: 16))}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
+                if let escaped = escape(scalar) { out += escaped } else { out.unicodeScalars.append(scalar) }
             }
         }
         return out + "\""
@@ -146,25 +131,13 @@ public enum GeneratedVersionFile: String, CaseIterable, Sendable {
         return "{\n" + members.joined(separator: ",\n") + "\n}\n"
     }
 
+    /// `value` as a JSON string.
     static func jsonLiteral(_ value: String) -> String {
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
+        quoted(value) { scalar in
+            guard scalar.value < 0x20 else { return nil }
+            let hex = String(scalar.value, radix: 16)
+            return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
         }
-        return out + "\""
     }
 
     private static func xcconfig(_ fields: Fields) throws -> String {

@@ -36,9 +36,8 @@ extension VersionStampCommand {
                 let context = try VersionContext.load(repository: repo, environment: ProcessInfo.processInfo.environment,
                                                       query: numbering.query, buildNumber: numbering.buildNumber)
                 print(try context.render(format, dirtyMarker: dirtyMarker))
-            } catch let error as VersionStampError {
-                FileHandle.standardError.write(Data((error.description + "\n").utf8))
-                throw ExitCode.failure
+            } catch {
+                throw Diagnostics.exit(reporting: [error])
             }
         }
     }

@@ -134,15 +134,13 @@ extension VersionStampCommand {
                 context = try VersionContext.load(repository: repo, environment: environment,
                                                   query: numbering.query, buildNumber: numbering.buildNumber)
             } catch {
-                printError(error)
-                throw failure
+                throw Diagnostics.exit(reporting: [error], failure: failure.rawValue)
             }
             let options = StampOptions(plists: files, format: format, mode: mode, dirtyMarker: dirtyMarker,
                                        generatedFiles: generated, force: force)
             let plan = StampPlan(options: options, context: context)
             guard plan.errors.isEmpty else {
-                plan.errors.forEach(printError)
-                throw failure
+                throw Diagnostics.exit(reporting: plan.errors, failure: failure.rawValue)
             }
             if check || dryRun {
                 if !quiet || dryRun {
@@ -154,17 +152,11 @@ extension VersionStampCommand {
             do {
                 try plan.write()
             } catch {
-                printError(error)
-                throw failure
+                throw Diagnostics.exit(reporting: [error], failure: failure.rawValue)
             }
             if !quiet {
                 for line in plan.reportLines(written: true) { print(line) }
             }
-        }
-
-        private func printError(_ error: Error) {
-            let text = (error as? VersionStampError)?.description ?? "versionstamp: error: \(error)"
-            FileHandle.standardError.write(Data((text + "\n").utf8))
         }
     }
 }

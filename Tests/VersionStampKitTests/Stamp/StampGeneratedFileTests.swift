@@ -10,16 +10,6 @@ final class StampGeneratedFileTests: XCTestCase {
                                         isDirty: true, describe: "v1.2-5-g0123456-dirty", tag: "v1.2", distance: 5,
                                         branch: "feature/a\"b", commitTime: 1_700_000_000)
 
-    func testUTCDateMatchesPython() throws {
-        let times: [Int64] = [0, 1_700_000_000, 951_782_400, 4_107_542_399, -1, 1_234_567_890]
-        let output = try PlistTestSupport.python("""
-        import datetime, sys
-        for t in sys.argv[1:]:
-            print(datetime.datetime.fromtimestamp(int(t), datetime.timezone.utc).strftime('%Y%m%d'))
-        """, times.map(String.init))
-        XCTAssertEqual(times.map(GeneratedVersionFile.Fields.utcDate), output.split(separator: "\n").map(String.init))
-    }
-
     func testSwiftSourceTypeChecksAndHoldsTheValues() throws {
         let directory = try PlistTestSupport.temporaryDirectory(self)
         let source = try GeneratedVersionFile.swift.contents(version: "1234\\\"x", context: VersionContext(revision: revision, override: nil))
