@@ -16,8 +16,11 @@ extension RevisionQuery {
         var resolved = self
         resolved.paths = try paths.map { path in
             let absolute = Self.lexicallyNormalized(path.hasPrefix("/") ? path : base + "/" + path)
-            let full = Self.canonicalExistingPrefix(absolute)
-            if full == root { return "." }
+            if Self.canonical(absolute) == root { return "." }
+            // The last component is kept as written: a symbolic link in the work tree is a path
+            // of its own to git, wherever it points.
+            let parent = Self.canonicalExistingPrefix((absolute as NSString).deletingLastPathComponent)
+            let full = (parent == "/" ? "" : parent) + "/" + (absolute as NSString).lastPathComponent
             guard full.hasPrefix(root == "/" ? "/" : root + "/") else {
                 throw VersionStampError(.pathOutsideRepository, path: path,
                                         message: "--path must name a directory or file inside the repository at \(root)")

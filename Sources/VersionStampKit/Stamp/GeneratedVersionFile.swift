@@ -7,7 +7,11 @@ import Foundation
 /// revision's fields: count, sha, short, describe, tag, distance, branch, dirty, date (UTC
 /// `YYYYMMDD`) and timestamp. When `VERSIONSTAMP_VERSION` replaces the repository the fields
 /// are unknown: nil in Swift, null in JSON, empty in xcconfig. `tag` is also nil/null/empty
-/// when no tag is reachable.
+/// when no tag is reachable. `count` is the build number (offset and CI number applied).
+///
+/// The xcconfig also sets the settings Xcode's generated Info.plist reads:
+/// `CURRENT_PROJECT_VERSION` (the build number, or `VERSIONSTAMP_VERSION`) and
+/// `MARKETING_VERSION` (the nearest tag's ``ReleaseVersion``, left out when there is none).
 public enum GeneratedVersionFile: String, CaseIterable, Sendable {
     case swift
     case json
