@@ -179,7 +179,7 @@ final class VersionStampReleaseNumberingTests: XCTestCase {
         for outside in ["..", "/", fixture.base.path, "app/../../x"] {
             let result = try fixture.versionstamp(["print", "--repo", fixture.root.path, "--path", outside])
             XCTAssertEqual(result.status, 1, outside)
-            XCTAssertTrue(result.stderrText.contains("inside the repository"), result.stderrText)
+            XCTAssertTrue(result.stderrText.contains("outside the repository"), result.stderrText)
             XCTAssertEqual(result.stdoutText, "")
         }
         let plist = try writeInfoPlist(fixture)

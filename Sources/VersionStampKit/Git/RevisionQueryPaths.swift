@@ -23,7 +23,7 @@ extension RevisionQuery {
             let full = (parent == "/" ? "" : parent) + "/" + (absolute as NSString).lastPathComponent
             guard full.hasPrefix(root == "/" ? "/" : root + "/") else {
                 throw VersionStampError(.pathOutsideRepository, path: path,
-                                        message: "--path must name a directory or file inside the repository at \(root)")
+                                        message: "the path is outside the repository at \(root); --path must name a directory or file inside it")
             }
             return String(full.dropFirst(root == "/" ? 1 : root.count + 1))
         }

@@ -22,6 +22,7 @@ final class RevisionQueryPathsTests: XCTestCase {
         XCTAssertThrowsError(try resolved([path], from: start), path, file: file, line: line) { error in
             XCTAssertEqual((error as? VersionStampError)?.code, .pathOutsideRepository, file: file, line: line)
             XCTAssertEqual((error as? VersionStampError)?.path, path, file: file, line: line)
+            XCTAssertTrue((error as? VersionStampError)?.message.contains("outside the repository") ?? false, file: file, line: line)
         }
     }
 
