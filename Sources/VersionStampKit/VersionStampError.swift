@@ -43,7 +43,8 @@ public struct VersionStampError: Error, Equatable, Sendable, CustomStringConvert
         case noMatchingTag
         /// The variable named by `--build-number-env` does not hold a non-negative integer.
         case invalidBuildNumber
-        /// libgit2 failed while reading the repository.
+        /// Reading the repository failed: libgit2 reported an error, or an object of the history
+        /// cannot be read as what it should be (`git fsck` tells more).
         case gitFailure
         /// Neither a repository nor `VERSIONSTAMP_VERSION` gave a revision.
         case noRevision
