@@ -93,7 +93,7 @@ final class VersionStampStampRepositoryTests: XCTestCase {
         let output = try Oracle.python3.run(["-c", """
         import json, sys
         v = json.load(open(sys.argv[1]))
-        print(v['version'], v['count'], v['sha'], v['short'], v['describe'], v['tag'], v['distance'], v['branch'], v['dirty'], v['date'], v['timestamp'])
+        print(v['version'], v['count'], v['sha'], v['short'], v['describe'], v['tag'], v['distance'], v['branch'], v['dirty'], v['date'], v['timestamp'], v['release'], repr(v['prerelease']))
         """, repository.appendingPathComponent("version.json").path])
         // version.json is untracked, so the tree is clean.
         let count = try git(["rev-list", "--count", "HEAD"])
@@ -101,7 +101,7 @@ final class VersionStampStampRepositoryTests: XCTestCase {
         let date = try git(["log", "-1", "--format=%cd", "--date=format-local:%Y%m%d"])
         let expected = [count, count, try git(["rev-parse", "HEAD"]), try git(["rev-parse", "--short", "HEAD"]),
                         try git(["describe", "--tags", "--long", "--always", "--dirty"]), "v1.0", "1", "main", "False",
-                        date, timestamp].joined(separator: " ")
+                        date, timestamp, "1.0", "''"].joined(separator: " ")
         XCTAssertEqual(output.stdoutText.trimmingCharacters(in: .newlines), expected)
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Every output holds `version` (the rendered format, or `VERSIONSTAMP_VERSION`) and the
 /// revision's fields: count, sha, short, describe, tag, distance, branch, dirty, date (UTC
-/// `YYYYMMDD`) and timestamp. When `VERSIONSTAMP_VERSION` replaces the repository the fields
+/// `YYYYMMDD`), timestamp, and the nearest tag's release and prerelease (``ReleaseVersion``). When `VERSIONSTAMP_VERSION` replaces the repository the fields
 /// are unknown: nil in Swift, null in JSON, empty in xcconfig. `tag` is also nil/null/empty
 /// when no tag is reachable. `count` is the build number (offset and CI number applied).
 ///
@@ -43,7 +43,8 @@ public enum GeneratedVersionFile: String, CaseIterable, Sendable {
             }
             let date = revision.map { UTCDate.day(of: $0.commitTime) }
             buildNumber = context.override ?? revision.map { String($0.count) } ?? ""
-            marketingVersion = revision?.tag.flatMap(ReleaseVersion.init(tag:))?.version
+            let release = revision?.tag.flatMap(ReleaseVersion.init(tag:))
+            marketingVersion = release?.version
             entries = [
                 ("version", .string(version), "The stamped version (the format rendered, or VERSIONSTAMP_VERSION)."),
                 ("count", .integer(revision.map { Int64($0.count) }), "The build number: commits reachable from HEAD (`git rev-list --count HEAD`), or the CI's number, plus the offset."),
@@ -56,6 +57,8 @@ public enum GeneratedVersionFile: String, CaseIterable, Sendable {
                 ("dirty", .boolean(revision?.isDirty), "Tracked files differed from HEAD."),
                 ("date", .string(date), "The committer date of HEAD, UTC, `YYYYMMDD`."),
                 ("timestamp", .integer(revision?.commitTime), "The committer time of HEAD, Unix seconds."),
+                ("release", .string(release?.version), "The nearest tag's version number (`{version}`: v2.0.0-beta.1 gives 2.0.0), nil when no tag names one."),
+                ("prerelease", .string(release?.prerelease), "What follows that number in the tag (`{prerelease}`: beta.1), nil when no tag names a version."),
             ]
         }
     }

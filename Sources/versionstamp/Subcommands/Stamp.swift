@@ -43,8 +43,9 @@ extension VersionStampCommand {
             GENERATED FILES
             --swift FILE writes `public enum BuildVersion` with the constants
             version, count, sha, short, describe, tag, distance, branch, dirty,
-            date (UTC YYYYMMDD) and timestamp; --json FILE the same fields as a
-            JSON object; --xcconfig FILE the settings SHIPYARD_BUILD_VERSION,
+            date (UTC YYYYMMDD), timestamp, release and prerelease ({version}
+            and {prerelease}); --json FILE the same fields as a JSON object;
+            --xcconfig FILE the settings SHIPYARD_BUILD_VERSION,
             SHIPYARD_BUILD_COUNT, ... (dirty as YES/NO), and the settings
             Xcode's generated Info.plist reads: CURRENT_PROJECT_VERSION (the
             build number, {count}) and MARKETING_VERSION ({version}, when a

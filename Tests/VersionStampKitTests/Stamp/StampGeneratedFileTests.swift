@@ -32,13 +32,13 @@ final class StampGeneratedFileTests: XCTestCase {
         try Data("""
         print(BuildVersion.version, BuildVersion.count!, BuildVersion.sha!, BuildVersion.short!, BuildVersion.describe!,
               BuildVersion.tag!, BuildVersion.distance!, BuildVersion.branch!, BuildVersion.dirty!, BuildVersion.date!,
-              BuildVersion.timestamp!, separator: "|")
+              BuildVersion.timestamp!, BuildVersion.release!, BuildVersion.prerelease!, separator: "|")
         """.utf8).write(to: main)
         let executable = directory.appendingPathComponent("printer").path
         let compile = try ProcessRunner.run(swiftc, ["-Onone", file.path, main.path, "-o", executable])
         XCTAssertEqual(compile.status, 0, compile.stderrText)
         let printed = try ProcessRunner.run(executable, [])
-        XCTAssertEqual(printed.stdoutText, "1234\\\"x|1234|0123456789abcdef0123456789abcdef01234567|0123456|v1.2-5-g0123456-dirty|v1.2|5|feature/a\"b|true|20231114|1700000000\n")
+        XCTAssertEqual(printed.stdoutText, "1234\\\"x|1234|0123456789abcdef0123456789abcdef01234567|0123456|v1.2-5-g0123456-dirty|v1.2|5|feature/a\"b|true|20231114|1700000000|1.2|\n")
         try Data(overridden.utf8).write(to: file)
         XCTAssertEqual(try ProcessRunner.run(swiftc, ["-typecheck", file.path, main.path]).status, 0)
     }
@@ -54,8 +54,8 @@ final class StampGeneratedFileTests: XCTestCase {
         """, [file.path])
         XCTAssertEqual(output.trimmingCharacters(in: .newlines), """
         {"branch": "feature/a\\"b", "count": 1234, "date": "20231114", "describe": "v1.2-5-g0123456-dirty", "dirty": true, \
-        "distance": 5, "sha": "0123456789abcdef0123456789abcdef01234567", "short": "0123456", "tag": "v1.2", \
-        "timestamp": 1700000000, "version": "r1234M"}
+        "distance": 5, "prerelease": "", "release": "1.2", "sha": "0123456789abcdef0123456789abcdef01234567", \
+        "short": "0123456", "tag": "v1.2", "timestamp": 1700000000, "version": "r1234M"}
         """)
         try Data(try GeneratedVersionFile.json.contents(version: "9\n", context: PlistTestSupport.context("9\n")).utf8).write(to: file)
         let overridden = try PlistTestSupport.python("import json, sys; v = json.load(open(sys.argv[1])); print(repr(v['version']), v['count'], v['sha'])", [file.path])
@@ -77,6 +77,8 @@ final class StampGeneratedFileTests: XCTestCase {
             "SHIPYARD_BUILD_DIRTY = YES",
             "SHIPYARD_BUILD_DATE = 20231114",
             "SHIPYARD_BUILD_TIMESTAMP = 1700000000",
+            "SHIPYARD_BUILD_RELEASE = 1.2",
+            "SHIPYARD_BUILD_PRERELEASE = ",
             "CURRENT_PROJECT_VERSION = 1234",
             "MARKETING_VERSION = 1.2",
         ])
