@@ -1,0 +1,21 @@
+import XCTest
+
+/// The names, argument counts and flags of what the value extensions register, against the shell.
+final class ValueRegistrationTests: XCTestCase {
+    static let functions = ["sha3", "sha3_query", "ieee754", "ieee754_mantissa", "ieee754_exponent", "ieee754_to_blob",
+                            "ieee754_from_blob"]
+
+    /// pragma_function_list rows (name, narg, type, flags) for every value function.
+    func testFunctionListMatchesShell() throws {
+        let names = Self.functions.map(sqlLiteral).joined(separator: ",")
+        try assertMatchesShell(["select name, narg, type, flags from pragma_function_list where name in (\(names)) order by 1, 2;"])
+    }
+
+    /// The collations and eponymous tables the value extensions add.
+    func testCollationsAndModulesMatchShell() throws {
+        try assertMatchesShell([
+            "select name from pragma_collation_list where name in ('uint') order by 1;",
+            "select name from pragma_module_list where name in ('') order by 1;",
+        ])
+    }
+}
