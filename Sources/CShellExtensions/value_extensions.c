@@ -15,6 +15,7 @@ int shipyard_register_value_extensions(sqlite3 *db, shipyard_shell_environment *
         shipyard_register_sha3,
         shipyard_register_ieee754,
         shipyard_register_uint,
+        shipyard_register_series,
     };
     (void)environment;
     for (size_t i = 0; i < sizeof(registrars) / sizeof(registrars[0]); i++) {

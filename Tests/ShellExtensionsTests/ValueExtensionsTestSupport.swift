@@ -96,7 +96,13 @@ enum ShellOracle {
         process.standardOutput = outHandle
         process.standardError = outHandle
         try process.run()
-        process.waitUntilExit()
+        let deadline = Date().addingTimeInterval(120)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+            throw OracleError.missing("the shell did not finish within 120 s")
+        }
         return String(decoding: try Data(contentsOf: output), as: UTF8.self)
     }
 
