@@ -3,7 +3,8 @@ import XCTest
 /// The names, argument counts and flags of what the value extensions register, against the shell.
 final class ValueRegistrationTests: XCTestCase {
     static let functions = ["sha3", "sha3_query", "ieee754", "ieee754_mantissa", "ieee754_exponent", "ieee754_to_blob",
-                            "ieee754_from_blob"]
+                            "ieee754_from_blob", "decimal", "decimal_cmp", "decimal_add", "decimal_sub", "decimal_mul",
+                            "decimal_sum"]
 
     /// pragma_function_list rows (name, narg, type, flags) for every value function.
     func testFunctionListMatchesShell() throws {
@@ -14,7 +15,7 @@ final class ValueRegistrationTests: XCTestCase {
     /// The collations and eponymous tables the value extensions add.
     func testCollationsAndModulesMatchShell() throws {
         try assertMatchesShell([
-            "select name from pragma_collation_list where name in ('uint') order by 1;",
+            "select name from pragma_collation_list where name in ('uint','decimal') order by 1;",
             "select name from pragma_module_list where name in ('generate_series') order by 1;",
         ])
     }
