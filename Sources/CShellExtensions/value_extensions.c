@@ -17,6 +17,7 @@ int shipyard_register_value_extensions(sqlite3 *db, shipyard_shell_environment *
         shipyard_register_uint,
         shipyard_register_series,
         shipyard_register_decimal,
+        shipyard_register_regexp,
     };
     (void)environment;
     for (size_t i = 0; i < sizeof(registrars) / sizeof(registrars[0]); i++) {
