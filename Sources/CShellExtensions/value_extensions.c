@@ -18,6 +18,7 @@ int shipyard_register_value_extensions(sqlite3 *db, shipyard_shell_environment *
         shipyard_register_series,
         shipyard_register_decimal,
         shipyard_register_regexp,
+        shipyard_register_shell_helpers,
     };
     (void)environment;
     for (size_t i = 0; i < sizeof(registrars) / sizeof(registrars[0]); i++) {

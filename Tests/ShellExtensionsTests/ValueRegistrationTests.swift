@@ -4,7 +4,8 @@ import XCTest
 final class ValueRegistrationTests: XCTestCase {
     static let functions = ["sha3", "sha3_query", "ieee754", "ieee754_mantissa", "ieee754_exponent", "ieee754_to_blob",
                             "ieee754_from_blob", "decimal", "decimal_cmp", "decimal_add", "decimal_sub", "decimal_mul",
-                            "decimal_sum", "regexp", "regexpi"]
+                            "decimal_sum", "regexp", "regexpi", "shell_add_schema", "shell_module_schema", "shell_putsnl",
+                            "shell_escape_crnl", "shell_int32", "shell_idquote"]
 
     /// pragma_function_list rows (name, narg, type, flags) for every value function.
     func testFunctionListMatchesShell() throws {
