@@ -6,8 +6,8 @@
 typedef int (*shipyard_value_registrar)(sqlite3 *db);
 
 /*
- * Registers shathree, ieee754, uint, series, decimal, regexp and the shell_* helper
- * functions on `db`, in that order, stopping at the first failure. None of them reads
+ * Registers shathree, ieee754, uint, series, decimal, regexp, the shell_* helper functions
+ * and sqlite_dbdata/sqlite_dbptr on `db`, in that order, stopping at the first failure. None of them reads
  * the environment: they compute values only.
  */
 int shipyard_register_value_extensions(sqlite3 *db, shipyard_shell_environment *environment) {
@@ -19,6 +19,7 @@ int shipyard_register_value_extensions(sqlite3 *db, shipyard_shell_environment *
         shipyard_register_decimal,
         shipyard_register_regexp,
         shipyard_register_shell_helpers,
+        shipyard_register_dbdata,
     };
     (void)environment;
     for (size_t i = 0; i < sizeof(registrars) / sizeof(registrars[0]); i++) {

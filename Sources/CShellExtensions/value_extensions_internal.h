@@ -22,6 +22,8 @@ int shipyard_register_series(sqlite3 *db);
 int shipyard_register_decimal(sqlite3 *db);
 /* regexp(P,S) and regexpi(P,S) (value_regexp_sql.c). */
 int shipyard_register_regexp(sqlite3 *db);
+/* The sqlite_dbdata and sqlite_dbptr eponymous virtual tables (value_dbdata.c). */
+int shipyard_register_dbdata(sqlite3 *db);
 /* shell_add_schema, shell_module_schema, shell_putsnl, ... (value_shell_helpers.c). */
 int shipyard_register_shell_helpers(sqlite3 *db);
 

@@ -17,6 +17,20 @@ final class ExtensionConnection {
 
     deinit { sqlite3_close(db) }
 
+    /// Registers a test-only readfile(NAME) returning the bytes of `directory`/NAME (NULL if
+    /// absent), standing in for the shell's readfile run in that directory.
+    func registerReadfile(directory: String) {
+        sqlite3_create_function_v2(db, "readfile", 1, SQLITE_UTF8, strdup(directory), { context, _, argv in
+            guard let base = sqlite3_user_data(context), let argv, let name = sqlite3_value_text(argv[0]) else { return }
+            let path = String(cString: base.assumingMemoryBound(to: CChar.self)) + "/" + String(cString: name)
+            guard let data = FileManager.default.contents(atPath: path) else { return }
+            data.withUnsafeBytes { bytes in
+                sqlite3_result_blob64(context, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(bytes.count),
+                                      unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+            }
+        }, nil, nil, { free($0) })
+    }
+
     /// Runs every statement of `sql` and returns the rows ("a|b" lines) and, for a statement
     /// that fails, "ERROR: message" in its place; later statements still run, as in the shell.
     func output(of sql: String) -> String {
@@ -67,20 +81,20 @@ enum ShellOracle {
     /// Runs each case (one or more SQL statements) in one `sqlite3 :memory:` process, in order
     /// on the same connection, and returns each case's normalised output. Throws if the shell
     /// is missing or does not run: a missing oracle fails the test.
-    static func outputs(of cases: [String]) throws -> [String] {
+    static func outputs(of cases: [String], directory: URL? = nil) throws -> [String] {
         guard FileManager.default.isExecutableFile(atPath: shell), FileManager.default.isExecutableFile(atPath: stdbuf) else {
             throw OracleError.missing("\(shell) or \(stdbuf) is not installed: the oracle is missing")
         }
         var script = ""
         for (i, sql) in cases.enumerated() { script += ".print #CASE \(i)\n\(sql)\n;\n" }
         script += ".print #CASE end\n"
-        let raw = try runShell(script: script)
+        let raw = try runShell(script: script, directory: directory)
         return try split(raw, count: cases.count)
     }
 
     /// Runs the shell with line-buffered stdout and stderr merged into one temp file, so that
     /// rows and error messages keep their order.
-    private static func runShell(script: String) throws -> String {
+    private static func runShell(script: String, directory: URL?) throws -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shellmath-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -92,6 +106,7 @@ enum ShellOracle {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: stdbuf)
         process.arguments = ["-oL", shell, "-init", "/dev/null", ":memory:"]
+        if let directory { process.currentDirectoryURL = directory }
         process.standardInput = inHandle
         process.standardOutput = outHandle
         process.standardError = outHandle
@@ -135,14 +150,22 @@ enum ShellOracle {
 
 extension XCTestCase {
     /// Runs every case through the extensions and through the shell, asserting identical output.
-    func assertMatchesShell(_ cases: [String], file: StaticString = #filePath, line: UInt = #line) throws {
-        let expected = try ShellOracle.outputs(of: cases)
+    /// `prepare` may add test-only functions to our connection before the cases run;
+    /// `directory` is the shell's working directory.
+    func assertMatchesShell(_ cases: [String], directory: URL? = nil, prepare: (ExtensionConnection) -> Void = { _ in },
+                            file: StaticString = #filePath, line: UInt = #line) throws {
+        let expected = try ShellOracle.outputs(of: cases, directory: directory)
         let connection = ExtensionConnection(file: file, line: line)
+        prepare(connection)
         var failures = 0
         for (sql, want) in zip(cases, expected) {
             let got = connection.output(of: sql)
             if got != want && failures < 30 {
                 failures += 1
+                if let dump = ProcessInfo.processInfo.environment["SHELLMATH_DUMP"] {
+                    try? Data(want.utf8).write(to: URL(fileURLWithPath: "\(dump)-\(failures)-shell.txt"))
+                    try? Data(got.utf8).write(to: URL(fileURLWithPath: "\(dump)-\(failures)-ours.txt"))
+                }
                 XCTFail("\(sql)\n  shell: \(want.debugDescription)\n  ours:  \(got.debugDescription)", file: file, line: line)
             }
         }

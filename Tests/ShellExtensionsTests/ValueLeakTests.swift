@@ -17,6 +17,7 @@ final class ValueLeakTests: XCTestCase {
             select regexp('a(b|c)*d{2,3}[^x-z]\\w', s) from (select 'abcbdddq' s union all select 'zz');
             select regexp('(', 'a'); select regexpi('\\q', 'a'); select regexp('[a', 'a'); select regexp(printf('%.*c', 300, 'a'), 'a');
             select shell_add_schema('CREATE VIEW v AS SELECT 1', 'main', 'd'), shell_module_schema('d'), shell_putsnl(x'41');
+            select * from sqlite_dbdata; select * from sqlite_dbptr('nosuch()'); select * from sqlite_dbdata('zeroblob()') where pgno = 4096;
             select shell_escape_crnl('''a' || char(10) || char(13) || 'b'''), shell_int32(x'00000001', 0), shell_idquote('a"b');
             """
         let baseline = sqlite3_memory_used()

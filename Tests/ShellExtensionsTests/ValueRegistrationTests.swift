@@ -17,7 +17,7 @@ final class ValueRegistrationTests: XCTestCase {
     func testCollationsAndModulesMatchShell() throws {
         try assertMatchesShell([
             "select name from pragma_collation_list where name in ('uint','decimal') order by 1;",
-            "select name from pragma_module_list where name in ('generate_series') order by 1;",
+            "select name from pragma_module_list where name in ('generate_series','sqlite_dbdata','sqlite_dbptr') order by 1;",
         ])
     }
 }
