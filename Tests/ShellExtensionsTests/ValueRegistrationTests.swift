@@ -20,4 +20,18 @@ final class ValueRegistrationTests: XCTestCase {
             "select name from pragma_module_list where name in ('generate_series','sqlite_dbdata','sqlite_dbptr') order by 1;",
         ])
     }
+
+    /// With trusted_schema off, views may use only innocuous functions and tables: this shows
+    /// the flags in action (sha3_query is direct-only, the shell_* helpers are not innocuous).
+    func testUseFromViewsWithUntrustedSchemaMatchesShell() throws {
+        let uses = ["sha3('a')", "sha3_query('select 1')", "ieee754(1.5)", "decimal_add(1, 2)", "regexp('a', 'a')",
+                    "shell_idquote('x')", "shell_int32(x'00000001', 0)", "'b' collate uint < 'a'", "'b' collate decimal < 'a'",
+                    "(select count(*) from generate_series(1, 3))", "(select count(*) from sqlite_dbdata('nosuch()'))",
+                    "(select count(*) from sqlite_dbptr)", "decimal_sum(1) over ()"]
+        var cases = ["pragma trusted_schema = 0;"]
+        for (i, use) in uses.enumerated() {
+            cases.append("create view v\(i) as select \(use) as x; select quote(x) from v\(i);")
+        }
+        try assertMatchesShell(cases)
+    }
 }
