@@ -256,12 +256,12 @@ static void dbdata_advance_field(dbdata_cursor *c, int *skip) {
 }
 
 /** sqlite_dbdata: the next field of the current record, else the next cell, else the next
- *  page. Returns 1 on a row, 0 to continue, -1 at the end, or an error code + 2. */
-static int dbdata_next_field(dbdata_cursor *c, int header) {
+ *  page. Returns 1 on a row, 0 to continue, -1 at the end (*rc holds any error). */
+static int dbdata_next_field(dbdata_cursor *c, int header, int *rc) {
     int skip = 0;
     if (c->record_length == 0) {
-        int rc = dbdata_load_record(c, header, &skip);
-        if (rc != SQLITE_OK) return rc + 2;
+        *rc = dbdata_load_record(c, header, &skip);
+        if (*rc != SQLITE_OK) return -1;
     } else {
         dbdata_advance_field(c, &skip);
     }
@@ -283,8 +283,8 @@ int shipyard_dbdata_next(sqlite3_vtab_cursor *cursor) {
             int rc = dbdata_enter_page(c, pointers, header);
             if (rc != SQLITE_OK || c->page == NULL) return rc;
         }
-        int step = pointers ? dbdata_next_pointer(c, header) : dbdata_next_field(c, header);
-        if (step == 1 || step == -1) return SQLITE_OK;
-        if (step >= 2) return step - 2;
+        int rc = SQLITE_OK;
+        int step = pointers ? dbdata_next_pointer(c, header) : dbdata_next_field(c, header, &rc);
+        if (step != 0) return rc;
     }
 }

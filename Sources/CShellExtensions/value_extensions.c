@@ -7,8 +7,8 @@ typedef int (*shipyard_value_registrar)(sqlite3 *db);
 
 /*
  * Registers shathree, ieee754, uint, series, decimal, regexp, the shell_* helper functions
- * and sqlite_dbdata/sqlite_dbptr on `db`, in that order, stopping at the first failure. None of them reads
- * the environment: they compute values only.
+ * and sqlite_dbdata/sqlite_dbptr on `db`, in that order, stopping at the first failure.
+ * None of them reads the environment: they compute values only.
  */
 int shipyard_register_value_extensions(sqlite3 *db, shipyard_shell_environment *environment) {
     static const shipyard_value_registrar registrars[] = {
