@@ -1,4 +1,5 @@
 import CSQLite
+import ShipyardTestSupport
 import XCTest
 
 /// sqlite_dbdata and sqlite_dbptr against the sqlite3 shell. The shell's library has no

@@ -1,3 +1,4 @@
+import ShipyardTestSupport
 import XCTest
 
 /// The decimal functions, aggregate and collation against the sqlite3 shell.

@@ -1,6 +1,7 @@
 import CShellExtensions
 import CSQLite
 import Foundation
+import ShipyardTestSupport
 import XCTest
 
 /// An in-memory connection with the shell extensions registered, which runs SQL and prints
@@ -75,50 +76,20 @@ final class ExtensionConnection {
 
 /// The real sqlite3 3.40.1 shell, run once over a batch of cases.
 enum ShellOracle {
-    static let shell = "/usr/bin/sqlite3"
-    static let stdbuf = "/usr/bin/stdbuf"
-
     /// Runs each case (one or more SQL statements) in one `sqlite3 :memory:` process, in order
     /// on the same connection, and returns each case's normalised output. Throws if the shell
     /// is missing or does not run: a missing oracle fails the test.
     static func outputs(of cases: [String], directory: URL? = nil) throws -> [String] {
-        guard FileManager.default.isExecutableFile(atPath: shell), FileManager.default.isExecutableFile(atPath: stdbuf) else {
-            throw OracleError.missing("\(shell) or \(stdbuf) is not installed: the oracle is missing")
-        }
         var script = ""
         for (i, sql) in cases.enumerated() { script += ".print #CASE \(i)\n\(sql)\n;\n" }
         script += ".print #CASE end\n"
-        let raw = try runShell(script: script, directory: directory)
+        // Line-buffered output (stdbuf) with stderr in the same file keeps rows and errors in order.
+        let stdbuf = "/usr/bin/stdbuf"
+        guard FileManager.default.isExecutableFile(atPath: stdbuf) else { throw OracleError.missing("\(stdbuf) is not installed") }
+        let raw = try ProcessRunner.runInterleaved(
+            stdbuf, ["-oL", try Oracle.sqlite3.path(), "-init", "/dev/null", ":memory:"],
+            in: directory, input: Data(script.utf8)).output
         return try split(raw, count: cases.count)
-    }
-
-    /// Runs the shell with line-buffered stdout and stderr merged into one temp file, so that
-    /// rows and error messages keep their order.
-    private static func runShell(script: String, directory: URL?) throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shellmath-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let input = dir.appendingPathComponent("in.sql"), output = dir.appendingPathComponent("out.txt")
-        try Data(script.utf8).write(to: input)
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        let inHandle = try FileHandle(forReadingFrom: input), outHandle = try FileHandle(forWritingTo: output)
-        defer { try? inHandle.close(); try? outHandle.close() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: stdbuf)
-        process.arguments = ["-oL", shell, "-init", "/dev/null", ":memory:"]
-        if let directory { process.currentDirectoryURL = directory }
-        process.standardInput = inHandle
-        process.standardOutput = outHandle
-        process.standardError = outHandle
-        try process.run()
-        let deadline = Date().addingTimeInterval(120)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-            throw OracleError.missing("the shell did not finish within 120 s")
-        }
-        return String(decoding: try Data(contentsOf: output), as: UTF8.self)
     }
 
     /// Splits the shell's output at the case markers and rewrites its error reports to
@@ -175,20 +146,6 @@ extension XCTestCase {
     /// quote(e), typeof(e) so that type and value both count.
     func selectCases(_ exprs: [String]) -> [String] {
         exprs.map { "select quote(\($0)), typeof(\($0));" }
-    }
-}
-
-/// A small deterministic generator (SplitMix64) for the seeded randomized tests.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    /// The next 64 pseudo-random bits.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

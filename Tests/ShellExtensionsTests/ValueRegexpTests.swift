@@ -1,3 +1,4 @@
+import ShipyardTestSupport
 import XCTest
 
 /// regexp() and regexpi() against the sqlite3 shell.

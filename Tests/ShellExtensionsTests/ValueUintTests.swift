@@ -1,3 +1,4 @@
+import ShipyardTestSupport
 import XCTest
 
 /// The uint collation against the sqlite3 shell.
