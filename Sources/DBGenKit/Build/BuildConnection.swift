@@ -22,6 +22,8 @@ enum BuildConnection {
                 PRAGMA locking_mode=EXCLUSIVE;
                 PRAGMA cache_size=-2000;
                 """)
+            // No SQL may load code (load_extension() is refused by the build's authorizer too).
+            try connection.setEnabled(.loadExtension, false)
             return connection
         } catch let error as SQLiteError {
             throw DBGenError(.output, "cannot create the database \"\(path)\": \(error.message)")

@@ -83,13 +83,14 @@ public enum DatabaseBuilder {
                     diagnosticHandler: ((Diagnostic) -> Void)?,
                     progressHandler: ((ImportProgress) -> Void)?) throws -> ScriptOutcome {
         let connection = try BuildConnection.open(databasePath)
-        defer { connection.close() }
         var warnings: [String] = []
-        let runner = ScriptRunner(connection: connection, diagnostics: { diagnostic in
+        let runner = try ScriptRunner(connection: connection, diagnostics: { diagnostic in
             if strict { throw DBGenError(.warningAsError, diagnostic.message, at: diagnostic.location) }
             warnings.append(diagnostic.description)
             diagnosticHandler?(diagnostic)
         }, progress: progressHandler)
+        // The runner is the environment of the connection's SQL functions: it outlives it.
+        defer { withExtendedLifetime(runner) { connection.close() } }
         try runner.run(scriptAt: schemaPath, displayPath: displayPath)
         let tables = try BuildConnection.tableCounts(connection)
         return ScriptOutcome(tables: tables, inputs: runner.inputs, warnings: warnings)
