@@ -12,12 +12,15 @@ final class BuildAuthorizer {
     /// Why the last refused action was refused (SQLite itself only says "not authorized").
     private(set) var lastRefusal: String?
     private let recordInput: (String) -> Void
+    private let baseDirectory: () -> String
     private unowned let connection: Connection
 
-    /// Installs the authorizer on `connection`; `recordInput` gets the absolute path of every
-    /// existing database file the script attaches.
-    init(connection: Connection, recordInput: @escaping (String) -> Void) throws {
+    /// Installs the authorizer on `connection`; relative database names resolve against
+    /// `baseDirectory()` (as the connection's VFS resolves them); `recordInput` gets the absolute
+    /// path of every existing database file the script attaches.
+    init(connection: Connection, baseDirectory: @escaping () -> String, recordInput: @escaping (String) -> Void) throws {
         self.recordInput = recordInput
+        self.baseDirectory = baseDirectory
         self.connection = connection
         try connection.setAuthorizer { [unowned self] request in self.decide(request) }
     }
@@ -61,7 +64,9 @@ final class BuildAuthorizer {
         guard let name else {
             return refuse("ATTACH needs its file name as a string literal, so dbgen can check that the file exists")
         }
-        guard let path = Self.filePath(ofDatabaseName: name) else { return .allow } // in memory, temporary
+        guard let path = Self.filePath(ofDatabaseName: name, relativeTo: baseDirectory()) else {
+            return .allow // in memory, temporary
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
             return refuse("ATTACH of \"\(name)\", which does not exist, would create it (VACUUM INTO does so too); "
@@ -73,7 +78,7 @@ final class BuildAuthorizer {
 
     /// The absolute file path a database name (as given to ATTACH) opens, or nil for an
     /// in-memory or temporary database (`:memory:`, `''`, `file::memory:`, `mode=memory`).
-    static func filePath(ofDatabaseName name: String) -> String? {
+    static func filePath(ofDatabaseName name: String, relativeTo directory: String) -> String? {
         var path = name
         if name.hasPrefix("file:") {
             let rest = name.dropFirst("file:".count)
@@ -86,7 +91,7 @@ final class BuildAuthorizer {
             path = String(location).removingPercentEncoding ?? String(location)
         }
         if path.isEmpty || path == ":memory:" { return nil }
-        return PathResolution.absolute(path, relativeTo: PathResolution.currentDirectory)
+        return PathResolution.absolute(path, relativeTo: directory)
     }
 
     private func refuse(_ reason: String) -> AuthorizerDecision {

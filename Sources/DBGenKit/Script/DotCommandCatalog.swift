@@ -10,6 +10,9 @@ enum DotCommandTreatment: Equatable {
     /// It would run a program, write a file other than the output, load code or work on
     /// another database: refused with this reason, nothing run or written.
     case refused(String)
+    /// The shell has it but it cannot work with this SQLite (the shell fails on it too):
+    /// an error saying why.
+    case unavailable(String)
 }
 
 /// One dot-command: its full name, the shortest abbreviation the shell accepts for it and
@@ -28,6 +31,8 @@ enum DotCommandCatalog {
     static let writesFile = "it writes a file other than the output"
     static let testing = "it is a testing command of the shell"
     static let otherDatabase = "it works on another database than the one being built"
+    static let needsDbpage = "it needs the sqlite_dbpage virtual table, which this SQLite is built without "
+        + "(the sqlite3 shell fails on it too)"
 
     static let entries: [DotCommandEntry] = [
         entry("auth", 3, .outputOnly),
@@ -43,7 +48,7 @@ enum DotCommandCatalog {
         entry("connection", 2, .outputOnly),
         entry("databases", 2, .outputOnly),
         entry("dbconfig", 3, .honoured),
-        entry("dbinfo", 3, .outputOnly),
+        entry("dbinfo", 3, .unavailable(needsDbpage)),
         entry("dump", 2, .outputOnly),
         entry("echo", 2, .outputOnly),
         entry("eqp", 2, .outputOnly),
@@ -75,7 +80,7 @@ enum DotCommandCatalog {
         entry("prompt", 4, .outputOnly),
         entry("quit", 1, .honoured),
         entry("read", 3, .honoured),
-        entry("recover", 3, .outputOnly),
+        entry("recover", 3, .unavailable(needsDbpage)),
         entry("restore", 3, .refused("it replaces the database with another file's content")),
         entry("save", 3, .refused(writesFile)),
         entry("scanstats", 2, .outputOnly),

@@ -15,6 +15,8 @@ enum DotCommandParser {
         switch entry.treatment {
         case .refused(let reason):
             throw refusal(".\(entry.name)", reason)
+        case .unavailable(let reason):
+            throw DBGenError(.dotCommand, ".\(entry.name) is not available: \(reason)")
         case .honoured:
             return try parseHonoured(entry.name, args)
         case .outputOnly:

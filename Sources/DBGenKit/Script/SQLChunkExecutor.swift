@@ -57,7 +57,10 @@ struct SQLChunkExecutor {
 
     /// The build authorizer's reason when SQLite said "not authorized" because of it.
     private func refusal(_ error: SQLiteError, chunk: SQLChunk, statementStart: Int) -> DBGenError? {
-        guard error.message.hasPrefix("not authorized"), let reason = authorizer.lastRefusal else { return nil }
+        // "not authorized" when a statement is prepared; "authorization denied" when SQLite
+        // prepares one of its own while running (the ATTACH inside VACUUM INTO).
+        guard error.message.hasPrefix("not authorized") || error.message == "authorization denied",
+              let reason = authorizer.lastRefusal else { return nil }
         return DBGenError(.refused, "refused: \(reason)", at: location(chunk, statementStart))
     }
 

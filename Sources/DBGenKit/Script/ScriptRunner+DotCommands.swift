@@ -78,7 +78,14 @@ extension ScriptRunner {
         let request = ImportRequest(file: URL(fileURLWithPath: absolute), displayPath: display,
                                     table: arguments.table, schema: arguments.schema,
                                     skip: arguments.skip, format: format)
-        _ = try CSVImporter.run(request, into: connection, diagnostics: diagnostics, progress: progress)
+        authorizer.reset()
+        do {
+            _ = try CSVImporter.run(request, into: connection, diagnostics: diagnostics, progress: progress)
+        } catch let error as DBGenError where error.message.hasSuffix("not authorized") {
+            // The build's authorizer refused the import's own statements (an attached target).
+            guard let reason = authorizer.lastRefusal else { throw error }
+            throw DBGenError(.refused, "refused: \(reason)", at: location)
+        }
     }
 
     /// `.import --schema S`: S must be a database of the connection (the error is the

@@ -19,8 +19,9 @@ final class ScriptRunner {
     private var readStack: [String] = []
     /// The scripts being run, innermost last.
     var contexts: [ScriptContext] = []
-    private var authorizer: BuildAuthorizer!
+    private(set) var authorizer: BuildAuthorizer!
     private var extensions: ShellExtensionHost!
+    private let relativePaths: RelativePathVFS
 
     /// Every file read, in the order first read.
     private(set) var inputs: [InputFile] = []
@@ -36,12 +37,16 @@ final class ScriptRunner {
     /// - Parameters:
     ///   - diagnostics: receives warnings; throwing stops the run.
     ///   - progress: called now and then during imports.
-    init(connection: Connection, diagnostics: @escaping DiagnosticHandler,
+    ///   - relativePaths: the connection's VFS, told the running script's directory.
+    init(connection: Connection, relativePaths: RelativePathVFS, diagnostics: @escaping DiagnosticHandler,
          progress: ((ImportProgress) -> Void)? = nil) throws {
         self.connection = connection
+        self.relativePaths = relativePaths
         self.diagnostics = diagnostics
         self.progress = progress
-        authorizer = try BuildAuthorizer(connection: connection) { [unowned self] in self.recordInput($0) }
+        authorizer = try BuildAuthorizer(connection: connection, baseDirectory: { [unowned relativePaths] in
+            relativePaths.baseDirectory
+        }, recordInput: { [unowned self] in self.recordInput($0) })
         extensions = try ShellExtensionHost(connection: connection, baseDirectory: PathResolution.currentDirectory) {
             [unowned self] in self.recordInput($0)
         }
@@ -97,18 +102,24 @@ final class ScriptRunner {
 
     private func enter(_ context: ScriptContext) {
         contexts.append(context)
-        extensions.baseDirectory = context.directory
+        setBaseDirectory(context.directory)
     }
 
     private func leave() {
         contexts.removeLast()
-        extensions.baseDirectory = contexts.last?.directory ?? PathResolution.currentDirectory
+        setBaseDirectory(contexts.last?.directory ?? PathResolution.currentDirectory)
     }
 
     /// The innermost script's context changed (`.cd`).
     func updateCurrentContext(_ change: (inout ScriptContext) -> Void) {
         change(&contexts[contexts.count - 1])
-        extensions.baseDirectory = contexts[contexts.count - 1].directory
+        setBaseDirectory(contexts[contexts.count - 1].directory)
+    }
+
+    /// Relative paths in SQL (the shell's file functions, `ATTACH`) resolve against `directory`.
+    private func setBaseDirectory(_ directory: String) {
+        extensions.baseDirectory = directory
+        relativePaths.baseDirectory = directory
     }
 
     private func perform(_ item: ScriptItem) throws {
