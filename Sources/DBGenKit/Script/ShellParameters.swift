@@ -17,7 +17,7 @@ struct ShellParameters {
             case .list:
                 break
             case .unset(let key):
-                try connection.execute("DELETE FROM temp.sqlite_parameters WHERE key=\(SQLIdentifier.quoteLiteral(key))")
+                try unset(key)
             case .set(let key, let value):
                 return try set(key, value)
             }
@@ -25,6 +25,15 @@ struct ShellParameters {
             throw DBGenError(.dotCommand, error.message)
         }
         return nil
+    }
+
+    /// `.parameter unset KEY`: nothing to do when there is no parameter table (the shell runs
+    /// the DELETE and ignores that it fails).
+    private func unset(_ key: String) throws {
+        guard try connection.scalar("SELECT count(*) FROM temp.sqlite_schema WHERE name = 'sqlite_parameters'") != 0 else {
+            return
+        }
+        try connection.execute("DELETE FROM temp.sqlite_parameters WHERE key=\(SQLIdentifier.quoteLiteral(key))")
     }
 
     /// The shell's `bind_table_init`: the table's name starts with `sqlite_`, so it is created
