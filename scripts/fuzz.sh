@@ -27,11 +27,11 @@ if [ "${1:-}" = "--list" ]; then printf '%s\n' "${targets[@]}"; exit 0; fi
 target=$1; shift
 
 case "$target" in
-  csv-reader)    module=DBGenKit; harness=FuzzCSVReader.swift; dependency=SQLiteCore
-                 flags=(-I Sources/CSQLite); libs=(-lsqlite3) ;;
-  script-reader) module=DBGenKit; harness=FuzzScriptReader.swift; dependency=SQLiteCore
-                 flags=(-I Sources/CSQLite); libs=(-lsqlite3) ;;
-  plist-editor)  module=VersionStampKit; harness=FuzzPlistEditor.swift; dependency=
+  csv-reader)    module=DBGenKit; harness=FuzzCSVReader.swift; dependency=SQLiteCore; c_dependency=CShellExtensions
+                 flags=(-I Sources/CSQLite); libs=(-lsqlite3 -lz) ;;
+  script-reader) module=DBGenKit; harness=FuzzScriptReader.swift; dependency=SQLiteCore; c_dependency=CShellExtensions
+                 flags=(-I Sources/CSQLite); libs=(-lsqlite3 -lz) ;;
+  plist-editor)  module=VersionStampKit; harness=FuzzPlistEditor.swift; dependency=; c_dependency=
                  flags=(-I Sources/CGit2 -I Sources/CLibXML2 $(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g'))
                  libs=(-lxml2 -lgit2) ;;
   *) echo "fuzz.sh: unknown target '$target' (one of: ${targets[*]})" >&2; exit 64 ;;
@@ -48,9 +48,11 @@ swift_files() { find "$1" -name '*.swift' -print | sort; }
 mapfile -t sources < <(swift_files "Sources/$module"; echo "Fuzz/Targets/$harness")
 dependency_sources=()
 [ -n "$dependency" ] && mapfile -t dependency_sources < <(swift_files "Sources/$dependency")
+c_sources=()
+[ -n "$c_dependency" ] && mapfile -t c_sources < <(find "Sources/$c_dependency" -name '*.[ch]' -print | sort)
 stale=0
 [ -x "$binary" ] || stale=1
-for f in "${sources[@]}" "${dependency_sources[@]}"; do [ "$f" -nt "$binary" ] && stale=1; done
+for f in "${sources[@]}" "${dependency_sources[@]}" "${c_sources[@]}"; do [ "$f" -nt "$binary" ] && stale=1; done
 if [ $stale = 1 ]; then
   echo "fuzz.sh: building $target ($module + $harness, -sanitize=fuzzer,$sanitizer)" >&2
   if [ -n "$dependency" ]; then
@@ -60,6 +62,20 @@ if [ $stale = 1 ]; then
       "${flags[@]}" -emit-module -emit-module-path "$modules/$dependency.swiftmodule" \
       -emit-library -static -o "$modules/lib$dependency.a" "${dependency_sources[@]}"
     flags+=(-I "$modules" -L "$modules" -l"$dependency")
+  fi
+  if [ -n "$c_dependency" ]; then
+    # A C target: its objects, and a module map for its public header.
+    cmodule=$build/cmodules-$sanitizer/$c_dependency
+    mkdir -p "$cmodule"
+    printf 'module %s {\n  umbrella "%s"\n  export *\n}\n' "$c_dependency" "$root/Sources/$c_dependency/include" \
+      > "$cmodule/module.modulemap"
+    for c in "${c_sources[@]}"; do
+      [ "${c##*.}" = c ] || continue
+      object=$cmodule/$(basename "$c" .c).o
+      clang -c -O1 -g -fsanitize=fuzzer-no-link,"$sanitizer" -I "Sources/$c_dependency/include" "$c" -o "$object"
+      libs+=("$object")
+    done
+    flags+=(-I "$cmodule")
   fi
   swiftc -O -g -parse-as-library -module-name "$module" \
     -sanitize=fuzzer,"$sanitizer" \
