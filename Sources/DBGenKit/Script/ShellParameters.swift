@@ -44,6 +44,7 @@ struct ShellParameters {
         try connection.setEnabled(.defensive, false)
         try connection.setEnabled(.writableSchema, true)
         defer {
+            // Setting an option fails only on a closed connection, which the next statement reports.
             _ = try? connection.setEnabled(.writableSchema, writableSchema)
             _ = try? connection.setEnabled(.defensive, defensive)
         }
