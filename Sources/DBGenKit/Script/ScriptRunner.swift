@@ -48,7 +48,9 @@ final class ScriptRunner {
             relativePaths.baseDirectory
         }, recordInput: { [unowned self] in self.recordInput($0) })
         extensions = try ShellExtensionHost(connection: connection, baseDirectory: PathResolution.currentDirectory) {
-            [unowned self] in self.recordInput($0)
+            [unowned self] path in
+            self.recordInput(PathResolution.absolute(path, relativeTo: self.contexts.last?.directory
+                                                     ?? PathResolution.currentDirectory))
         }
     }
 
