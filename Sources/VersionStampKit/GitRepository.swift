@@ -127,6 +127,7 @@ final class GitRepository {
     /// The number of commits reachable from `tip` but not from any of `hidden`
     /// (`git rev-list --count TIP ^HIDDEN...`).
     func countCommits(from tip: git_oid, hiding hidden: [git_oid] = []) throws -> Int {
+        if hidden.isEmpty { return try HistoryWalk.countAll(from: tip, in: self) }
         var walk: OpaquePointer?
         try GitLibrary.check(git_revwalk_new(&walk, handle), "walking the history")
         defer { git_revwalk_free(walk) }

@@ -1,0 +1,195 @@
+import Foundation
+
+/// The commit history in memory, read lazily: a commit gets a small integer index when it is
+/// first named (as a tip or someone's parent), and its parents, committer date and tree are
+/// read from the object store only when first asked for. Every history answer (counts, the
+/// simplified path-limited walk, describe) works on these indices.
+final class CommitGraph {
+    /// Index of a commit in this graph.
+    typealias Node = Int32
+
+    let store: ObjectStore
+    private(set) var ids: [ObjectID] = []
+    private var indexByID: [ObjectID: Node] = [:]
+    /// 0: only named; 1: parents read; 2: parents, date and tree read.
+    private var loaded: [UInt8] = []
+    private var parentStart: [Int32] = []
+    private var parentCount: [Int32] = []
+    private var parentPool: [Node] = []
+    private var dates: [Int64] = []
+    private var trees: [ObjectID] = []
+
+    init(store: ObjectStore) {
+        self.store = store
+    }
+
+    /// How many commits have been named so far.
+    var nodeCount: Int { ids.count }
+
+    /// The node of commit `id`, created (unread) when new; `isNew` tells which.
+    @inline(__always)
+    func node(_ id: ObjectID) -> (node: Node, isNew: Bool) {
+        if let existing = indexByID[id] { return (existing, false) }
+        let node = Node(ids.count)
+        indexByID[id] = node
+        ids.append(id)
+        loaded.append(0)
+        parentStart.append(0)
+        parentCount.append(0)
+        dates.append(0)
+        trees.append(id)
+        return (node, true)
+    }
+
+    /// The node of `id` when it has been named, else nil.
+    func existingNode(_ id: ObjectID) -> Node? { indexByID[id] }
+
+    /// The parents of `node`, in commit order.
+    func parents(_ node: Node) throws -> [Node] {
+        try load(node)
+        let start = Int(parentStart[Int(node)])
+        return Array(parentPool[start..<(start + Int(parentCount[Int(node)]))])
+    }
+
+    /// The first parent of `node`, nil for a root commit.
+    func firstParent(_ node: Node) throws -> Node? {
+        try load(node)
+        return parentCount[Int(node)] > 0 ? parentPool[Int(parentStart[Int(node)])] : nil
+    }
+
+    /// The committer date of `node` (Unix seconds), as git orders its walks.
+    func date(_ node: Node) throws -> Int64 {
+        try load(node, full: true)
+        return dates[Int(node)]
+    }
+
+    /// The root tree of `node`.
+    func tree(_ node: Node) throws -> ObjectID {
+        try load(node, full: true)
+        return trees[Int(node)]
+    }
+
+    /// Reads `node`'s parents (and with `full`, its date and tree) once.
+    @inline(__always)
+    func load(_ node: Node, full: Bool = false) throws {
+        if loaded[Int(node)] >= (full ? 2 : 1) { return }
+        try read(node, full: full)
+    }
+
+    private func read(_ node: Node, full: Bool) throws {
+        let i = Int(node)
+        // A count needs only the parent lines: inflate the first bytes, more when cut short.
+        var limit = full ? 1024 : 200
+        var header: CommitHeader?
+        while header == nil {
+            header = try store.withObject(ids[i], .commit, limit: limit) { bytes, whole in
+                try CommitHeader(bytes, id: ids[i], isWhole: whole, needsDate: full)
+            }
+            limit = limit < 4096 ? limit * 4 : .max
+        }
+        if loaded[i] == 0 {
+            parentStart[i] = Int32(parentPool.count)
+            parentCount[i] = Int32(header!.parents.count)
+            for parent in header!.parents { parentPool.append(self.node(parent).node) }
+        }
+        trees[i] = header!.tree
+        if full { dates[i] = header!.date }
+        loaded[i] = full ? 2 : 1
+    }
+
+    /// `git rev-list --count TIP` (every commit reachable from `tip`).
+    func countReachable(from tip: ObjectID) throws -> Int {
+        let start = node(tip)
+        var seen = [Bool](repeating: false, count: nodeCount)
+        var stack: [Node] = [start.node]
+        seen[Int(start.node)] = true
+        var count = 0
+        while let current = stack.popLast() {
+            count += 1
+            try load(current)
+            let start = Int(parentStart[Int(current)])
+            for k in start..<(start + Int(parentCount[Int(current)])) {
+                let parent = parentPool[k]
+                let p = Int(parent)
+                if p >= seen.count { seen.append(contentsOf: repeatElement(false, count: p - seen.count + 1024)) }
+                if !seen[p] {
+                    seen[p] = true
+                    stack.append(parent)
+                }
+            }
+        }
+        return count
+    }
+
+    /// `git rev-list --count --first-parent TIP`.
+    func countFirstParents(from tip: ObjectID) throws -> Int {
+        var current: Node? = node(tip).node
+        var count = 0
+        while let node = current {
+            count += 1
+            current = try firstParent(node)
+        }
+        return count
+    }
+}
+
+/// The header fields of a commit object that the history walk needs.
+struct CommitHeader {
+    var tree: ObjectID
+    var parents: [ObjectID] = []
+    var date: Int64 = 0
+
+    /// Parses `tree`, `parent` lines and (with `needsDate`) the committer date as git does
+    /// (a missing or malformed date is 0). Nil when `bytes`, not the whole object, stop
+    /// before the fields needed.
+    init?(_ bytes: UnsafeBufferPointer<UInt8>, id: ObjectID, isWhole: Bool, needsDate: Bool) throws {
+        let base = bytes.baseAddress!
+        let end = bytes.count
+        guard end >= 46, memcmp(base, "tree ", 5) == 0, let tree = ObjectID.parseHex(base + 5) else {
+            if !isWhole { return nil }
+            throw VersionStampError(message: "commit \(id.hex) is malformed (no tree line)")
+        }
+        self.tree = tree
+        var position = 46
+        while position + 48 <= end, memcmp(base + position, "parent ", 7) == 0 {
+            guard let parent = ObjectID.parseHex(base + position + 7) else {
+                throw VersionStampError(message: "commit \(id.hex) is malformed (bad parent line)")
+            }
+            parents.append(parent)
+            position += 48
+        }
+        // Another parent line may follow beyond the bytes read.
+        if !isWhole && position + 48 > end { return nil }
+        if needsDate {
+            guard let date = CommitHeader.committerDate(base, from: position, end: end, isWhole: isWhole) else { return nil }
+            self.date = date
+        }
+    }
+
+    /// The number after the `>` of the `committer` line; 0 when there is none.
+    /// Nil when the bytes end before the line is complete.
+    private static func committerDate(_ base: UnsafePointer<UInt8>, from start: Int, end: Int, isWhole: Bool) -> Int64? {
+        var position = start
+        while position < end {
+            var lineEnd = position
+            while lineEnd < end && base[lineEnd] != 10 { lineEnd += 1 }
+            if lineEnd == end && !isWhole { return nil }
+            if lineEnd == position { return 0 }  // the blank line before the message
+            if lineEnd - position > 10 && memcmp(base + position, "committer ", 10) == 0 {
+                var close = lineEnd
+                while close > position && base[close - 1] != 62 { close -= 1 }  // '>'
+                guard close > position else { return 0 }
+                var value: Int64 = 0
+                var digit = close
+                while digit < lineEnd && base[digit] == 32 { digit += 1 }
+                while digit < lineEnd, base[digit] >= 48, base[digit] <= 57 {
+                    value = value &* 10 &+ Int64(base[digit] - 48)
+                    digit += 1
+                }
+                return value
+            }
+            position = lineEnd + 1
+        }
+        return isWhole ? 0 : nil
+    }
+}
