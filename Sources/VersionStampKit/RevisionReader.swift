@@ -16,14 +16,21 @@ public final class RevisionReader: @unchecked Sendable {
     private var known: RevisionRequirements = []
     /// The commit-count cache under the git dir; nil when switched off.
     private let countCache: CommitCountCache?
+    /// Which history `{count}`, `{tag}`, `{distance}` and `{describe}` are read over.
+    let query: RevisionQuery
+    /// The history engine answering for `query` (see Git/HistoryEngine.swift).
+    private let engine: HistoryEngine
 
     /// Opens the repository discovered from `start` (like `git -C START`; default: the current
     /// directory) and checks that its history can be read. `{count}` uses a cache under the
     /// git dir (see `CommitCountCache`) unless `useCountCache` is false or the environment
-    /// sets `VERSIONSTAMP_COUNT_CACHE=0`.
+    /// sets `VERSIONSTAMP_COUNT_CACHE=0`. `query` limits the history the counts and the tag
+    /// are read over (tag pattern, first parent, paths); a path outside the repository throws.
     public init(discoveringFrom start: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
-                useCountCache: Bool = true) throws {
+                useCountCache: Bool = true, query: RevisionQuery = RevisionQuery()) throws {
         repository = try GitRepository(discoveringFrom: start, environment: environment)
+        self.query = query
+        engine = try HistoryEngine(repository: repository, query: query)
         countCache = useCountCache && environment["VERSIONSTAMP_COUNT_CACHE"] != "0"
             ? CommitCountCache(repository: repository) : nil
         let path = repository.displayPath
@@ -80,6 +87,7 @@ public final class RevisionReader: @unchecked Sendable {
 
     /// `git rev-list --count HEAD`.
     private func commitCount() throws -> Int {
+        if query.firstParent || !query.paths.isEmpty { return try engine.count(head: head) }
         if let countCache { return try countCache.count(head, in: repository) }
         return try repository.countCommits(from: head)
     }
@@ -90,10 +98,10 @@ public final class RevisionReader: @unchecked Sendable {
         if !known.contains(.short) { info.short = try repository.shortID(head); known.insert(.short) }
         if !known.contains(.dirty) { info.isDirty = try repository.hasTrackedChanges(); known.insert(.dirty) }
         let suffix = info.isDirty ? "-dirty" : ""
-        if let found = try repository.describeTags(head) {
+        if let found = try engine.describe(head: head) {
             info.tag = found.tag
             info.distance = found.distance
-            info.describe = "\(found.tag)-\(found.distance)-g\(info.short)\(suffix)"
+            info.describe = "\(found.tag)-\(found.depth)-g\(info.short)\(suffix)"
         } else {
             // `--long --always` with no tag: just the abbreviated id.
             if !known.contains(.count) { info.count = try commitCount(); known.insert(.count) }

@@ -1,0 +1,38 @@
+/// `git rev-list --count [--first-parent] TIP -- PATH...` with git's default history
+/// simplification (Documentation/rev-list-options.txt, "History Simplification"):
+///
+/// - a commit TREESAME to one of its parents (no change under the paths; parents tried in
+///   order) is not counted, and the walk follows only that parent;
+/// - a commit that differs from every parent is counted, and all its parents are followed;
+/// - a root commit is counted when it holds something under the paths;
+/// - with `--first-parent`, only the first parent is compared and followed.
+///
+/// With nothing uninteresting in the walk the order of visits does not change the answer, so
+/// this walks depth-first; ranges (`TAG..HEAD`) go through `RangeWalk`, which follows git's
+/// date order because there it matters.
+enum PathLimitedCount {
+    static func count(from tip: CommitGraph.Node, in graph: CommitGraph, filter: PathFilter,
+                      firstParent: Bool) throws -> Int {
+        var seen = Set<CommitGraph.Node>([tip])
+        var stack = [tip]
+        var count = 0
+        while let commit = stack.popLast() {
+            let parents = try graph.parents(commit)
+            var followed = parents
+            if parents.isEmpty {
+                if try !filter.isEmpty(commit) { count += 1 }
+            } else if firstParent {
+                followed = [parents[0]]
+                if try !filter.isSame(parents[0], commit) { count += 1 }
+            } else if let same = try parents.first(where: { try filter.isSame($0, commit) }) {
+                followed = [same]
+            } else {
+                count += 1
+            }
+            for parent in followed where seen.insert(parent).inserted {
+                stack.append(parent)
+            }
+        }
+        return count
+    }
+}
