@@ -152,15 +152,7 @@ final class GitRepository {
     /// `git describe --dirty` sees it: untracked files and submodules are ignored, no rename
     /// detection. A bare repository is never dirty.
     func hasTrackedChanges() throws -> Bool {
-        if workDirectory == nil { return false }
-        var options = git_status_options()
-        try GitLibrary.check(git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "checking the work tree")
-        options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
-        options.flags = GIT_STATUS_OPT_EXCLUDE_SUBMODULES.rawValue
-        var list: OpaquePointer?
-        try GitLibrary.check(git_status_list_new(&list, handle, &options), "checking the work tree")
-        defer { git_status_list_free(list) }
-        return git_status_list_entrycount(list) > 0
+        try WorkTreeStatus.isDirty(self)  // libgit2's status, corrected where it differs from git
     }
 
     /// The nearest tag reachable from `commit` and the number of commits since it, as
