@@ -115,31 +115,6 @@ public final class RevisionReader: @unchecked Sendable {
     /// name of the branch (`heads/NAME` when a tag or `refs/NAME` has the same name).
     private func branchName() throws -> String {
         guard let full = try repository.headReferenceName() else { return "HEAD" }
-        return ReferenceShortening.shortest(full) { repository.referenceExists($0) }
-    }
-}
-
-/// git's `shorten_unambiguous_ref` (non-strict): the shortest name that the rev-parse rules
-/// resolve back to the same reference.
-enum ReferenceShortening {
-    /// git's rev-parse rules, most general first: a name resolves to the first that exists.
-    static let rules: [(prefix: String, suffix: String)] = [
-        ("", ""), ("refs/", ""), ("refs/tags/", ""), ("refs/heads/", ""),
-        ("refs/remotes/", ""), ("refs/remotes/", "/HEAD"),
-    ]
-
-    /// The shortest unambiguous name of `refname`, using `exists` to look references up.
-    static func shortest(_ refname: String, exists: (String) -> Bool) -> String {
-        for i in stride(from: rules.count - 1, to: 0, by: -1) {
-            let rule = rules[i]
-            guard refname.hasPrefix(rule.prefix), refname.hasSuffix(rule.suffix),
-                  refname.count > rule.prefix.count + rule.suffix.count else { continue }
-            let short = String(refname.dropFirst(rule.prefix.count).dropLast(rule.suffix.count))
-            let ambiguous = rules[0..<i].contains { earlier in
-                exists(earlier.prefix + short + earlier.suffix)
-            }
-            if !ambiguous { return short }
-        }
-        return refname
+        return RefAbbreviation.shorten(full, in: repository)
     }
 }
