@@ -30,9 +30,8 @@ public final class RevisionReader: @unchecked Sendable {
                 useCountCache: Bool = true, query: RevisionQuery = RevisionQuery()) throws {
         repository = try GitRepository(discoveringFrom: start, environment: environment)
         self.query = query
-        engine = try HistoryEngine(repository: repository, query: query)
-        countCache = useCountCache && environment["VERSIONSTAMP_COUNT_CACHE"] != "0"
-            ? CommitCountCache(repository: repository) : nil
+        let caching = useCountCache && environment["VERSIONSTAMP_COUNT_CACHE"] != "0"
+        countCache = caching ? CommitCountCache(repository: repository) : nil
         let path = repository.displayPath
         if repository.isShallow {
             throw VersionStampError(
@@ -46,6 +45,8 @@ public final class RevisionReader: @unchecked Sendable {
                 path: path,
                 message: "the repository has no commits yet (HEAD is unborn); commit first, or set VERSIONSTAMP_VERSION")
         }
+        engine = try HistoryEngine(repository: repository, query: query,
+                                   cache: caching ? HistoryAnswerCache(repository: repository) : nil)
         head = try repository.headCommitID()
         info = RevisionInfo(count: 0, sha: head.hex, short: "", isDirty: false, describe: "",
                             tag: nil, distance: 0, branch: "", commitTime: 0)

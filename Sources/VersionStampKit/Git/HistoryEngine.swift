@@ -24,13 +24,16 @@ final class HistoryEngine {
     let query: RevisionQuery
     /// The query's paths, normalised relative to the repository root.
     let paths: [String]
+    /// Where answers are remembered between runs; nil: always computed.
+    let cache: HistoryAnswerCache?
     private var loadedGraph: CommitGraph?
     private var loadedFilter: PathFilter?
 
     /// An engine for `query`; throws when a path lies outside the repository.
-    init(repository: GitRepository, query: RevisionQuery) throws {
+    init(repository: GitRepository, query: RevisionQuery, cache: HistoryAnswerCache? = nil) throws {
         self.repository = repository
         self.query = query
+        self.cache = cache
         paths = try query.paths.map { try PathFilter.normalize($0, root: repository.workDirectory) }
     }
 
@@ -61,6 +64,14 @@ final class HistoryEngine {
 
     /// `git rev-list --count [--first-parent] HEAD [-- PATH...]`.
     func count(head: git_oid) throws -> Int {
+        let key = HistoryAnswerCache.key(["count", head.hex, query.firstParent ? "first-parent" : "all"] + paths)
+        if let known = cache?.value(for: key).flatMap(Int.init) { return known }
+        let count = try walkCount(head: head)
+        cache?.store(String(count), for: key)
+        return count
+    }
+
+    private func walkCount(head: git_oid) throws -> Int {
         let graph = try graph()
         if let filter = try filter() {
             let tip = graph.node(ObjectID(head)).node
@@ -72,8 +83,22 @@ final class HistoryEngine {
 
     /// The nearest matching tag of HEAD, nil when none is reachable.
     func describe(head: git_oid) throws -> Description? {
+        let matcher = TagMatcher(pattern: query.tagPattern)
+        let references = try matcher.matchingReferences(in: repository)
+        let fingerprint = HistoryAnswerCache.key(references.map { "\($0.name) \($0.target.hex)" })
+        let key = HistoryAnswerCache.key(["describe", head.hex, query.firstParent ? "first-parent" : "all",
+                                          query.tagPattern.map { "match " + $0 } ?? "all tags", fingerprint] + paths)
+        if let known = cache?.value(for: key) {
+            if known == "-" { return nil }  // cached: no matching tag is reachable
+            if let cached = Description(cacheValue: known) { return cached }
+        }
+        let found = try search(head: head, names: try matcher.names(of: references, in: repository))
+        cache?.store(Description.cacheValue(found), for: key)
+        return found
+    }
+
+    private func search(head: git_oid, names tagged: [ObjectID: TagMatcher.Name]) throws -> Description? {
         let graph = try graph()
-        let tagged = try TagMatcher(pattern: query.tagPattern).names(in: repository)
         var names: [CommitGraph.Node: TagMatcher.Name] = [:]
         for (commit, name) in tagged { names[graph.node(commit).node] = name }
         let tip = graph.node(ObjectID(head)).node
@@ -87,5 +112,30 @@ final class HistoryEngine {
         }
         return Description(tag: found.name.display, tagCommit: graph.ids[Int(found.commit)].hex,
                            depth: found.depth, distance: distance)
+    }
+}
+
+extension HistoryEngine.Description {
+    /// `-` for no tag, else `TAG-AS-HEX,DEPTH,DISTANCE,COMMIT` (a tag object's name may hold
+    /// any byte but NUL, so it is stored as hex).
+    static func cacheValue(_ description: HistoryEngine.Description?) -> String {
+        guard let description else { return "-" }
+        let name = description.tag.utf8.map { String(format: "%02x", $0) }.joined()
+        return "\(name),\(description.depth),\(description.distance),\(description.tagCommit)"
+    }
+
+    /// Parses a cached value other than `-`; nil when malformed.
+    init?(cacheValue value: String) {
+        let fields = value.split(separator: ",").map(String.init)
+        guard fields.count == 4, fields[0].count % 2 == 0, let depth = Int(fields[1]), let distance = Int(fields[2]) else { return nil }
+        var bytes: [UInt8] = []
+        var index = fields[0].startIndex
+        while index < fields[0].endIndex {
+            let next = fields[0].index(index, offsetBy: 2)
+            guard let byte = UInt8(fields[0][index..<next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        self.init(tag: String(decoding: bytes, as: UTF8.self), tagCommit: fields[3], depth: depth, distance: distance)
     }
 }

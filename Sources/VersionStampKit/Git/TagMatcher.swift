@@ -27,13 +27,19 @@ struct TagMatcher {
         return fnmatch(pattern, name, 0) == 0
     }
 
-    /// The matching tags of `repository` by the commit they name (tags of trees or blobs
-    /// are left out, as describe leaves them out).
-    func names(in repository: GitRepository) throws -> [ObjectID: Name] {
+    /// The matching `refs/tags/` references and the objects they point to, sorted by name:
+    /// everything the chosen names depend on.
+    func matchingReferences(in repository: GitRepository) throws -> [(name: String, target: git_oid)] {
+        try tagReferences(repository).filter { matches(String($0.0.dropFirst("refs/tags/".count))) }
+    }
+
+    /// The tags of `references` (from `matchingReferences`) by the commit they name (tags of
+    /// trees or blobs are left out, as describe leaves them out).
+    func names(of references: [(name: String, target: git_oid)], in repository: GitRepository) throws -> [ObjectID: Name] {
         var result: [ObjectID: Name] = [:]
-        for (refname, target) in try tagReferences(repository) {
+        for (refname, target) in references {
             let short = String(refname.dropFirst("refs/tags/".count))
-            guard matches(short), let peeled = try peel(target, in: repository) else { continue }
+            guard let peeled = try peel(target, in: repository) else { continue }
             let candidate = Name(display: peeled.tagName ?? short, priority: peeled.tagName == nil ? 1 : 2,
                                  taggerDate: peeled.taggerDate)
             if let existing = result[peeled.commit] {
