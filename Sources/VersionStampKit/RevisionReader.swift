@@ -27,7 +27,7 @@ public final class RevisionReader: @unchecked Sendable {
     /// sets `VERSIONSTAMP_COUNT_CACHE=0`. `query` limits the history the counts and the tag
     /// are read over (tag pattern, first parent, paths); a path outside the repository throws.
     public init(discoveringFrom start: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
-                useCountCache: Bool = true, query: RevisionQuery = RevisionQuery()) throws {
+                query: RevisionQuery = RevisionQuery(), useCountCache: Bool = true) throws {
         repository = try GitRepository(discoveringFrom: start, environment: environment)
         self.query = query
         let caching = useCountCache && environment["VERSIONSTAMP_COUNT_CACHE"] != "0"

@@ -147,13 +147,13 @@ struct CommitHeader {
         let end = bytes.count
         guard end >= 46, memcmp(base, "tree ", 5) == 0, let tree = ObjectID.parseHex(base + 5) else {
             if !isWhole { return nil }
-            throw VersionStampError(message: "commit \(id.hex) is malformed (no tree line)")
+            throw HistoryErrors.damaged("commit \(id.hex) has no tree line")
         }
         self.tree = tree
         var position = 46
         while position + 48 <= end, memcmp(base + position, "parent ", 7) == 0 {
             guard let parent = ObjectID.parseHex(base + position + 7) else {
-                throw VersionStampError(message: "commit \(id.hex) is malformed (bad parent line)")
+                throw HistoryErrors.damaged("commit \(id.hex) has a malformed parent line")
             }
             parents.append(parent)
             position += 48

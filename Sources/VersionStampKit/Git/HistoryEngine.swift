@@ -37,16 +37,6 @@ final class HistoryEngine {
         paths = try query.paths.map { try PathFilter.normalize($0, root: repository.workDirectory) }
     }
 
-    /// The error for a `{version}` that needs a tag when none matches: the one throw site
-    /// for it, so callers report it alike.
-    static func missingTagError(pattern: String?) -> VersionStampError {
-        if let pattern {
-            return VersionStampError(message: "no tag matching '\(pattern)' is reachable from HEAD, so there is no version to read; "
-                + "tag a release (git tag -a v1.0.0) or change --tag-pattern")
-        }
-        return VersionStampError(message: "no tag is reachable from HEAD, so there is no version to read; tag a release (git tag -a v1.0.0)")
-    }
-
     private func graph() throws -> CommitGraph {
         if let loadedGraph { return loadedGraph }
         let graph = CommitGraph(store: try ObjectStore(repository: repository))

@@ -90,7 +90,7 @@ final class ObjectStore {
         odb = database!
         packs = PackPair.openAll(in: repository.commonDirectory + "/objects/pack")
         guard shipyard_inflate_init(&stream) == Z_OK else {
-            throw VersionStampError(message: "cannot initialise zlib")
+            throw HistoryErrors.damaged("zlib cannot be initialised")
         }
     }
 
@@ -122,7 +122,7 @@ final class ObjectStore {
         try GitLibrary.check(git_odb_read(&object, odb, &oid), "reading object \(id.hex)")
         defer { git_odb_object_free(object) }
         guard git_odb_object_type(object).rawValue == Int32(kind.rawValue) else {
-            throw VersionStampError(message: "object \(id.hex) is not a \(kind)")
+            throw HistoryErrors.damaged("object \(id.hex) is not a \(kind)")
         }
         let size = git_odb_object_size(object)
         let data = git_odb_object_data(object)!.assumingMemoryBound(to: UInt8.self)

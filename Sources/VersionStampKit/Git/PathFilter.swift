@@ -33,7 +33,7 @@ func parseTree(_ bytes: UnsafeBufferPointer<UInt8>, id: ObjectID) throws -> [(na
             position += 1
         }
         guard let nul = all[position...].firstIndex(of: 0), nul + 21 <= all.count else {
-            throw VersionStampError(message: "tree \(id.hex) is malformed")
+            throw HistoryErrors.damaged("tree \(id.hex) is malformed")
         }
         let name = all[(position + 1)..<nul]
         let oid = all.withUnsafeBytes { ObjectID(bytes: $0.baseAddress! + nul + 1) }
@@ -84,7 +84,7 @@ final class PathFilter {
         if path.hasPrefix("/") {
             let base = (root ?? "").hasSuffix("/") ? (root ?? "") : (root ?? "") + "/"
             guard let root, path == root || path.hasPrefix(base) else {
-                throw PathFilter.outside(path, root: root)
+                throw HistoryErrors.pathOutside(path, root: root)
             }
             relative = String(path.dropFirst(min(path.count, base.count)))
         }
@@ -92,17 +92,12 @@ final class PathFilter {
         for component in relative.split(separator: "/", omittingEmptySubsequences: true) {
             if component == "." { continue }
             if component == ".." {
-                guard components.popLast() != nil else { throw PathFilter.outside(path, root: root) }
+                guard components.popLast() != nil else { throw HistoryErrors.pathOutside(path, root: root) }
                 continue
             }
             components.append(component)
         }
         return components.joined(separator: "/")
-    }
-
-    private static func outside(_ path: String, root: String?) -> VersionStampError {
-        VersionStampError(path: path, message: "the path is outside the repository\(root.map { " (\($0))" } ?? ""); "
-            + "paths count commits that touch them and must lie inside the repository")
     }
 
     /// True when `commit` and `parent` hold the same content under every path (git's

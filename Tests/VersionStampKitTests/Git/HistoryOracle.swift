@@ -24,7 +24,7 @@ extension RevisionTestRepository {
 
     /// The reader's answers for `query` (no count cache).
     func versionstamp(_ query: RevisionQuery, requirements: RevisionRequirements = [.count, .describe]) throws -> RevisionInfo {
-        let reader = try RevisionReader(discoveringFrom: root.path, environment: environment, useCountCache: false, query: query)
+        let reader = try RevisionReader(discoveringFrom: root.path, environment: environment, query: query, useCountCache: false)
         return try reader.revision(requirements)
     }
 

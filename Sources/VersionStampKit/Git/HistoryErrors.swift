@@ -1,0 +1,14 @@
+/// The history engine's errors, made in one place: the two kinds it reports are a damaged
+/// repository (an object that cannot be read as what it should be) and a path outside it.
+enum HistoryErrors {
+    /// An object of the repository that cannot be read as what it should be.
+    static func damaged(_ message: String) -> VersionStampError {
+        VersionStampError(message: "the repository's history cannot be read: \(message); check it with 'git fsck'")
+    }
+
+    /// A counted path that leads outside the repository whose work tree is `root`.
+    static func pathOutside(_ path: String, root: String?) -> VersionStampError {
+        VersionStampError(path: path, message: "the path is outside the repository\(root.map { " at \($0)" } ?? ""); "
+            + "--path must name a directory or file inside it")
+    }
+}
