@@ -15,8 +15,10 @@ static inline int shipyard_git_set_strict_hash_verification(int enabled) {
     return git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, enabled);
 }
 
-/* inflateInit is a macro, which Swift cannot call. */
-static inline int shipyard_inflate_init(z_stream *stream) {
-    return inflateInit(stream);
+/* inflateInit2 is a macro, which Swift cannot call. Raw deflate (no zlib header or
+ * Adler-32 check): the caller skips the 2-byte header itself, as git's data never sets a
+ * preset dictionary, and saves the checksum of every object read. */
+static inline int shipyard_inflate_init_raw(z_stream *stream) {
+    return inflateInit2(stream, -MAX_WBITS);
 }
 #endif

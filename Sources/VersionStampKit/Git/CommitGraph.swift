@@ -65,7 +65,7 @@ final class CommitGraph {
 
     /// The root tree of `node`.
     func tree(_ node: Node) throws -> ObjectID {
-        try load(node, full: true)
+        try load(node)  // the tree line comes first: read even for parents only
         return trees[Int(node)]
     }
 

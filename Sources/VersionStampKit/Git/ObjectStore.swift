@@ -82,6 +82,14 @@ final class ObjectStore {
     private var packs: [PackPair] = []
     private var stream = z_stream()
     private var scratch = [UInt8](repeating: 0, count: 4096)
+    /// Rebuilt packed objects by pack and offset, oldest evicted first past `cacheLimit` bytes.
+    private var baseCache: [Int: (kind: Int, bytes: [UInt8])] = [:]
+    private var cachedKeys: [Int] = []
+    private var evicted = 0
+    private var cachedBytes = 0
+    private static let cacheLimit = 48 << 20
+    /// How many objects were rebuilt from pack deltas here (not by libgit2); for tests.
+    private(set) var deltaReads = 0
 
     /// The object store of `repository` (its packs are mapped now, read lazily by the kernel).
     init(repository: GitRepository) throws {
@@ -89,7 +97,7 @@ final class ObjectStore {
         try GitLibrary.check(git_repository_odb(&database, repository.handle), "opening the object database")
         odb = database!
         packs = PackPair.openAll(in: repository.commonDirectory + "/objects/pack")
-        guard shipyard_inflate_init(&stream) == Z_OK else {
+        guard shipyard_inflate_init_raw(&stream) == Z_OK else {
             throw HistoryErrors.damaged("zlib cannot be initialised")
         }
     }
@@ -103,15 +111,55 @@ final class ObjectStore {
     /// `limit` bytes or more (the second argument tells whether they are the whole object).
     func withObject<R>(_ id: ObjectID, _ kind: ObjectKind, limit: Int = .max,
                        _ body: (UnsafeBufferPointer<UInt8>, Bool) throws -> R) throws -> R {
-        if let located = locate(id), located.kind == kind.rawValue {
-            let wanted = min(located.size, limit)
-            if let count = inflate(located.data, located.available, size: wanted), count == wanted {
-                return try scratch.withUnsafeBufferPointer {
-                    try body(UnsafeBufferPointer(rebasing: $0[0..<count]), count == located.size)
+        if let (pack, offset) = locate(id), let entry = packs[pack].entry(at: offset) {
+            if entry.kind == kind.rawValue {
+                let wanted = min(entry.size, limit)
+                if let count = inflate(entry.data, entry.available, size: wanted), count == wanted {
+                    return try scratch.withUnsafeBufferPointer {
+                        try body(UnsafeBufferPointer(rebasing: $0[0..<count]), count == entry.size)
+                    }
                 }
+            } else if entry.kind >= 6, let resolved = resolve(pack, offset, depth: 0), resolved.kind == kind.rawValue {
+                deltaReads += 1
+                return try resolved.bytes.withUnsafeBufferPointer { try body($0, true) }
             }
         }
         return try withLibraryObject(id, kind) { try body($0, true) }
+    }
+
+    /// The kind and bytes of the packed object at `offset`, deltas applied; recently rebuilt
+    /// objects are kept (by pack offset) since deltas of neighbouring trees share bases.
+    private func resolve(_ pack: Int, _ offset: Int, depth: Int) -> (kind: Int, bytes: [UInt8])? {
+        let key = pack << 48 | offset
+        if let cached = baseCache[key] { return cached }
+        guard depth < 10_000, let entry = packs[pack].entry(at: offset),
+              let data = inflateWhole(entry.data, entry.available, size: entry.size) else { return nil }
+        var result: (kind: Int, bytes: [UInt8])
+        if entry.kind <= 4 {
+            result = (entry.kind, data)
+        } else {
+            var baseOffset = entry.baseOffset
+            if let baseID = entry.baseID { baseOffset = packs[pack].offset(of: baseID) }
+            guard let baseOffset, let base = resolve(pack, baseOffset, depth: depth + 1),
+                  let rebuilt = PackDelta.apply(data, to: base.bytes) else { return nil }
+            result = (base.kind, rebuilt)
+        }
+        remember(key, result)
+        return result
+    }
+
+    private func remember(_ key: Int, _ value: (kind: Int, bytes: [UInt8])) {
+        baseCache[key] = value
+        cachedKeys.append(key)
+        cachedBytes += value.bytes.count + 64
+        while cachedBytes > Self.cacheLimit, evicted < cachedKeys.count {
+            if let old = baseCache.removeValue(forKey: cachedKeys[evicted]) { cachedBytes -= old.bytes.count + 64 }
+            evicted += 1
+        }
+        if evicted > 4096 && evicted * 2 > cachedKeys.count {
+            cachedKeys.removeFirst(evicted)
+            evicted = 0
+        }
     }
 
     /// The object through libgit2 (loose, deltified, alternates), checking its type.
@@ -129,22 +177,41 @@ final class ObjectStore {
         return try body(UnsafeBufferPointer(start: data, count: size))
     }
 
-    /// Where a whole (not deltified) packed object's zlib data starts, its kind and size.
-    private func locate(_ id: ObjectID) -> (kind: Int, size: Int, data: UnsafePointer<UInt8>, available: Int)? {
-        for pack in packs {
-            guard let offset = pack.offset(of: id) else { continue }
-            return pack.entry(at: offset)
+    /// The pack holding `id` and the entry's offset there.
+    private func locate(_ id: ObjectID) -> (Int, Int)? {
+        for (i, pack) in packs.enumerated() {
+            if let offset = pack.offset(of: id) { return (i, offset) }
         }
         return nil
+    }
+
+    /// Inflates exactly `size` bytes into a new array; nil on error.
+    private func inflateWhole(_ data: UnsafePointer<UInt8>, _ available: Int, size: Int) -> [UInt8]? {
+        guard available > 2, data[0] & 0x0f == 8, data[1] & 0x20 == 0, inflateReset(&stream) == Z_OK else { return nil }
+        var ok = true
+        let bytes = [UInt8](unsafeUninitializedCapacity: max(size, 1)) { buffer, count in
+            stream.next_in = UnsafeMutablePointer(mutating: data + 2)  // past the zlib header
+            stream.avail_in = UInt32(clamping: available - 2)
+            stream.next_out = buffer.baseAddress
+            stream.avail_out = UInt32(size)
+            while stream.avail_out > 0 {
+                let status = CGit2.inflate(&stream, Z_NO_FLUSH)
+                if status == Z_STREAM_END { break }
+                if status != Z_OK { ok = false; break }
+            }
+            ok = ok && stream.avail_out == 0
+            count = ok ? size : 0
+        }
+        return ok ? bytes : nil
     }
 
     /// Inflates up to `size` bytes from `data` into `scratch`; the byte count, nil on error.
     private func inflate(_ data: UnsafePointer<UInt8>, _ available: Int, size: Int) -> Int? {
         if scratch.count < size + 1 { scratch = [UInt8](repeating: 0, count: max(size + 1, scratch.count * 2)) }
-        guard inflateReset(&stream) == Z_OK else { return nil }
+        guard available > 2, data[0] & 0x0f == 8, data[1] & 0x20 == 0, inflateReset(&stream) == Z_OK else { return nil }
         return scratch.withUnsafeMutableBufferPointer { out -> Int? in
-            stream.next_in = UnsafeMutablePointer(mutating: data)
-            stream.avail_in = UInt32(clamping: available)
+            stream.next_in = UnsafeMutablePointer(mutating: data + 2)  // past the zlib header
+            stream.avail_in = UInt32(clamping: available - 2)
             stream.next_out = out.baseAddress
             stream.avail_out = UInt32(size)
             while stream.avail_out > 0 {

@@ -21,26 +21,50 @@ struct TreeEntry: Hashable {
     }
 }
 
-/// The entries of a tree object, in stored order.
-func parseTree(_ bytes: UnsafeBufferPointer<UInt8>, id: ObjectID) throws -> [(name: ArraySlice<UInt8>, entry: TreeEntry)] {
-    var result: [(name: ArraySlice<UInt8>, entry: TreeEntry)] = []
-    let all = Array(bytes)
-    var position = 0
-    while position < all.count {
+/// Walks the entries of a raw tree object in stored order without copying them.
+struct TreeWalker {
+    /// One entry: its name (a view into the tree's bytes), canonical mode and id.
+    struct Item {
+        var name: UnsafeBufferPointer<UInt8>
+        var entry: TreeEntry
+    }
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private let id: ObjectID
+    private var position = 0
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>, id: ObjectID) {
+        self.bytes = bytes
+        self.id = id
+    }
+
+    /// The next entry, nil at the end; throws on a malformed tree.
+    mutating func next() throws -> Item? {
+        guard position < bytes.count else { return nil }
         var mode: UInt32 = 0
-        while position < all.count, all[position] != 32 {
-            mode = mode << 3 | UInt32(all[position] &- 48) & 7
+        while position < bytes.count, bytes[position] != 32 {
+            mode = mode << 3 | UInt32(bytes[position] &- 48) & 7
             position += 1
         }
-        guard let nul = all[position...].firstIndex(of: 0), nul + 21 <= all.count else {
-            throw HistoryErrors.damaged("tree \(id.hex) is malformed")
-        }
-        let name = all[(position + 1)..<nul]
-        let oid = all.withUnsafeBytes { ObjectID(bytes: $0.baseAddress! + nul + 1) }
-        result.append((name, TreeEntry(id: oid, mode: TreeEntry.canonical(mode))))
+        let nameStart = position + 1
+        var nul = nameStart
+        while nul < bytes.count, bytes[nul] != 0 { nul += 1 }
+        guard nul + 21 <= bytes.count else { throw HistoryErrors.damaged("tree \(id.hex) is malformed") }
+        let name = UnsafeBufferPointer(rebasing: bytes[nameStart..<nul])
+        let oid = ObjectID(bytes: UnsafeRawPointer(bytes.baseAddress! + nul + 1))
         position = nul + 21
+        return Item(name: name, entry: TreeEntry(id: oid, mode: TreeEntry.canonical(mode)))
     }
-    return result
+
+    /// git's `base_name_compare`: names compared bytewise, a tree's as if it ended in `/`.
+    static func order(_ a: Item, _ b: Item) -> Int {
+        let common = min(a.name.count, b.name.count)
+        let compared = memcmp(a.name.baseAddress!, b.name.baseAddress!, common)
+        if compared != 0 { return Int(compared) }
+        let c1: UInt8 = a.name.count > common ? a.name[common] : (a.entry.isTree ? 47 : 0)
+        let c2: UInt8 = b.name.count > common ? b.name[common] : (b.entry.isTree ? 47 : 0)
+        return c1 < c2 ? -1 : (c1 > c2 ? 1 : 0)
+    }
 }
 
 /// The paths of a path-limited count (`git rev-list HEAD -- PATH...`) and the test git's
@@ -56,8 +80,12 @@ final class PathFilter {
     private let graph: CommitGraph
     private let paths: [[[UInt8]]]
     private var lookups: [LookupKey: TreeEntry?] = [:]
-    private var entriesByCommit: [CommitGraph.Node: [TreeEntry?]] = [:]
+    /// Each commit's entry at each path (`paths.count` slots per node), once computed.
+    private var entryStore: [TreeEntry?] = []
+    private var computed: [Bool] = []
     private var deepResults: [PairKey: Bool] = [:]
+    private var recentTrees = [(id: ObjectID, bytes: [UInt8])](repeating: (ObjectID(bytes: [UInt8](repeating: 0, count: 20)), []), count: 8)
+    private var nextRecent = 0
 
     private struct LookupKey: Hashable {
         var tree: ObjectID
@@ -103,41 +131,54 @@ final class PathFilter {
     /// True when `commit` and `parent` hold the same content under every path (git's
     /// REV_TREE_SAME).
     func isSame(_ parent: CommitGraph.Node, _ commit: CommitGraph.Node) throws -> Bool {
-        let a = try entries(parent), b = try entries(commit)
-        for k in 0..<paths.count where try !sameContent(a[k], b[k]) { return false }
+        for k in 0..<paths.count where try !sameContent(try entry(parent, k), try entry(commit, k)) { return false }
         return true
     }
 
     /// True when `commit` holds nothing under the paths (a root commit that adds none of them).
     func isEmpty(_ commit: CommitGraph.Node) throws -> Bool {
-        let b = try entries(commit)
-        for k in 0..<paths.count where try !sameContent(nil, b[k]) { return false }
+        for k in 0..<paths.count where try !sameContent(nil, try entry(commit, k)) { return false }
         return true
     }
 
-    private func entries(_ commit: CommitGraph.Node) throws -> [TreeEntry?] {
-        if let known = entriesByCommit[commit] { return known }
-        let root = TreeEntry(id: try graph.tree(commit), mode: TreeEntry.directoryMode)
-        var result: [TreeEntry?] = []
-        for (k, components) in paths.enumerated() {
-            var entry: TreeEntry? = root
-            for (depth, name) in components.enumerated() {
-                guard let current = entry, current.isTree else { entry = nil; break }
-                entry = try lookup(name, in: current.id, step: Int32(k * 4096 + depth))
-            }
-            result.append(entry)
+    /// The entry of `commit` at path `k` (nil: nothing there).
+    private func entry(_ commit: CommitGraph.Node, _ k: Int) throws -> TreeEntry? {
+        let i = Int(commit)
+        if i >= computed.count {
+            let grow = max(i + 1 - computed.count, computed.count / 2 + 1024)
+            computed.append(contentsOf: repeatElement(false, count: grow))
+            entryStore.append(contentsOf: repeatElement(nil, count: grow * paths.count))
         }
-        entriesByCommit[commit] = result
-        return result
+        if !computed[i] {
+            let root = TreeEntry(id: try graph.tree(commit), mode: TreeEntry.directoryMode)
+            for (k, components) in paths.enumerated() {
+                var entry: TreeEntry? = root
+                for (depth, name) in components.enumerated() {
+                    guard let current = entry, current.isTree else { entry = nil; break }
+                    entry = try lookup(name, in: current.id, step: Int32(k * 4096 + depth))
+                }
+                entryStore[i * paths.count + k] = entry
+            }
+            computed[i] = true
+        }
+        return entryStore[i * paths.count + k]
     }
 
     private func lookup(_ name: [UInt8], in tree: ObjectID, step: Int32) throws -> TreeEntry? {
+        // Root trees are nearly all distinct: only deeper lookups are worth remembering.
+        let remembered = step % 4096 != 0
         let key = LookupKey(tree: tree, step: step)
-        if let known = lookups[key] { return known }
-        let found = try graph.store.withObject(tree, .tree) { bytes, _ in
-            try parseTree(bytes, id: tree).first { $0.name.elementsEqual(name) }?.entry
+        if remembered, let known = lookups[key] { return known }
+        let found = try graph.store.withObject(tree, .tree) { bytes, _ -> TreeEntry? in
+            var walker = TreeWalker(bytes, id: tree)
+            while let item = try walker.next() {
+                if item.name.count == name.count && memcmp(item.name.baseAddress!, name, name.count) == 0 {
+                    return item.entry
+                }
+            }
+            return nil
         }
-        lookups[key] = .some(found)
+        if remembered { lookups[key] = .some(found) }
         return found
     }
 
@@ -152,29 +193,47 @@ final class PathFilter {
         }
     }
 
-    /// Compares two trees (nil: the empty tree) entry by entry.
+    /// Compares two trees (nil: the empty tree) entry by entry in git's tree order, stopping
+    /// at the first real difference.
     private func sameTrees(_ a: ObjectID?, _ b: ObjectID?) throws -> Bool {
         let key = PairKey(a: a ?? b!, b: b ?? a!)
         if a != nil && b != nil, let known = deepResults[key] { return known }
-        var left: [ArraySlice<UInt8>: TreeEntry] = [:]
-        if let a {
-            try graph.store.withObject(a, .tree) { bytes, _ in
-                for item in try parseTree(bytes, id: a) { left[item.name] = item.entry }
+        let left = try a.map { try copyTree($0) } ?? [], right = try b.map { try copyTree($0) } ?? []
+        let same = try left.withUnsafeBufferPointer { l in
+            try right.withUnsafeBufferPointer { r in
+                try sameEntries(TreeWalker(l, id: a ?? b!), TreeWalker(r, id: b ?? a!))
             }
-        }
-        var right: [(name: ArraySlice<UInt8>, entry: TreeEntry)] = []
-        if let b {
-            right = try graph.store.withObject(b, .tree) { bytes, _ in try parseTree(bytes, id: b) }
-        }
-        var same = true
-        for item in right {
-            let other = left.removeValue(forKey: item.name)
-            if try !sameContent(other, item.entry) { same = false; break }
-        }
-        if same {
-            for entry in left.values where try !sameContent(entry, nil) { same = false; break }
         }
         if a != nil && b != nil { deepResults[key] = same }
         return same
+    }
+
+    private func sameEntries(_ left: TreeWalker, _ right: TreeWalker) throws -> Bool {
+        var left = left, right = right
+        var l = try left.next(), r = try right.next()
+        while l != nil || r != nil {
+            let order = l == nil ? 1 : (r == nil ? -1 : TreeWalker.order(l!, r!))
+            if order == 0 {
+                if try !sameContent(l!.entry, r!.entry) { return false }
+                l = try left.next()
+                r = try right.next()
+            } else if order < 0 {
+                if try !sameContent(l!.entry, nil) { return false }
+                l = try left.next()
+            } else {
+                if try !sameContent(nil, r!.entry) { return false }
+                r = try right.next()
+            }
+        }
+        return true
+    }
+
+    /// The tree's bytes; the last few are kept, as neighbouring commits compare the same trees.
+    private func copyTree(_ id: ObjectID) throws -> [UInt8] {
+        if let hit = recentTrees.first(where: { $0.id == id }) { return hit.bytes }
+        let bytes = try graph.store.withObject(id, .tree) { bytes, _ in Array(bytes) }
+        recentTrees[nextRecent] = (id, bytes)
+        nextRecent = (nextRecent + 1) % recentTrees.count
+        return bytes
     }
 }

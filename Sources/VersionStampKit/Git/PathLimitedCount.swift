@@ -13,7 +13,8 @@
 enum PathLimitedCount {
     static func count(from tip: CommitGraph.Node, in graph: CommitGraph, filter: PathFilter,
                       firstParent: Bool) throws -> Int {
-        var seen = Set<CommitGraph.Node>([tip])
+        var seen = [Bool](repeating: false, count: max(graph.nodeCount, Int(tip) + 1))
+        seen[Int(tip)] = true
         var stack = [tip]
         var count = 0
         while let commit = stack.popLast() {
@@ -29,8 +30,13 @@ enum PathLimitedCount {
             } else {
                 count += 1
             }
-            for parent in followed where seen.insert(parent).inserted {
-                stack.append(parent)
+            for parent in followed {
+                let p = Int(parent)
+                if p >= seen.count { seen.append(contentsOf: repeatElement(false, count: p - seen.count + 4096)) }
+                if !seen[p] {
+                    seen[p] = true
+                    stack.append(parent)
+                }
             }
         }
         return count
