@@ -8,7 +8,8 @@
 # annotated v1.2.3 releases, lightweight release-2.1-rc1 candidates and docs-N markers.
 #
 # The history is written with git fast-import (seconds for 100k commits), then repacked into
-# one pack without a commit-graph: what a fresh CI clone holds. Same arguments, same history.
+# one pack without a commit-graph, refs packed: what a fresh CI clone holds. Same arguments,
+# same history.
 set -euo pipefail
 [ $# -ge 2 ] && [ $# -le 3 ] || { echo "usage: $0 DIR COMMITS [SEED]" >&2; exit 64; }
 DIR=$1 COMMITS=$2 SEED=${3:-1}
@@ -99,6 +100,7 @@ while count < total:
 PY
 git -C "$DIR" branch -D topic >/dev/null 2>&1 || true
 git -C "$DIR" repack -adq
+git -C "$DIR" pack-refs --all   # a clone's refs come packed
 rm -f "$DIR/.git/objects/info/commit-graph"
 rm -rf "$DIR/.git/objects/info/commit-graphs"
 git -C "$DIR" checkout -q -f main

@@ -20,6 +20,8 @@ public final class RevisionReader: @unchecked Sendable {
     let query: RevisionQuery
     /// The history engine answering for `query` (see Git/HistoryEngine.swift).
     private let engine: HistoryEngine
+    /// The nearest tag once read (`nearestTag()`).
+    private var nearest: HistoryEngine.Description?
 
     /// Opens the repository discovered from `start` (like `git -C START`; default: the current
     /// directory) and checks that its history can be read. `{count}` uses a cache under the
@@ -79,6 +81,7 @@ public final class RevisionReader: @unchecked Sendable {
             info.commitTime = try repository.commitTime(head)
             known.insert(.commitTime)
         }
+        if missing.contains(.nearestTag) { try nearestTag() }
         if missing.contains(.describe) {
             try describe()
             known.insert(.describe)
@@ -96,20 +99,31 @@ public final class RevisionReader: @unchecked Sendable {
     /// `git describe --tags --long --always --dirty`, and the tag and distance it is made of.
     /// Called with the lock held; fills in the short id, dirty flag and count it needs.
     private func describe() throws {
+        try nearestTag()
         if !known.contains(.short) { info.short = try repository.shortID(head); known.insert(.short) }
         if !known.contains(.dirty) { info.isDirty = try repository.hasTrackedChanges(); known.insert(.dirty) }
         let suffix = info.isDirty ? "-dirty" : ""
-        if let found = try engine.describe(head: head) {
+        if let found = nearest, let tag = info.tag {
+            info.describe = "\(tag)-\(found.depth)-g\(info.short)\(suffix)"
+        } else {
+            info.describe = info.short + suffix  // `--long --always` with no tag: just the abbreviated id
+        }
+    }
+
+    /// `{tag}` and `{distance}` alone (the `.nearestTag` requirement): no short id or dirty
+    /// check, which only the `{describe}` string needs. Called with the lock held.
+    private func nearestTag() throws {
+        if known.contains(.nearestTag) { return }
+        nearest = try engine.describe(head: head)
+        if let found = nearest {
             info.tag = found.tag
             info.distance = found.distance
-            info.describe = "\(found.tag)-\(found.depth)-g\(info.short)\(suffix)"
         } else {
-            // `--long --always` with no tag: just the abbreviated id.
             if !known.contains(.count) { info.count = try commitCount(); known.insert(.count) }
             info.tag = nil
             info.distance = info.count
-            info.describe = info.short + suffix
         }
+        known.insert(.nearestTag)
     }
 
     /// `git rev-parse --abbrev-ref HEAD`: `HEAD` when detached, else the shortest unambiguous

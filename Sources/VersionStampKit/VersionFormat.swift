@@ -37,8 +37,8 @@ public enum VersionToken: String, CaseIterable, Sendable {
         case .short: return .short
         case .dirty: return .dirty
         case .describe: return [.describe, .short, .dirty]
-        case .tag: return .describe
-        case .distance: return [.describe, .count]
+        case .tag: return .nearestTag
+        case .distance: return [.nearestTag, .count]
         case .branch: return .branch
         case .date, .timestamp: return .commitTime
         }

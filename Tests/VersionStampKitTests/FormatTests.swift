@@ -58,7 +58,8 @@ final class FormatTests: XCTestCase {
         XCTAssertEqual(try VersionFormat("r{count}{dirty}").requirements, [.count, .dirty])
         XCTAssertFalse(try VersionFormat("{count}{sha}{branch}").requirements.contains(.describe))
         XCTAssertFalse(try VersionFormat("{count}").requirements.contains(.short))
-        XCTAssertTrue(try VersionFormat("{tag}").requirements.contains(.describe))
+        // {tag} needs the nearest tag, not the short id and dirty check of the {describe} string.
+        XCTAssertEqual(try VersionFormat("{tag}").requirements, .nearestTag)
         XCTAssertEqual(try VersionFormat("plain").requirements, [])
     }
 

@@ -62,8 +62,14 @@ struct TagMatcher {
         while git_reference_next(&reference, iterator) == 0 {
             defer { git_reference_free(reference) }
             let name = String(cString: git_reference_name(reference))
+            guard name.hasPrefix("refs/tags/") else { continue }
+            if let target = git_reference_target(reference) {
+                found.append((name, target.pointee))
+                continue
+            }
+            // A symbolic tag reference: follow it.
             var resolved: OpaquePointer?
-            guard name.hasPrefix("refs/tags/"), git_reference_resolve(&resolved, reference) == 0 else { continue }
+            guard git_reference_resolve(&resolved, reference) == 0 else { continue }
             defer { git_reference_free(resolved) }
             if let target = git_reference_target(resolved) { found.append((name, target.pointee)) }
         }
