@@ -10,7 +10,8 @@ final class CommitGraph {
 
     let store: ObjectStore
     private(set) var ids: [ObjectID] = []
-    private var indexByID: [ObjectID: Node] = [:]
+    /// Open addressing on the id's first word (ids are uniformly random): slot → node + 1, 0 empty.
+    private var slots = [Node](repeating: 0, count: 1 << 12)
     /// 0: only named; 1: parents read; 2: parents, date and tree read.
     private var loaded: [UInt8] = []
     private var parentStart: [Int32] = []
@@ -29,10 +30,17 @@ final class CommitGraph {
     /// The node of commit `id`, created (unread) when new; `isNew` tells which.
     @inline(__always)
     func node(_ id: ObjectID) -> (node: Node, isNew: Bool) {
-        if let existing = indexByID[id] { return (existing, false) }
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: id.w0) & mask
+        while slots[slot] != 0 {
+            let existing = slots[slot] - 1
+            if ids[Int(existing)] == id { return (existing, false) }
+            slot = (slot + 1) & mask
+        }
         let node = Node(ids.count)
-        indexByID[id] = node
+        slots[slot] = node + 1
         ids.append(id)
+        if ids.count * 2 > slots.count { rehash() }
         loaded.append(0)
         parentStart.append(0)
         parentCount.append(0)
@@ -42,7 +50,25 @@ final class CommitGraph {
     }
 
     /// The node of `id` when it has been named, else nil.
-    func existingNode(_ id: ObjectID) -> Node? { indexByID[id] }
+    func existingNode(_ id: ObjectID) -> Node? {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: id.w0) & mask
+        while slots[slot] != 0 {
+            if ids[Int(slots[slot] - 1)] == id { return slots[slot] - 1 }
+            slot = (slot + 1) & mask
+        }
+        return nil
+    }
+
+    private func rehash() {
+        slots = [Node](repeating: 0, count: slots.count * 2)
+        let mask = slots.count - 1
+        for (i, id) in ids.enumerated() {
+            var slot = Int(truncatingIfNeeded: id.w0) & mask
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = Node(i + 1)
+        }
+    }
 
     /// The parents of `node`, in commit order.
     func parents(_ node: Node) throws -> [Node] {
@@ -89,8 +115,8 @@ final class CommitGraph {
         }
         if loaded[i] == 0 {
             parentStart[i] = Int32(parentPool.count)
-            parentCount[i] = Int32(header!.parents.count)
-            for parent in header!.parents { parentPool.append(self.node(parent).node) }
+            parentCount[i] = Int32(header!.parentCount)
+            for k in 0..<header!.parentCount { parentPool.append(self.node(header!.parent(k)).node) }
         }
         trees[i] = header!.tree
         if full { dates[i] = header!.date }
@@ -136,8 +162,26 @@ final class CommitGraph {
 /// The header fields of a commit object that the history walk needs.
 struct CommitHeader {
     var tree: ObjectID
-    var parents: [ObjectID] = []
+    /// The first two parents inline (no allocation for the usual commit), the rest in `more`.
+    private var first: ObjectID
+    private var second: ObjectID
+    private var more: [ObjectID] = []
+    private(set) var parentCount = 0
     var date: Int64 = 0
+
+    /// Parent `k` (0 is the first parent).
+    func parent(_ k: Int) -> ObjectID {
+        k == 0 ? first : (k == 1 ? second : more[k - 2])
+    }
+
+    private mutating func addParent(_ parent: ObjectID) {
+        switch parentCount {
+        case 0: first = parent
+        case 1: second = parent
+        default: more.append(parent)
+        }
+        parentCount += 1
+    }
 
     /// Parses `tree`, `parent` lines and (with `needsDate`) the committer date as git does
     /// (a missing or malformed date is 0). Nil when `bytes`, not the whole object, stop
@@ -150,12 +194,14 @@ struct CommitHeader {
             throw HistoryErrors.damaged("commit \(id.hex) has no tree line")
         }
         self.tree = tree
+        first = tree
+        second = tree
         var position = 46
         while position + 48 <= end, memcmp(base + position, "parent ", 7) == 0 {
             guard let parent = ObjectID.parseHex(base + position + 7) else {
                 throw HistoryErrors.damaged("commit \(id.hex) has a malformed parent line")
             }
-            parents.append(parent)
+            addParent(parent)
             position += 48
         }
         // Another parent line may follow beyond the bytes read.

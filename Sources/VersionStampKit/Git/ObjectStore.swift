@@ -162,6 +162,20 @@ final class ObjectStore {
         }
     }
 
+    /// The whole object as an array: rebuilt delta results are shared with the cache, not copied.
+    func objectBytes(_ id: ObjectID, _ kind: ObjectKind) throws -> [UInt8] {
+        if let (pack, offset) = locate(id), let entry = packs[pack].entry(at: offset) {
+            if entry.kind == kind.rawValue, let bytes = inflateWhole(entry.data, entry.available, size: entry.size) {
+                return bytes
+            }
+            if entry.kind >= 6, let resolved = resolve(pack, offset, depth: 0), resolved.kind == kind.rawValue {
+                deltaReads += 1
+                return resolved.bytes
+            }
+        }
+        return try withLibraryObject(id, kind) { Array($0) }
+    }
+
     /// The object through libgit2 (loose, deltified, alternates), checking its type.
     private func withLibraryObject<R>(_ id: ObjectID, _ kind: ObjectKind,
                                       _ body: (UnsafeBufferPointer<UInt8>) throws -> R) throws -> R {

@@ -31,11 +31,27 @@ struct TreeWalker {
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private let id: ObjectID
-    private var position = 0
+    private var position: Int
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>, id: ObjectID) {
+    /// A walker over `bytes` starting at the entry at byte `start`.
+    init(_ bytes: UnsafeBufferPointer<UInt8>, id: ObjectID, start: Int = 0) {
         self.bytes = bytes
         self.id = id
+        position = start
+    }
+
+    /// The start of the last entry of `bytes` that begins at or before `limit` (entries are
+    /// `MODE NAME\0` and a 20-byte id).
+    static func entryStart(atOrBefore limit: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var start = 0
+        while start < bytes.count {
+            guard let base = bytes.baseAddress,
+                  let nul = memchr(base + start, 0, bytes.count - start) else { return start }
+            let next = base.distance(to: nul.assumingMemoryBound(to: UInt8.self)) + 21
+            if next > limit { return start }
+            start = next
+        }
+        return start
     }
 
     /// The next entry, nil at the end; throws on a malformed tree.
@@ -201,7 +217,9 @@ final class PathFilter {
         let left = try a.map { try copyTree($0) } ?? [], right = try b.map { try copyTree($0) } ?? []
         let same = try left.withUnsafeBufferPointer { l in
             try right.withUnsafeBufferPointer { r in
-                try sameEntries(TreeWalker(l, id: a ?? b!), TreeWalker(r, id: b ?? a!))
+                // Entries before the first differing byte are identical in both: skip them.
+                let start = TreeWalker.entryStart(atOrBefore: Self.commonPrefix(l, r), in: l)
+                return try sameEntries(TreeWalker(l, id: a ?? b!, start: start), TreeWalker(r, id: b ?? a!, start: start))
             }
         }
         if a != nil && b != nil { deepResults[key] = same }
@@ -228,10 +246,23 @@ final class PathFilter {
         return true
     }
 
+    /// The length of the longest common prefix of `a` and `b`.
+    private static func commonPrefix(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+        let count = min(a.count, b.count)
+        guard let pa = a.baseAddress, let pb = b.baseAddress else { return 0 }
+        var i = 0
+        while i + 8 <= count,
+              UnsafeRawPointer(pa + i).loadUnaligned(as: UInt64.self) == UnsafeRawPointer(pb + i).loadUnaligned(as: UInt64.self) {
+            i += 8
+        }
+        while i < count && pa[i] == pb[i] { i += 1 }
+        return i
+    }
+
     /// The tree's bytes; the last few are kept, as neighbouring commits compare the same trees.
     private func copyTree(_ id: ObjectID) throws -> [UInt8] {
         if let hit = recentTrees.first(where: { $0.id == id }) { return hit.bytes }
-        let bytes = try graph.store.withObject(id, .tree) { bytes, _ in Array(bytes) }
+        let bytes = try graph.store.objectBytes(id, .tree)
         recentTrees[nextRecent] = (id, bytes)
         nextRecent = (nextRecent + 1) % recentTrees.count
         return bytes
