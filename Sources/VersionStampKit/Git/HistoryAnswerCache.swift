@@ -39,6 +39,11 @@ struct HistoryAnswerCache {
         lines().first { $0.key == key }?.value
     }
 
+    /// The entries whose key starts with `prefix`, most recent first.
+    func entries(withPrefix prefix: String) -> [(key: String, value: String)] {
+        lines().filter { $0.key.hasPrefix(prefix) }
+    }
+
     /// Remembers `value` (no spaces or newlines) for `key`, most recent first.
     func store(_ value: String, for key: String) {
         var kept = lines().filter { $0.key != key }

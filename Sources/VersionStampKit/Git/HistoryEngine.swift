@@ -53,19 +53,52 @@ final class HistoryEngine {
     }
 
     /// `git rev-list --count [--first-parent] HEAD [-- PATH...]`.
+    ///
+    /// Cached by `OPTIONS-COMMIT`. When HEAD moved since a cached commit X, and every path of
+    /// HEAD's (simplified) walk reaches X within a few thousand commits, the count is X's plus
+    /// the commits walked before X: those cannot also be in X's walk (the walk follows parent
+    /// links, so a commit below X that leads to X would make a cycle).
     func count(head: git_oid) throws -> Int {
-        let key = HistoryAnswerCache.key(["count", head.hex, query.firstParent ? "first-parent" : "all"] + paths)
+        let options = HistoryAnswerCache.key(["count", query.firstParent ? "first-parent" : "all"] + paths)
+        let key = options + "-" + head.hex
         if let known = cache?.value(for: key).flatMap(Int.init) { return known }
-        let count = try walkCount(head: head)
-        cache?.store(String(count), for: key)
-        return count
+        var count: Int?
+        for (otherKey, value) in (cache?.entries(withPrefix: options + "-") ?? []).prefix(3) {
+            guard let base = Int(value), let baseID = git_oid(hex: String(otherKey.dropFirst(options.count + 1))),
+                  let added = try? countSince(head: head, base: ObjectID(baseID)) else { continue }
+            count = base + added
+            break
+        }
+        let result = try count ?? walkCount(head: head)
+        cache?.store(String(result), for: key)
+        return result
+    }
+
+    /// The commits HEAD's walk adds to `base`'s walk; nil when some path misses `base` (a root
+    /// reached, or more than `budget` commits walked).
+    private func countSince(head: git_oid, base: ObjectID, budget: Int = 20_000) throws -> Int? {
+        let graph = try graph()
+        let tip = graph.node(ObjectID(head)).node, barrier = graph.node(base).node
+        if let filter = try filter() {
+            return try PathLimitedCount.count(from: tip, in: graph, filter: filter, firstParent: query.firstParent,
+                                              barrier: (barrier, budget))
+        }
+        guard query.firstParent else { return nil }  // the whole-history count has its own cache
+        var current: CommitGraph.Node? = tip
+        var steps = 0
+        while let node = current, node != barrier {
+            steps += 1
+            if steps > budget { return nil }
+            current = try graph.firstParent(node)
+        }
+        return current == nil ? nil : steps
     }
 
     private func walkCount(head: git_oid) throws -> Int {
         let graph = try graph()
         if let filter = try filter() {
             let tip = graph.node(ObjectID(head)).node
-            return try PathLimitedCount.count(from: tip, in: graph, filter: filter, firstParent: query.firstParent)
+            return try PathLimitedCount.count(from: tip, in: graph, filter: filter, firstParent: query.firstParent) ?? 0
         }
         return query.firstParent ? try graph.countFirstParents(from: ObjectID(head))
             : try graph.countReachable(from: ObjectID(head))

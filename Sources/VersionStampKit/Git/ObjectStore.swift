@@ -87,7 +87,7 @@ final class ObjectStore {
     private var cachedKeys: [Int] = []
     private var evicted = 0
     private var cachedBytes = 0
-    private static let cacheLimit = 48 << 20
+    private static let cacheLimit = 16 << 20
     /// How many objects were rebuilt from pack deltas here (not by libgit2); for tests.
     private(set) var deltaReads = 0
 

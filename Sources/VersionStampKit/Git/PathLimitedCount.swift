@@ -11,16 +11,25 @@
 /// this walks depth-first; ranges (`TAG..HEAD`) go through `RangeWalk`, which follows git's
 /// date order because there it matters.
 enum PathLimitedCount {
+    /// With `barrier`, the walk stops at that commit (neither counted nor followed) and gives
+    /// nil when it reaches a root commit or walks more than the budget.
     static func count(from tip: CommitGraph.Node, in graph: CommitGraph, filter: PathFilter,
-                      firstParent: Bool) throws -> Int {
+                      firstParent: Bool, barrier: (node: CommitGraph.Node, budget: Int)? = nil) throws -> Int? {
         var seen = [Bool](repeating: false, count: max(graph.nodeCount, Int(tip) + 1))
         seen[Int(tip)] = true
         var stack = [tip]
         var count = 0
+        var walked = 0
         while let commit = stack.popLast() {
+            if let barrier {
+                if commit == barrier.node { continue }
+                walked += 1
+                if walked > barrier.budget { return nil }
+            }
             let parents = try graph.parents(commit)
             var followed = parents
             if parents.isEmpty {
+                if barrier != nil { return nil }
                 if try !filter.isEmpty(commit) { count += 1 }
             } else if firstParent {
                 followed = [parents[0]]

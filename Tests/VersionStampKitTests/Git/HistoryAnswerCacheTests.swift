@@ -40,6 +40,32 @@ final class HistoryAnswerCacheTests: XCTestCase {
         }
     }
 
+    /// HEAD moved since the cached answer: new commits on top, a merge of a branch that forked
+    /// below the cached commit, a rewritten history. Each answer is still git's.
+    func testCountsAfterHeadMoved() throws {
+        let repo = try RevisionTestRepository(self)
+        try repo.commit("a", file: "lib/a.txt")
+        try repo.git("checkout", "-q", "-b", "old-side")
+        try repo.commit("side", file: "lib/side.txt")
+        try repo.git("checkout", "-q", "main")
+        for i in 0..<4 { try repo.commit("m\(i)", file: i % 2 == 0 ? "lib/m\(i).txt" : "app/m\(i).txt") }
+        let queries = [RevisionQuery(paths: ["lib"]), RevisionQuery(firstParent: true),
+                       RevisionQuery(firstParent: true, paths: ["app"]), RevisionQuery(paths: ["app", "lib"])]
+        func check(_ label: String) throws {
+            for query in queries {
+                XCTAssertEqual(try cached(repo, query).count, try repo.gitCount("HEAD", query), "\(label) \(query)")
+            }
+        }
+        try check("first")
+        for i in 0..<3 { try repo.commit("n\(i)", file: "lib/n\(i).txt") }
+        try check("ahead")
+        try repo.git("merge", "-q", "--no-ff", "-m", "merge old side", "old-side")
+        try check("merged a branch older than the cached commit")
+        try repo.git("reset", "-q", "--hard", "HEAD~3")
+        try repo.commit("rewritten", file: "app/r.txt")
+        try check("rewritten")
+    }
+
     /// A warm run really answers from the file, and a line whose checksum fails is ignored.
     func testAnswersComeFromTheVerifiedFile() throws {
         let repo = try RevisionTestRepository(self)
@@ -49,10 +75,15 @@ final class HistoryAnswerCacheTests: XCTestCase {
         XCTAssertEqual(try cached(repo, query).count, 2)
         let cache = HistoryAnswerCache(path: cacheFile(repo))
         let head = try repo.git("rev-parse", "HEAD")
-        let key = HistoryAnswerCache.key(["count", head, "all", "lib"])
+        let key = HistoryAnswerCache.key(["count", "all", "lib"]) + "-" + head
         XCTAssertEqual(cache.value(for: key), "2")
         cache.store("41", for: key)
         XCTAssertEqual(try cached(repo, query).count, 41, "the warm answer is read from the cache")
+        // One commit later the answer is derived from the cached one (41 + 1), not walked again.
+        try repo.commit("c", file: "lib/c.txt")
+        try repo.commit("d", file: "app/d.txt")
+        XCTAssertEqual(try cached(repo, query).count, 42, "derived from the cached count")
+        try repo.git("reset", "-q", "--hard", "HEAD~2")
         let text = try String(contentsOfFile: cacheFile(repo), encoding: .utf8)
         try text.replacingOccurrences(of: " 41 ", with: " 42 ").write(toFile: cacheFile(repo), atomically: true, encoding: .utf8)
         XCTAssertEqual(try cached(repo, query).count, 2, "a line failing its checksum is recomputed")
