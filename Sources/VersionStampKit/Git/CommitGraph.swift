@@ -212,30 +212,33 @@ struct CommitHeader {
         }
     }
 
-    /// The number after the `>` of the `committer` line; 0 when there is none.
-    /// Nil when the bytes end before the line is complete.
+    /// git's `parse_commit_date`: the parent lines must be followed by an `author` line and
+    /// then a `committer` line; the date is the number after that line's first `>`, and 0
+    /// when anything is missing. Nil when the bytes (not the whole object) end too soon.
     private static func committerDate(_ base: UnsafePointer<UInt8>, from start: Int, end: Int, isWhole: Bool) -> Int64? {
-        var position = start
-        while position < end {
-            var lineEnd = position
-            while lineEnd < end && base[lineEnd] != 10 { lineEnd += 1 }
-            if lineEnd == end && !isWhole { return nil }
-            if lineEnd == position { return 0 }  // the blank line before the message
-            if lineEnd - position > 10 && memcmp(base + position, "committer ", 10) == 0 {
-                var close = lineEnd
-                while close > position && base[close - 1] != 62 { close -= 1 }  // '>'
-                guard close > position else { return 0 }
-                var value: Int64 = 0
-                var digit = close
-                while digit < lineEnd && base[digit] == 32 { digit += 1 }
-                while digit < lineEnd, base[digit] >= 48, base[digit] <= 57 {
-                    value = value &* 10 &+ Int64(base[digit] - 48)
-                    digit += 1
-                }
-                return value
-            }
-            position = lineEnd + 1
+        let missing: Int64? = isWhole ? 0 : nil  // past the bytes read: 0, or read more
+        if end - start <= 6 { return missing }
+        if memcmp(base + start, "author", 6) != 0 { return 0 }
+        var p = start
+        while p < end && base[p] != 10 { p += 1 }
+        p += 1
+        if p + 9 >= end { return missing }
+        if memcmp(base + p, "committer", 9) != 0 { return 0 }
+        while p < end && base[p] != 62 { p += 1 }  // the first '>'
+        if p >= end { return missing }
+        p += 1
+        let date = p
+        while p < end && base[p] != 10 { p += 1 }
+        if p + 1 >= end { return missing }  // git wants a byte after the line's newline
+        // strtoumax: leading white space, an optional '+', decimal digits.
+        var digit = date
+        while digit < p, [9, 10, 11, 12, 13, 32].contains(base[digit]) { digit += 1 }
+        if digit < p && base[digit] == 43 { digit += 1 }
+        var value: Int64 = 0
+        while digit < p, base[digit] >= 48, base[digit] <= 57 {
+            value = value &* 10 &+ Int64(base[digit] - 48)
+            digit += 1
         }
-        return isWhole ? 0 : nil
+        return value
     }
 }
