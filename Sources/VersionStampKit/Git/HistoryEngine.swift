@@ -54,10 +54,8 @@ final class HistoryEngine {
 
     /// `git rev-list --count [--first-parent] HEAD [-- PATH...]`.
     ///
-    /// Cached by `OPTIONS-COMMIT`. When HEAD moved since a cached commit X, and every path of
-    /// HEAD's (simplified) walk reaches X within a few thousand commits, the count is X's plus
-    /// the commits walked before X: those cannot also be in X's walk (the walk follows parent
-    /// links, so a commit below X that leads to X would make a cycle).
+    /// Cached by `OPTIONS-COMMIT`. When HEAD moved since a cached commit, the count is derived
+    /// from that commit's (`IncrementalCount`), else walked in full.
     func count(head: git_oid) throws -> Int {
         let options = HistoryAnswerCache.key(["count", query.firstParent ? "first-parent" : "all"] + paths)
         let key = options + "-" + head.hex
@@ -74,31 +72,27 @@ final class HistoryEngine {
         return result
     }
 
-    /// The commits HEAD's walk adds to `base`'s walk; nil when some path misses `base` (a root
-    /// reached, or more than `budget` commits walked).
-    private func countSince(head: git_oid, base: ObjectID, budget: Int = 20_000) throws -> Int? {
+    /// `count(HEAD) - count(base)` (see `IncrementalCount`); nil when it cannot be derived.
+    private func countSince(head: git_oid, base: ObjectID, budget: Int = 25_000) throws -> Int? {
         let graph = try graph()
-        let tip = graph.node(ObjectID(head)).node, barrier = graph.node(base).node
+        let tip = graph.node(ObjectID(head)).node, other = graph.node(base).node
         if let filter = try filter() {
-            return try PathLimitedCount.count(from: tip, in: graph, filter: filter, firstParent: query.firstParent,
-                                              barrier: (barrier, budget))
+            let firstParent = query.firstParent
+            return try IncrementalCount.difference(head: tip, base: other, graph: graph, budget: budget) { commit in
+                try PathLimitedCount.step(commit, in: graph, filter: filter, firstParent: firstParent)
+            }
         }
         guard query.firstParent else { return nil }  // the whole-history count has its own cache
-        var current: CommitGraph.Node? = tip
-        var steps = 0
-        while let node = current, node != barrier {
-            steps += 1
-            if steps > budget { return nil }
-            current = try graph.firstParent(node)
+        return try IncrementalCount.difference(head: tip, base: other, graph: graph, budget: budget) { commit in
+            (try graph.firstParent(commit).map { [$0] } ?? [], true)
         }
-        return current == nil ? nil : steps
     }
 
     private func walkCount(head: git_oid) throws -> Int {
         let graph = try graph()
         if let filter = try filter() {
             let tip = graph.node(ObjectID(head)).node
-            return try PathLimitedCount.count(from: tip, in: graph, filter: filter, firstParent: query.firstParent) ?? 0
+            return try PathLimitedCount.count(from: tip, in: graph, filter: filter, firstParent: query.firstParent)
         }
         return query.firstParent ? try graph.countFirstParents(from: ObjectID(head))
             : try graph.countReachable(from: ObjectID(head))

@@ -11,34 +11,16 @@
 /// this walks depth-first; ranges (`TAG..HEAD`) go through `RangeWalk`, which follows git's
 /// date order because there it matters.
 enum PathLimitedCount {
-    /// With `barrier`, the walk stops at that commit (neither counted nor followed) and gives
-    /// nil when it reaches a root commit or walks more than the budget.
+    /// The number of commits counted in `tip`'s simplified walk.
     static func count(from tip: CommitGraph.Node, in graph: CommitGraph, filter: PathFilter,
-                      firstParent: Bool, barrier: (node: CommitGraph.Node, budget: Int)? = nil) throws -> Int? {
+                      firstParent: Bool) throws -> Int {
         var seen = [Bool](repeating: false, count: max(graph.nodeCount, Int(tip) + 1))
         seen[Int(tip)] = true
         var stack = [tip]
         var count = 0
-        var walked = 0
         while let commit = stack.popLast() {
-            if let barrier {
-                if commit == barrier.node { continue }
-                walked += 1
-                if walked > barrier.budget { return nil }
-            }
-            let parents = try graph.parents(commit)
-            var followed = parents
-            if parents.isEmpty {
-                if barrier != nil { return nil }
-                if try !filter.isEmpty(commit) { count += 1 }
-            } else if firstParent {
-                followed = [parents[0]]
-                if try !filter.isSame(parents[0], commit) { count += 1 }
-            } else if let same = try parents.first(where: { try filter.isSame($0, commit) }) {
-                followed = [same]
-            } else {
-                count += 1
-            }
+            let (followed, counted) = try step(commit, in: graph, filter: filter, firstParent: firstParent)
+            if counted { count += 1 }
             for parent in followed {
                 let p = Int(parent)
                 if p >= seen.count { seen.append(contentsOf: repeatElement(false, count: p - seen.count + 4096)) }
@@ -49,5 +31,15 @@ enum PathLimitedCount {
             }
         }
         return count
+    }
+
+    /// One commit of the simplified walk: the parents it follows and whether it is counted.
+    static func step(_ commit: CommitGraph.Node, in graph: CommitGraph, filter: PathFilter,
+                     firstParent: Bool) throws -> (followed: [CommitGraph.Node], counted: Bool) {
+        let parents = try graph.parents(commit)
+        if parents.isEmpty { return ([], try !filter.isEmpty(commit)) }
+        if firstParent { return ([parents[0]], try !filter.isSame(parents[0], commit)) }
+        if let same = try parents.first(where: { try filter.isSame($0, commit) }) { return ([same], false) }
+        return (parents, true)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ShipyardTestSupport
 import VersionStampKit
 import XCTest
 
@@ -36,5 +37,30 @@ final class RandomHistoryOracleTests: XCTestCase {
                 }
             }
         }
+    }
+
+    /// Counts derived from a cached commit's count (HEAD moved forward, back, sideways, across
+    /// merges and skewed dates) equal git's.
+    func testCountsDerivedFromCachedCommitsMatchGit() throws {
+        let repo = try RevisionTestRepository(self)
+        try RandomHistory.build(in: repo, seed: 3, commits: 200)
+        let commits = try repo.git("rev-list", "--all").split(separator: "\n").map(String.init)
+        var random = SeededGenerator(seed: 3)
+        let queries = [RevisionQuery(firstParent: true), RevisionQuery(paths: ["lib"]),
+                       RevisionQuery(firstParent: true, paths: ["docs", "tools"]), RevisionQuery(paths: ["app"])]
+        for round in 0..<8 {
+            let from = commits[Int.random(in: 0..<commits.count, using: &random)]
+            let to = commits[Int.random(in: 0..<min(commits.count, 40), using: &random)]
+            try repo.git("checkout", "-q", "--detach", from)
+            for query in queries { _ = try cachedCount(repo, query) }
+            try repo.git("checkout", "-q", "--detach", to)
+            for query in queries {
+                XCTAssertEqual(try cachedCount(repo, query), try repo.gitCount("HEAD", query), "round \(round) \(query)")
+            }
+        }
+    }
+
+    private func cachedCount(_ repo: RevisionTestRepository, _ query: RevisionQuery) throws -> Int {
+        try RevisionReader(discoveringFrom: repo.root.path, environment: repo.environment, query: query).revision(.count).count
     }
 }
