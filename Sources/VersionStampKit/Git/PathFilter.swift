@@ -122,8 +122,9 @@ final class PathFilter {
     }
 
     /// The root-relative form of `path` (`a/./b/` → `a/b`, `.` → ``); throws when it leads
-    /// outside the repository whose work tree is `root`.
+    /// outside the repository whose work tree is `root`, or git would read it as a pattern.
     static func normalize(_ path: String, root: String?) throws -> String {
+        if path.contains(where: { "*?[".contains($0) }) || path.hasPrefix(":") { throw HistoryErrors.pathPattern(path) }
         var relative = path
         if path.hasPrefix("/") {
             let base = (root ?? "").hasSuffix("/") ? (root ?? "") : (root ?? "") + "/"

@@ -72,6 +72,12 @@ final class HistoryCountTests: XCTestCase {
                 XCTAssertTrue("\(error)".contains("outside the repository"), "\(error)")
             }
         }
+        // git reads these as pathspec patterns or magic: refused, not counted differently.
+        for pattern in ["lib/*", "l?b", "[l]ib", ":(exclude)lib", ":/lib"] {
+            XCTAssertThrowsError(try repo.versionstamp(RevisionQuery(paths: [pattern]))) { error in
+                XCTAssertTrue("\(error)".contains("pattern"), "\(error)")
+            }
+        }
     }
 
     /// A detached HEAD on a side branch, counted with and without first parents.
