@@ -105,7 +105,7 @@ final class CommitGraph {
     private func read(_ node: Node, full: Bool) throws {
         let i = Int(node)
         // A count needs only the parent lines: inflate the first bytes, more when cut short.
-        var limit = full ? 1024 : 200
+        var limit = full ? 1024 : 112
         var header: CommitHeader?
         while header == nil {
             header = try store.withObject(ids[i], .commit, limit: limit) { bytes, whole in
@@ -205,7 +205,7 @@ struct CommitHeader {
             position += 48
         }
         // Another parent line may follow beyond the bytes read.
-        if !isWhole && position + 48 > end { return nil }
+        if !isWhole && (end - position < 7 || memcmp(base + position, "parent ", 7) == 0) { return nil }
         if needsDate {
             guard let date = CommitHeader.committerDate(base, from: position, end: end, isWhole: isWhole) else { return nil }
             self.date = date
