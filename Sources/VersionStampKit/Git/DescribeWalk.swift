@@ -32,7 +32,8 @@ enum DescribeWalk {
     static func describe(_ head: CommitGraph.Node, in graph: CommitGraph,
                          names: [CommitGraph.Node: TagMatcher.Name], firstParent: Bool) throws -> Result? {
         if let exact = names[head] { return Result(name: exact, commit: head, depth: 0) }
-        var flags: [CommitGraph.Node: UInt32] = [head: seen]
+        var flags = NodeFlags()
+        flags[head] = seen
         var queue = DateQueue()
         queue.insert(head, date: try graph.date(head))
         var candidates: [Candidate] = []
@@ -46,19 +47,19 @@ enum DescribeWalk {
                     let within = UInt32(1) << UInt32(candidates.count + 1)
                     candidates.append(Candidate(name: name, commit: commit, depth: seenCommits - 1,
                                                 within: within, foundOrder: candidates.count + 1))
-                    flags[commit, default: 0] |= within
+                    flags[commit] |= within
                     if name.priority == 2 { annotated += 1 }
                 } else {
                     gaveUpOn = commit
                     break
                 }
             }
-            let commitFlags = flags[commit, default: 0]
+            let commitFlags = flags[commit]
             for k in candidates.indices where commitFlags & candidates[k].within == 0 { candidates[k].depth += 1 }
             if annotated > 0 && queue.isEmpty && coveredByBest(commitFlags, candidates) { break }
             for parent in try graph.parents(commit) {
-                if flags[parent, default: 0] & seen == 0 { queue.insert(parent, date: try graph.date(parent)) }
-                flags[parent, default: 0] |= commitFlags
+                if flags[parent] & seen == 0 { queue.insert(parent, date: try graph.date(parent)) }
+                flags[parent] |= commitFlags
                 if firstParent { break }
             }
         }
@@ -87,18 +88,31 @@ enum DescribeWalk {
     /// git's `finish_depth_computation`: walks on until every queued commit is reachable from
     /// the best candidate, counting the commits it cannot reach.
     private static func finishDepth(_ best: inout Candidate, queue: inout DateQueue,
-                                    flags: inout [CommitGraph.Node: UInt32], graph: CommitGraph) throws {
+                                    flags: inout NodeFlags, graph: CommitGraph) throws {
         while let commit = queue.pop() {
-            let commitFlags = flags[commit, default: 0]
+            let commitFlags = flags[commit]
             if commitFlags & best.within != 0 {
-                if queue.nodes.allSatisfy({ flags[$0, default: 0] & best.within != 0 }) { break }
+                if queue.nodes.allSatisfy({ flags[$0] & best.within != 0 }) { break }
             } else {
                 best.depth += 1
             }
             for parent in try graph.parents(commit) {
-                if flags[parent, default: 0] & seen == 0 { queue.insert(parent, date: try graph.date(parent)) }
-                flags[parent, default: 0] |= commitFlags
+                if flags[parent] & seen == 0 { queue.insert(parent, date: try graph.date(parent)) }
+                flags[parent] |= commitFlags
             }
+        }
+    }
+}
+
+/// Per-commit flag bits in an array indexed by node (0 for a commit not yet flagged).
+struct NodeFlags {
+    private var bits: [UInt32] = []
+
+    subscript(node: CommitGraph.Node) -> UInt32 {
+        get { Int(node) < bits.count ? bits[Int(node)] : 0 }
+        set {
+            if Int(node) >= bits.count { bits.append(contentsOf: repeatElement(0, count: Int(node) - bits.count + 1024)) }
+            bits[Int(node)] = newValue
         }
     }
 }
