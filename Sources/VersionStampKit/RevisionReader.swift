@@ -47,7 +47,7 @@ public final class RevisionReader: @unchecked Sendable {
                 path: path,
                 message: "the repository has no commits yet (HEAD is unborn); commit first, or set VERSIONSTAMP_VERSION")
         }
-        engine = try HistoryEngine(repository: repository, query: query,
+        engine = try HistoryEngine(repository: repository, query: self.query,
                                    cache: caching ? HistoryAnswerCache(repository: repository) : nil)
         head = try repository.headCommitID()
         info = RevisionInfo(count: 0, sha: head.hex, short: "", isDirty: false, describe: "",
