@@ -38,7 +38,7 @@ public enum VersionToken: String, CaseIterable, Sendable {
         case .dirty: return .dirty
         case .describe: return [.describe, .short, .dirty]
         case .tag: return .nearestTag
-        case .distance: return [.nearestTag, .count]
+        case .distance: return .nearestTag  // the count only when there is no tag (read then)
         case .branch: return .branch
         case .date, .timestamp: return .commitTime
         }
