@@ -147,13 +147,23 @@ final class CommitGraph {
         return count
     }
 
-    /// `git rev-list --count --first-parent TIP`.
+    /// `git rev-list --count --first-parent TIP`: only each commit's first parent line is
+    /// read (no nodes are made), so a chain of merges costs no more than a line of commits.
     func countFirstParents(from tip: ObjectID) throws -> Int {
-        var current: Node? = node(tip).node
+        var current: ObjectID? = tip
         var count = 0
-        while let node = current {
+        while let id = current {
             count += 1
-            current = try firstParent(node)
+            current = try store.withObject(id, .commit, limit: 94) { bytes, _ -> ObjectID? in
+                guard bytes.count >= 46, memcmp(bytes.baseAddress!, "tree ", 5) == 0 else {
+                    throw HistoryErrors.damaged("commit \(id.hex) has no tree line")
+                }
+                guard bytes.count >= 94, memcmp(bytes.baseAddress! + 46, "parent ", 7) == 0 else { return nil }
+                guard let parent = ObjectID.parseHex(bytes.baseAddress! + 53) else {
+                    throw HistoryErrors.damaged("commit \(id.hex) has a malformed parent line")
+                }
+                return parent
+            }
         }
         return count
     }
