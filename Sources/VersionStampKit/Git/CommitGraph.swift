@@ -104,8 +104,9 @@ final class CommitGraph {
 
     private func read(_ node: Node, full: Bool) throws {
         let i = Int(node)
-        // A count needs only the parent lines: inflate the first bytes, more when cut short.
-        var limit = full ? 1024 : 112
+        // A count needs only the parent lines: inflate the first bytes (enough for a merge's
+        // two parents), more when cut short.
+        var limit = full ? 1024 : 152
         var header: CommitHeader?
         while header == nil {
             header = try store.withObject(ids[i], .commit, limit: limit) { bytes, whole in
