@@ -49,17 +49,6 @@ final class CommitGraph {
         return (node, true)
     }
 
-    /// The node of `id` when it has been named, else nil.
-    func existingNode(_ id: ObjectID) -> Node? {
-        let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: id.w0) & mask
-        while slots[slot] != 0 {
-            if ids[Int(slots[slot] - 1)] == id { return slots[slot] - 1 }
-            slot = (slot + 1) & mask
-        }
-        return nil
-    }
-
     private func rehash() {
         slots = [Node](repeating: 0, count: slots.count * 2)
         let mask = slots.count - 1

@@ -16,7 +16,6 @@ struct DateQueue {
     private var nextSequence = 0
 
     var isEmpty: Bool { heap.isEmpty }
-    var count: Int { heap.count }
 
     /// The commit that would be popped next and its date.
     var first: (node: CommitGraph.Node, date: Int64)? { heap.first.map { ($0.node, $0.date) } }
