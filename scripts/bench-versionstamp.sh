@@ -1,95 +1,126 @@
 #!/usr/bin/env bash
-# bench-versionstamp.sh REPO [RUNS]
+# bench-versionstamp.sh REPO [RUNS] [DIR] [GLOB]
 #
-# Times `versionstamp print` against `git rev-list --count HEAD` on the same repository in
-# the same run, and prints the ratios (versionstamp / git; lower is better):
-#   cold  = no commit-count cache (VERSIONSTAMP_COUNT_CACHE=0: a full history walk)
+# Times `versionstamp print` against the git command giving the same answer, on the same
+# repository in the same run, and prints the ratios (versionstamp / git; lower is better):
+#   cold  = no cache (VERSIONSTAMP_COUNT_CACHE=0: a full history walk)
 #   warm  = cache present for HEAD (the usual repeated build)
-#   ahead = cache written for HEAD~10 (a few new commits since the last build)
+#   ahead = cache written for HEAD~10 only (a few new commits since the last build)
 #   stamp = the stamp default format r{count}{dirty} with a warm cache (adds the dirty check)
-# Each figure is min / median / max of RUNS runs (default 5); ratios are of the medians. Uses the release build
-# (.build/release/versionstamp, built if missing). Make a big history first, e.g.
-#   bash /work/shared/bench/make-history.sh /tmp/history-100k 100000
-# The repository's .git/versionstamp cache is deleted and rewritten.
+# and the release-numbering options (DIR default lib/net, GLOB default v*):
+#   --path DIR cold, warm, ahead  against git rev-list --count HEAD -- DIR
+#   --first-parent cold, warm     against git rev-list --count --first-parent HEAD
+#   --tag-pattern GLOB {describe} against git describe --tags --long --always --dirty --match GLOB
+#   --tag-pattern GLOB {tag}      against git describe --tags --abbrev=0 --match GLOB
+# Every answer is first checked against git's. Each figure is min / median / max of RUNS runs
+# (default 5); ratios are of the medians. A versionstamp command and its git command are run
+# alternately, so a change in the machine's load affects both alike; the load average is
+# printed before and after. Uses the release build (.build/release/versionstamp, built if
+# missing). Make a big history first, e.g.
+#   scripts/make-history.sh /tmp/history-85k 85000
+# The repository's .git/versionstamp caches are deleted and rewritten. Needs the print
+# options --path, --first-parent and --tag-pattern of the release-numbering command line.
 set -euo pipefail
-[ $# -ge 1 ] && [ $# -le 2 ] || { echo "usage: $0 REPO [RUNS]" >&2; exit 64; }
-REPO=$1 RUNS=${2:-5}
+[ $# -ge 1 ] && [ $# -le 4 ] || { echo "usage: $0 REPO [RUNS] [DIR] [GLOB]" >&2; exit 64; }
+REPO=$1 RUNS=${2:-5} DIR=${3:-lib/net} GLOB=${4:-v*}
+LOAD_BEFORE=$(uptime | sed 's/.*load average: //')
 cd "$(dirname "$0")/.."
 [ -x .build/release/versionstamp ] || swift build -c release --product versionstamp >/dev/null
 VS=$PWD/.build/release/versionstamp
 CACHE=$(git -C "$REPO" rev-parse --git-common-dir)
 case $CACHE in /*) ;; *) CACHE=$REPO/$CACHE ;; esac
 CACHE=$CACHE/versionstamp
+COLD="env VERSIONSTAMP_COUNT_CACHE=0"
 
-# median_seconds CMD...: "min median max" wall time of RUNS runs of CMD (output discarded).
-median_seconds() {
+# pair NAME GIT_NAME "VERSIONSTAMP COMMAND" "GIT COMMAND" [PREPARE]: checks that both print the
+# same, then runs them alternately RUNS times (PREPARE, a shell command, before each
+# versionstamp run) and prints a row for each with the ratio of the medians.
+pair() {
   python3 - "$RUNS" "$@" <<'PY'
 import subprocess, sys, time, statistics
-runs, cmd = int(sys.argv[1]), sys.argv[2:]
-times = []
-for _ in range(runs):
+runs, name, git_name, vs_cmd, git_cmd = int(sys.argv[1]), *sys.argv[2:6]
+prepare = sys.argv[6] if len(sys.argv) > 6 else ""
+def run(cmd, before=""):
+    if before:
+        subprocess.run(before, shell=True, check=True)
     start = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-    times.append(time.perf_counter() - start)
-print("%.4f %.4f %.4f" % (min(times), statistics.median(times), max(times)))
-PY
-}
-
-expected=$(git -C "$REPO" rev-list --count HEAD)
-git_s=$(median_seconds git -C "$REPO" rev-list --count HEAD)
-
-rm -rf "$CACHE"
-cold_s=$(VERSIONSTAMP_COUNT_CACHE=0 median_seconds "$VS" print --repo "$REPO")
-got=$("$VS" print --repo "$REPO")   # writes the cache for HEAD
-[ "$got" = "$expected" ] || { echo "MISMATCH: versionstamp $got, git $expected" >&2; exit 1; }
-warm_s=$(median_seconds "$VS" print --repo "$REPO")
-stamp_s=$(median_seconds "$VS" print --repo "$REPO" --format 'r{count}{dirty}')
-
-# Cache for HEAD~10 only: every run derives HEAD's count from it (and rewrites the file).
-rm -rf "$CACHE"
-"$VS" print --repo "$REPO" --format '{count}' >/dev/null
-base=$(git -C "$REPO" rev-parse HEAD~10)
-python3 - "$CACHE/commit-counts" "$base" "$(git -C "$REPO" rev-list --count HEAD~10)" <<'PY'
-import sys
-path, commit, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
-h = 0xcbf29ce484222325
-for b in ("%s %d" % (commit, count)).encode():
-    h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
-open(path, "w").write("versionstamp commit-count cache v1\n%s %d %x\n" % (commit, count, h))
-PY
-cp "$CACHE/commit-counts" "$CACHE/ahead-template"
-ahead_s=$(python3 - "$RUNS" "$VS" "$REPO" "$CACHE" "$expected" <<'PY'
-import shutil, subprocess, sys, time, statistics
-runs, vs, repo, cache, expected = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
-times = []
+    out = subprocess.run(cmd, shell=True, check=True, capture_output=True, text=True).stdout.strip()
+    return time.perf_counter() - start, out
+_, expected = run(git_cmd)
+_, got = run(vs_cmd, prepare)
+if got != expected:
+    sys.exit("MISMATCH (%s): versionstamp %s, git %s" % (name, got, expected))
+vs, git = [], []
 for _ in range(runs):
-    shutil.copy(cache + "/ahead-template", cache + "/commit-counts")
-    start = time.perf_counter()
-    out = subprocess.run([vs, "print", "--repo", repo], check=True, capture_output=True, text=True).stdout.strip()
-    times.append(time.perf_counter() - start)
+    git.append(run(git_cmd)[0])
+    elapsed, out = run(vs_cmd, prepare)
     if out != expected:
-        sys.exit("MISMATCH (ahead): versionstamp %s, git %s" % (out, expected))
-print("%.4f %.4f %.4f" % (min(times), statistics.median(times), max(times)))
+        sys.exit("MISMATCH (%s): versionstamp %s, git %s" % (name, out, expected))
+    vs.append(elapsed)
+fmt = lambda xs: "%.4f / %.4f / %.4f" % (min(xs), statistics.median(xs), max(xs))
+print("%-50s %s" % (git_name, fmt(git)))
+print("%-50s %s   ratio %.2f" % (name, fmt(vs), statistics.median(vs) / statistics.median(git)))
 PY
-)
-rm -f "$CACHE/ahead-template"
-
-echo "repository: $REPO ($expected commits), $RUNS runs each; seconds as min / median / max"
-echo "load: $(uptime | sed 's/.*load average: //')"
-# row NAME "MIN MEDIAN MAX" [ratio]
-row() {
-  set -- "$1" $2
-  local median=$3
-  if [ "$1" = "git rev-list --count HEAD" ]; then
-    printf '%-38s %s / %s / %s\n' "$1" "$2" "$3" "$4"
-  else
-    printf '%-38s %s / %s / %s   ratio %s\n' "$1" "$2" "$3" "$4" \
-      "$(python3 -c "print('%.2f' % ($median / $git_median))")"
-  fi
 }
-git_median=$(echo "$git_s" | cut -d' ' -f2)
-row "git rev-list --count HEAD" "$git_s"
-row "versionstamp cold (no cache)" "$cold_s"
-row "versionstamp warm (cache for HEAD)" "$warm_s"
-row "versionstamp ahead (cache for HEAD~10)" "$ahead_s"
-row "versionstamp warm r{count}{dirty}" "$stamp_s"
+
+# cache_for REVISION KIND: writes a cache holding only REVISION's answer (see CommitCountCache
+# and HistoryAnswerCache: FNV-1a checksummed lines) to $CACHE/KIND-template.
+cache_for() {
+  python3 - "$CACHE" "$2" "$DIR" "$(git -C "$REPO" rev-parse "$1")" \
+      "$(git -C "$REPO" rev-list --count "$1")" "$(git -C "$REPO" rev-list --count "$1" -- "$DIR")" <<'PY'
+import sys
+cache, kind, directory, commit, count, path_count = sys.argv[1:]
+def fnv(text):
+    h = 0xcbf29ce484222325
+    for b in text.encode():
+        h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+    return "%x" % h
+if kind == "commit-counts":
+    text = "versionstamp commit-count cache v1\n%s %s %s\n" % (commit, count, fnv("%s %s" % (commit, count)))
+else:
+    key = fnv("count\0all\0" + directory) + "-" + commit
+    text = "versionstamp history-answers v1\n%s %s %s\n" % (key, path_count, fnv("%s %s" % (key, path_count)))
+open("%s/%s-template" % (cache, kind), "w").write(text)
+PY
+}
+
+rm -rf "$CACHE"
+"$VS" print --repo "$REPO" >/dev/null   # creates the cache directory
+echo "repository: $REPO ($(git -C "$REPO" rev-list --count HEAD) commits), $RUNS runs each; seconds as min / median / max"
+pair "versionstamp cold (no cache)" "git rev-list --count HEAD" \
+  "$COLD $VS print --repo $REPO" "git -C $REPO rev-list --count HEAD"
+pair "versionstamp warm (cache for HEAD)" "git rev-list --count HEAD" \
+  "$VS print --repo $REPO" "git -C $REPO rev-list --count HEAD"
+cache_for HEAD~10 commit-counts
+pair "versionstamp ahead (cache for HEAD~10)" "git rev-list --count HEAD" \
+  "$VS print --repo $REPO" "git -C $REPO rev-list --count HEAD" \
+  "cp $CACHE/commit-counts-template $CACHE/commit-counts"
+"$VS" print --repo "$REPO" >/dev/null
+pair "versionstamp warm r{count}{dirty}" "git describe --dirty (the dirty check)" \
+  "$VS print --repo $REPO --format 'r{count}{dirty}'" \
+  "printf 'r%s%s' \$(git -C $REPO rev-list --count HEAD) \$(git -C $REPO describe --always --dirty=M | sed -n 's/.*-\(M\)\$/\1/p')"
+
+pair "versionstamp --path $DIR cold" "git rev-list --count HEAD -- $DIR" \
+  "$COLD $VS print --repo $REPO --path $DIR" "git -C $REPO rev-list --count HEAD -- $DIR"
+"$VS" print --repo "$REPO" --path "$DIR" >/dev/null
+pair "versionstamp --path $DIR warm" "git rev-list --count HEAD -- $DIR" \
+  "$VS print --repo $REPO --path $DIR" "git -C $REPO rev-list --count HEAD -- $DIR"
+cache_for HEAD~10 history-answers
+pair "versionstamp --path $DIR ahead (HEAD~10 cached)" "git rev-list --count HEAD -- $DIR" \
+  "$VS print --repo $REPO --path $DIR" "git -C $REPO rev-list --count HEAD -- $DIR" \
+  "cp $CACHE/history-answers-template $CACHE/history-answers"
+
+pair "versionstamp --first-parent cold" "git rev-list --count --first-parent HEAD" \
+  "$COLD $VS print --repo $REPO --first-parent" "git -C $REPO rev-list --count --first-parent HEAD"
+"$VS" print --repo "$REPO" --first-parent >/dev/null
+pair "versionstamp --first-parent warm" "git rev-list --count --first-parent HEAD" \
+  "$VS print --repo $REPO --first-parent" "git -C $REPO rev-list --count --first-parent HEAD"
+
+pair "versionstamp --tag-pattern '$GLOB' {describe} warm" "git describe --tags --long --always --dirty --match '$GLOB'" \
+  "$VS print --repo $REPO --tag-pattern '$GLOB' --format '{describe}'" \
+  "git -C $REPO describe --tags --long --always --dirty --match '$GLOB'"
+pair "versionstamp --tag-pattern '$GLOB' {tag} warm" "git describe --tags --abbrev=0 --match '$GLOB'" \
+  "$VS print --repo $REPO --tag-pattern '$GLOB' --format '{tag}'" \
+  "git -C $REPO describe --tags --abbrev=0 --match '$GLOB'"
+rm -f "$CACHE"/*-template
+echo "load average before: $LOAD_BEFORE; after: $(uptime | sed 's/.*load average: //')"

@@ -1,6 +1,8 @@
 #ifndef SHIPYARD_CGIT2_SHIM_H
 #define SHIPYARD_CGIT2_SHIM_H
 #include <git2.h>
+/* zlib (libgit2 links it too): versionstamp inflates packed commits and trees itself. */
+#include <zlib.h>
 
 /*
  * git_libgit2_opts is variadic, which Swift cannot call: plain wrappers for the options
@@ -11,5 +13,12 @@
  * (it verifies on fsck and transfer). Reading a revision is read-only, so skip it. */
 static inline int shipyard_git_set_strict_hash_verification(int enabled) {
     return git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, enabled);
+}
+
+/* inflateInit2 is a macro, which Swift cannot call. Raw deflate (no zlib header or
+ * Adler-32 check): the caller skips the 2-byte header itself, as git's data never sets a
+ * preset dictionary, and saves the checksum of every object read. */
+static inline int shipyard_inflate_init_raw(z_stream *stream) {
+    return inflateInit2(stream, -MAX_WBITS);
 }
 #endif

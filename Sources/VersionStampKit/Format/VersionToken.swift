@@ -42,11 +42,11 @@ public enum VersionToken: String, CaseIterable, Sendable {
         case .short: return .short
         case .dirty: return .dirty
         case .describe: return [.describe, .short, .dirty]
-        case .tag: return .describe
-        case .distance: return [.describe, .count]
+        case .tag: return .nearestTag
+        case .distance: return .nearestTag  // the count only when there is no tag (read then)
         case .branch: return .branch
         case .date, .timestamp: return .commitTime
-        case .version, .prerelease: return .describe
+        case .version, .prerelease: return .nearestTag
         }
     }
 }

@@ -127,6 +127,7 @@ final class GitRepository {
     /// The number of commits reachable from `tip` but not from any of `hidden`
     /// (`git rev-list --count TIP ^HIDDEN...`).
     func countCommits(from tip: git_oid, hiding hidden: [git_oid] = []) throws -> Int {
+        if hidden.isEmpty { return try HistoryWalk.countAll(from: tip, in: self) }
         var walk: OpaquePointer?
         try GitLibrary.check(git_revwalk_new(&walk, handle), "walking the history")
         defer { git_revwalk_free(walk) }
@@ -151,55 +152,7 @@ final class GitRepository {
     /// `git describe --dirty` sees it: untracked files and submodules are ignored, no rename
     /// detection. A bare repository is never dirty.
     func hasTrackedChanges() throws -> Bool {
-        if workDirectory == nil { return false }
-        var options = git_status_options()
-        try GitLibrary.check(git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "checking the work tree")
-        options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
-        options.flags = GIT_STATUS_OPT_EXCLUDE_SUBMODULES.rawValue
-        var list: OpaquePointer?
-        try GitLibrary.check(git_status_list_new(&list, handle, &options), "checking the work tree")
-        defer { git_status_list_free(list) }
-        return git_status_list_entrycount(list) > 0
-    }
-
-    /// The nearest tag reachable from `commit` (among those matching the glob `pattern`, when
-    /// given) and the number of commits since it, as `git describe --tags [--match PATTERN]`
-    /// chooses it; nil when no such tag is reachable.
-    func describeTags(_ commit: git_oid, matching pattern: String? = nil) throws -> (tag: String, distance: Int)? {
-        var id = commit
-        var object: OpaquePointer?
-        try GitLibrary.check(git_object_lookup(&object, handle, &id, GIT_OBJECT_COMMIT), "reading HEAD")
-        defer { git_object_free(object) }
-        var options = git_describe_options()
-        try GitLibrary.check(git_describe_options_init(&options, UInt32(GIT_DESCRIBE_OPTIONS_VERSION)), "describing HEAD")
-        options.describe_strategy = GIT_DESCRIBE_TAGS.rawValue
-        options.show_commit_oid_as_fallback = 0
-        var result: OpaquePointer?
-        let status = GitLibrary.withOptionalCString(pattern) { pattern in
-            options.pattern = pattern
-            return git_describe_commit(&result, object, &options)
-        }
-        if status < 0, let error = git_error_last(), error.pointee.klass == GIT_ERROR_DESCRIBE.rawValue {
-            // "no reference found" / "No tags can describe": no tag is reachable.
-            return nil
-        }
-        try GitLibrary.check(status, "describing HEAD")
-        defer { git_describe_result_free(result) }
-        var format = git_describe_format_options()
-        try GitLibrary.check(git_describe_format_options_init(&format, UInt32(GIT_DESCRIBE_FORMAT_OPTIONS_VERSION)), "describing HEAD")
-        format.always_use_long_format = 1
-        var buffer = git_buf()
-        try GitLibrary.check(git_describe_format(&buffer, result, &format), "describing HEAD")
-        defer { git_buf_dispose(&buffer) }
-        let text = String(cString: buffer.ptr)
-        // "TAG-DISTANCE-gHEX": parse from the right, a tag name may contain '-'.
-        guard let gRange = text.range(of: "-g", options: .backwards),
-              let dash = text[..<gRange.lowerBound].lastIndex(of: "-"),
-              let distance = Int(text[text.index(after: dash)..<gRange.lowerBound])
-        else {
-            throw VersionStampError(.gitFailure, message: "unexpected description from libgit2: \(text)")
-        }
-        return (String(text[..<dash]), distance)
+        try WorkTreeStatus.isDirty(self)  // libgit2's status, corrected where it differs from git
     }
 }
 
@@ -221,12 +174,6 @@ enum GitLibrary {
             return String(cString: message)
         }
         return "unknown libgit2 error"
-    }
-
-    /// Calls `body` with `string` as a C string (nil stays nil), valid during the call only.
-    static func withOptionalCString<Result>(_ string: String?, _ body: (UnsafePointer<CChar>?) -> Result) -> Result {
-        guard let string else { return body(nil) }
-        return string.withCString { body($0) }
     }
 
     /// Throws a `VersionStampError` when `status` is a libgit2 failure.

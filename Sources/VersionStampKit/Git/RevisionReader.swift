@@ -18,18 +18,23 @@ public final class RevisionReader: @unchecked Sendable {
     private let countCache: CommitCountCache?
     /// The history the facts are read over; its paths are relative to the repository root.
     public let query: RevisionQuery
+    /// The history engine answering for `query` (see Git/HistoryEngine.swift).
+    private let engine: HistoryEngine
+    /// The nearest tag once read (`nearestTag()`).
+    private var nearest: HistoryEngine.Description?
 
     /// Opens the repository discovered from `start` (like `git -C START`; default: the current
     /// directory) and checks that its history can be read. `{count}` uses a cache under the
     /// git dir (see `CommitCountCache`) unless `useCountCache` is false or the environment
-    /// sets `VERSIONSTAMP_COUNT_CACHE=0`. The `query`'s paths are relative to `start` (or
+    /// sets `VERSIONSTAMP_COUNT_CACHE=0`. `query` limits the history the counts and the tag
+    /// are read over (tag pattern, first parent, paths); its paths are relative to `start` (or
     /// absolute) and must lie inside the work tree.
     public init(discoveringFrom start: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
                 query: RevisionQuery = RevisionQuery(), useCountCache: Bool = true) throws {
         repository = try GitRepository(discoveringFrom: start, environment: environment)
         self.query = try query.relativeToRoot(of: repository, from: start)
-        countCache = useCountCache && environment["VERSIONSTAMP_COUNT_CACHE"] != "0"
-            ? CommitCountCache(repository: repository) : nil
+        let caching = useCountCache && environment["VERSIONSTAMP_COUNT_CACHE"] != "0"
+        countCache = caching ? CommitCountCache(repository: repository) : nil
         let path = repository.displayPath
         if repository.isShallow {
             throw VersionStampError(.shallowClone,
@@ -43,6 +48,8 @@ public final class RevisionReader: @unchecked Sendable {
                 path: path,
                 message: "the repository has no commits yet (HEAD is unborn); commit first, or set VERSIONSTAMP_VERSION")
         }
+        engine = try HistoryEngine(repository: repository, query: self.query,
+                                   cache: caching ? HistoryAnswerCache(repository: repository) : nil)
         head = try repository.headCommitID()
         info = RevisionInfo(count: 0, sha: head.hex, short: "", isDirty: false, describe: "",
                             tag: nil, distance: 0, branch: "", commitTime: 0)
@@ -75,6 +82,7 @@ public final class RevisionReader: @unchecked Sendable {
             info.commitTime = try repository.commitTime(head)
             known.insert(.commitTime)
         }
+        if missing.contains(.nearestTag) { try nearestTag() }
         if missing.contains(.describe) {
             try describe()
             known.insert(.describe)
@@ -84,6 +92,7 @@ public final class RevisionReader: @unchecked Sendable {
 
     /// `git rev-list --count HEAD`.
     private func commitCount() throws -> Int {
+        if query.firstParent || !query.paths.isEmpty { return try engine.count(head: head) }
         if let countCache { return try countCache.count(head, in: repository) }
         return try repository.countCommits(from: head)
     }
@@ -91,51 +100,37 @@ public final class RevisionReader: @unchecked Sendable {
     /// `git describe --tags --long --always --dirty`, and the tag and distance it is made of.
     /// Called with the lock held; fills in the short id, dirty flag and count it needs.
     private func describe() throws {
+        try nearestTag()
         if !known.contains(.short) { info.short = try repository.shortID(head); known.insert(.short) }
         if !known.contains(.dirty) { info.isDirty = try repository.hasTrackedChanges(); known.insert(.dirty) }
         let suffix = info.isDirty ? "-dirty" : ""
-        if let found = try repository.describeTags(head, matching: query.tagPattern) {
+        if let found = nearest, let tag = info.tag {
+            info.describe = "\(tag)-\(found.depth)-g\(info.short)\(suffix)"
+        } else {
+            info.describe = info.short + suffix  // `--long --always` with no tag: just the abbreviated id
+        }
+    }
+
+    /// `{tag}` and `{distance}` alone (the `.nearestTag` requirement): no short id or dirty
+    /// check, which only the `{describe}` string needs. Called with the lock held.
+    private func nearestTag() throws {
+        if known.contains(.nearestTag) { return }
+        nearest = try engine.describe(head: head)
+        if let found = nearest {
             info.tag = found.tag
             info.distance = found.distance
-            info.describe = "\(found.tag)-\(found.distance)-g\(info.short)\(suffix)"
         } else {
-            // `--long --always` with no tag: just the abbreviated id.
             if !known.contains(.count) { info.count = try commitCount(); known.insert(.count) }
             info.tag = nil
             info.distance = info.count
-            info.describe = info.short + suffix
         }
+        known.insert(.nearestTag)
     }
 
     /// `git rev-parse --abbrev-ref HEAD`: `HEAD` when detached, else the shortest unambiguous
     /// name of the branch (`heads/NAME` when a tag or `refs/NAME` has the same name).
     private func branchName() throws -> String {
         guard let full = try repository.headReferenceName() else { return "HEAD" }
-        return ReferenceShortening.shortest(full) { repository.referenceExists($0) }
-    }
-}
-
-/// git's `shorten_unambiguous_ref` (non-strict): the shortest name that the rev-parse rules
-/// resolve back to the same reference.
-enum ReferenceShortening {
-    /// git's rev-parse rules, most general first: a name resolves to the first that exists.
-    static let rules: [(prefix: String, suffix: String)] = [
-        ("", ""), ("refs/", ""), ("refs/tags/", ""), ("refs/heads/", ""),
-        ("refs/remotes/", ""), ("refs/remotes/", "/HEAD"),
-    ]
-
-    /// The shortest unambiguous name of `refname`, using `exists` to look references up.
-    static func shortest(_ refname: String, exists: (String) -> Bool) -> String {
-        for i in stride(from: rules.count - 1, to: 0, by: -1) {
-            let rule = rules[i]
-            guard refname.hasPrefix(rule.prefix), refname.hasSuffix(rule.suffix),
-                  refname.count > rule.prefix.count + rule.suffix.count else { continue }
-            let short = String(refname.dropFirst(rule.prefix.count).dropLast(rule.suffix.count))
-            let ambiguous = rules[0..<i].contains { earlier in
-                exists(earlier.prefix + short + earlier.suffix)
-            }
-            if !ambiguous { return short }
-        }
-        return refname
+        return RefAbbreviation.shorten(full, in: repository)
     }
 }

@@ -58,7 +58,8 @@ final class VersionFormatTests: XCTestCase {
         XCTAssertEqual(try VersionFormat("r{count}{dirty}").requirements, [.count, .dirty])
         XCTAssertFalse(try VersionFormat("{count}{sha}{branch}").requirements.contains(.describe))
         XCTAssertFalse(try VersionFormat("{count}").requirements.contains(.short))
-        XCTAssertTrue(try VersionFormat("{tag}").requirements.contains(.describe))
+        // {tag} needs the nearest tag, not the short id and dirty check of the {describe} string.
+        XCTAssertEqual(try VersionFormat("{tag}").requirements, .nearestTag)
         XCTAssertEqual(try VersionFormat("plain").requirements, [])
     }
 
@@ -72,8 +73,8 @@ final class VersionFormatTests: XCTestCase {
         var tagged = revision
         tagged.tag = "v2.0.0-beta.1"
         XCTAssertEqual(try VersionFormat("{version}|{prerelease}").render(tagged), "2.0.0|beta.1")
-        XCTAssertEqual(try VersionFormat("{version}").requirements, .describe)
-        XCTAssertEqual(try VersionFormat("{prerelease}").requirements, .describe)
+        XCTAssertEqual(try VersionFormat("{version}").requirements, .nearestTag)  // the tag alone: no short id, no dirty check
+        XCTAssertEqual(try VersionFormat("{prerelease}").requirements, .nearestTag)  // the tag alone: no short id, no dirty check
     }
 
     /// Through a context, {version} without a tag (or with a tag holding no number) is an error.

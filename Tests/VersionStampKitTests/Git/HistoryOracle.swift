@@ -1,0 +1,54 @@
+import Foundation
+import VersionStampKit
+import XCTest
+
+/// git's answers for a `RevisionQuery` (the oracle of the history tests), and the assertion
+/// that versionstamp's reader gives the same.
+extension RevisionTestRepository {
+    /// `git rev-list --count [--first-parent] REV [-- PATH...]`.
+    func gitCount(_ revision: String = "HEAD", _ query: RevisionQuery) throws -> Int {
+        var arguments = ["rev-list", "--count"]
+        if query.firstParent { arguments.append("--first-parent") }
+        arguments.append(revision)
+        if !query.paths.isEmpty { arguments += ["--"] + query.paths }
+        return Int(try runGit(arguments).output) ?? -1
+    }
+
+    /// `git describe --tags --long --always --dirty [--first-parent] [--match GLOB]`.
+    func gitDescribe(_ query: RevisionQuery) throws -> String {
+        var arguments = ["describe", "--tags", "--long", "--always", "--dirty"]
+        if query.firstParent { arguments.append("--first-parent") }
+        if let pattern = query.tagPattern { arguments += ["--match", pattern] }
+        return try runGit(arguments).output
+    }
+
+    /// The reader's answers for `query` (no count cache).
+    func versionstamp(_ query: RevisionQuery, requirements: RevisionRequirements = [.count, .describe]) throws -> RevisionInfo {
+        let reader = try RevisionReader(discoveringFrom: root.path, environment: environment, query: query, useCountCache: false)
+        return try reader.revision(requirements)
+    }
+
+    /// Asserts that `{count}`, `{describe}`, `{tag}` and `{distance}` for `query` equal git's.
+    func assertHistoryMatchesGit(_ query: RevisionQuery, _ label: String = "",
+                                 file: StaticString = #filePath, line: UInt = #line) throws {
+        let info = try versionstamp(query)
+        let context = "\(label) \(query)"
+        XCTAssertEqual(info.count, try gitCount("HEAD", query), "count \(context)", file: file, line: line)
+        let described = try gitDescribe(query)
+        XCTAssertEqual(info.describe, described, "describe \(context)", file: file, line: line)
+        var parts = described.components(separatedBy: "-")
+        if parts.last == "dirty" { parts.removeLast() }
+        guard parts.count >= 3, parts[parts.count - 1].hasPrefix("g") else {
+            XCTAssertNil(info.tag, "tag \(context)", file: file, line: line)
+            XCTAssertEqual(info.distance, info.count, "distance without a tag \(context)", file: file, line: line)
+            return
+        }
+        parts.removeLast()
+        let depth = parts.removeLast()
+        let tag = parts.joined(separator: "-")
+        XCTAssertEqual(info.tag, tag, "tag \(context)", file: file, line: line)
+        let distance = query.firstParent || !query.paths.isEmpty
+            ? String(try gitCount("refs/tags/\(tag)..HEAD", query)) : depth
+        XCTAssertEqual(String(info.distance), distance, "distance \(context)", file: file, line: line)
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import VersionStampKit
+import XCTest
+
+/// `{dirty}` and describe's `-dirty` equal git's where libgit2 1.5.1's status differs:
+/// sparse checkouts (skip-worktree entries) and old trees with 100664 blob modes.
+final class WorkTreeStatusTests: XCTestCase {
+    private func dirty(_ repo: RevisionTestRepository) throws -> String {
+        try VersionContext.load(repository: repo.root.path, environment: repo.environment).render("{dirty}")
+    }
+
+    /// Entries outside the sparse cone are absent from the work tree: git says clean.
+    func testSparseCheckoutIsClean() throws {
+        let repo = try RevisionTestRepository(self)
+        try repo.commit("in", file: "in/a.txt")
+        try repo.commit("out", file: "out/b.txt")
+        try repo.commit("top", file: "top.txt")
+        try repo.git("tag", "v1")
+        try repo.git("sparse-checkout", "set", "in")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: repo.root.appendingPathComponent("out/b.txt").path))
+        try repo.assertTokensMatchGit()
+        XCTAssertEqual(try dirty(repo), "")
+        // A real change inside the cone is still dirty; a staged deletion outside it too.
+        try repo.write("in/a.txt", "changed\n")
+        try repo.assertTokensMatchGit()
+        XCTAssertEqual(try dirty(repo), "M")
+        try repo.git("checkout", "-q", "--", "in/a.txt")
+        try repo.git("rm", "-q", "--cached", "--sparse", "out/b.txt")
+        try repo.assertTokensMatchGit()
+        XCTAssertEqual(try dirty(repo), "M")
+    }
+
+    /// A skip-worktree file present but edited: git does not look at it.
+    func testSkipWorktreeFileEditedIsClean() throws {
+        let repo = try RevisionTestRepository(self)
+        try repo.commit("a", file: "config.txt")
+        try repo.commit("b", file: "other.txt")
+        try repo.git("update-index", "--skip-worktree", "config.txt")
+        try repo.write("config.txt", "local edit\n")
+        try FileManager.default.removeItem(at: repo.root.appendingPathComponent("other.txt"))
+        try repo.git("update-index", "--skip-worktree", "other.txt")
+        try repo.assertTokensMatchGit()
+        XCTAssertEqual(try dirty(repo), "")
+    }
+
+    /// A tree storing a blob as 100664 (early git): git reads it as 100644, so a fresh
+    /// checkout of it is clean; a real change is still dirty.
+    func testOldTreeModesAreClean() throws {
+        let repo = try RevisionTestRepository(self)
+        try repo.write("old.txt", "old\n")
+        try repo.write("tool.sh", "#!/bin/sh\n")
+        let blob = try repo.git("hash-object", "-w", "old.txt")
+        let script = try repo.git("hash-object", "-w", "tool.sh")
+        let sub = try repo.git("mktree", stdin: Data("100664 blob \(blob)\tinner.txt\n".utf8))
+        let listing = "100664 blob \(blob)\told.txt\n100775 blob \(script)\ttool.sh\n040000 tree \(sub)\tdir\n"
+        let tree = try repo.git("mktree", stdin: Data(listing.utf8))
+        let commit = try repo.git("commit-tree", tree, "-m", "old modes")
+        try repo.git("update-ref", "refs/heads/main", commit)
+        try repo.git("reset", "-q", "--hard")
+        try repo.git("tag", "-a", "v0.1", "-m", "old")
+        XCTAssertTrue(try repo.git("cat-file", "tree", "HEAD^{tree}").contains("100664"))
+        try repo.assertTokensMatchGit()
+        XCTAssertEqual(try dirty(repo), "")
+        try repo.write("dir/inner.txt", "new\n")
+        try repo.assertTokensMatchGit()
+        XCTAssertEqual(try dirty(repo), "M")
+    }
+}
