@@ -1,0 +1,30 @@
+import CSQLite
+
+/// Questions about SQL text that SQLite's own tokenizer answers.
+public enum SQLText {
+    /// True when `sql` ends with a complete statement (`sqlite3_complete`): a semicolon
+    /// outside any string, identifier, comment or trigger body.
+    public static func isComplete(_ sql: String) -> Bool {
+        sqlite3_complete(sql) != 0
+    }
+
+    /// True when `word` is an SQL keyword (`sqlite3_keyword_check`), so that an identifier
+    /// spelled like it must be quoted.
+    public static func isKeyword(_ word: String) -> Bool {
+        let utf8 = Array(word.utf8)
+        return utf8.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { sqlite3_keyword_check($0.baseAddress, Int32($0.count)) != 0 }
+        }
+    }
+}
+
+extension SQLIdentifier {
+    /// `name` as it can appear in SQL: bare when it is a plain identifier (letters, digits,
+    /// underscores, not starting with a digit, not a keyword), else double-quoted.
+    public static func quoteIfNeeded(_ name: String) -> String {
+        let bytes = Array(name.utf8)
+        guard let first = bytes.first, !(48...57).contains(first) else { return quote(name) }
+        let plain = bytes.allSatisfy { ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 95 }
+        return plain && !SQLText.isKeyword(name) ? name : quote(name)
+    }
+}
