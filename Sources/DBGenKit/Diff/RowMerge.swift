@@ -43,8 +43,9 @@ struct RowMerge {
             } else {
                 changed.removeAll(keepingCapacity: true)
                 // A rowid key is equal only when identical; a WITHOUT ROWID key may be equal
-                // under its collation yet differ in bytes (NOCASE 'a' and 'A'): then it changed.
-                let first: Int32 = layout.isRowidKey ? keyCount : 0
+                // under its collation yet differ in bytes (NOCASE 'a' and 'A'): then it changed
+                // (sqldiff, whose counts `.sqlIs` reproduces, compares only the other columns).
+                let first: Int32 = layout.isRowidKey || equality == .sqlIs ? keyCount : 0
                 var index = first
                 while index < columnCount {
                     if !ValueComparison.same(old!, new!, index, equality) { changed.append(index) }
