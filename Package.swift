@@ -23,6 +23,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // `swift package generate-documentation --target NAME` builds each library's DocC catalog.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // MARK: System libraries
@@ -52,7 +54,7 @@ let package = Package(
         // The one SQLite layer: Connection, Statement, SQLiteError, values, identifier quoting.
         // Nothing else calls sqlite3 directly.
         .target(name: "SQLiteCore", dependencies: ["CSQLite"]),
-        .target(name: "DBGenKit", dependencies: ["SQLiteCore", "CSQLite"]),
+        .target(name: "DBGenKit", dependencies: ["SQLiteCore"]),
         .target(name: "LayeredDatabase", dependencies: ["SQLiteCore", "CSQLite"]),
         .target(name: "VersionStampKit", dependencies: ["CGit2", "CLibXML2"]),
 
@@ -98,7 +100,7 @@ let package = Package(
         // Shared by every test target: one process runner, temporary directories, the oracles
         // (sqlite3, sqldiff, git, python3) and seeded generators.
         .target(name: "ShipyardTestSupport", path: "Tests/ShipyardTestSupport"),
-        .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CGit2", "CLibXML2"]),
+        .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CGit2", "CLibXML2", "ShipyardTestSupport"]),
         .testTarget(name: "ShellExtensionsTests", dependencies: ["CShellExtensions", "CSQLite", "ShipyardTestSupport"]),
         .testTarget(name: "SQLiteCoreTests", dependencies: ["SQLiteCore", "ShipyardTestSupport"]),
         .testTarget(name: "DBGenKitTests", dependencies: ["DBGenKit", "SQLiteCore", "ShipyardTestSupport"]),

@@ -21,12 +21,7 @@ ROWS="${1:-1000000}"
 if [ "$ROWS" -gt 1000000 ]; then RUNS="${RUNS:-2}"; else RUNS="${RUNS:-5}"; fi
 HERE="$(cd "$(dirname "$0")" && pwd)"
 REPO="$(cd "$HERE/.." && pwd)"
-GEN="$HERE/../../shared/bench/gen_food.py"
-if [ ! -f "$GEN" ]; then
-    echo "bench-dbgen: the data generator is missing: $GEN" >&2
-    echo "bench-dbgen: it is expected at ../shared/bench/gen_food.py relative to the repository (usage: gen_food.py ROWS OUTDIR)" >&2
-    exit 2
-fi
+GEN="$HERE/gen-food.py"   # deterministic food rows + the schema script importing them
 command -v sqlite3 >/dev/null || { echo "bench-dbgen: sqlite3 is not installed" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "bench-dbgen: python3 is not installed" >&2; exit 2; }
 

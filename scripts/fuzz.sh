@@ -26,12 +26,17 @@ if [ "${1:-}" = "--list" ]; then printf '%s\n' "${targets[@]}"; exit 0; fi
 [ $# -ge 2 ] || { echo "usage: scripts/fuzz.sh TARGET SECONDS|--runs N|--regress" >&2; exit 64; }
 target=$1; shift
 
+# Each target: the module its harness is compiled into, the library modules that module
+# imports (built first, with the same sanitizers), and the C targets it links.
 case "$target" in
   csv-reader)    module=DBGenKit; harness=FuzzCSVReader.swift
-                 flags=(-I Sources/CSQLite); libs=(-lsqlite3) ;;
+                 swift_deps=(SQLiteCore); c_deps=(CShellExtensions)
+                 flags=(-I Sources/CSQLite); libs=(-lsqlite3 -lz) ;;
   script-reader) module=DBGenKit; harness=FuzzScriptReader.swift
-                 flags=(-I Sources/CSQLite); libs=(-lsqlite3) ;;
+                 swift_deps=(SQLiteCore); c_deps=(CShellExtensions)
+                 flags=(-I Sources/CSQLite); libs=(-lsqlite3 -lz) ;;
   plist-editor)  module=VersionStampKit; harness=FuzzPlistEditor.swift
+                 swift_deps=(); c_deps=()
                  flags=(-I Sources/CGit2 -I Sources/CLibXML2 $(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g'))
                  libs=(-lxml2 -lgit2) ;;
   *) echo "fuzz.sh: unknown target '$target' (one of: ${targets[*]})" >&2; exit 64 ;;
@@ -43,15 +48,41 @@ binary=$build/bin/$target-$sanitizer
 mkdir -p "$build/bin" "$build/corpus/$target" "$build/artifacts/$target"
 
 # Rebuild when any source or the harness is newer than the binary.
-sources=(Sources/$module/*.swift Fuzz/Targets/$harness)
+swift_files() { find "Sources/$1" -name '*.swift' | LC_ALL=C sort; }
+mapfile -t sources < <(swift_files "$module"; echo "Fuzz/Targets/$harness")
+inputs=("${sources[@]}")
+for dep in "${swift_deps[@]}" "${c_deps[@]}"; do
+  [ -d "Sources/$dep" ] || continue
+  mapfile -t -O "${#inputs[@]}" inputs < <(find "Sources/$dep" -name '*.swift' -o -name '*.c' -o -name '*.h')
+done
 stale=0
 [ -x "$binary" ] || stale=1
-for f in "${sources[@]}"; do [ "$f" -nt "$binary" ] && stale=1; done
+for f in "${inputs[@]}"; do [ "$f" -nt "$binary" ] && stale=1; done
 if [ $stale = 1 ]; then
   echo "fuzz.sh: building $target ($module + $harness, -sanitize=fuzzer,$sanitizer)" >&2
+  work="$build/obj/$target-$sanitizer"
+  rm -rf "$work"; mkdir -p "$work"
+  objects=()
+  for dep in "${c_deps[@]}"; do
+    [ -d "Sources/$dep" ] || continue
+    flags+=(-I "Sources/$dep/include")
+    for c in $(find "Sources/$dep" -name '*.c' | LC_ALL=C sort); do
+      clang -O1 -g -fsanitize=fuzzer-no-link,"$sanitizer" -I "Sources/$dep/include" -c "$c" \
+        -o "$work/$(basename "$c" .c).o"
+      objects+=("$work/$(basename "$c" .c).o")
+    done
+  done
+  for dep in "${swift_deps[@]}"; do
+    [ -d "Sources/$dep" ] || continue
+    mapfile -t dep_sources < <(swift_files "$dep")
+    swiftc -O -g -parse-as-library -module-name "$dep" -emit-module -emit-module-path "$work/$dep.swiftmodule" \
+      -emit-object -wmo -sanitize=fuzzer,"$sanitizer" -parse-as-library "${flags[@]}" "${dep_sources[@]}" \
+      -o "$work/$dep.o"
+    objects+=("$work/$dep.o")
+  done
   swiftc -O -g -parse-as-library -module-name "$module" \
-    -sanitize=fuzzer,"$sanitizer" \
-    "${flags[@]}" "${sources[@]}" "${libs[@]}" -o "$binary.tmp"
+    -sanitize=fuzzer,"$sanitizer" -I "$work" \
+    "${flags[@]}" "${sources[@]}" "${objects[@]}" "${libs[@]}" -o "$binary.tmp"
   mv "$binary.tmp" "$binary"
 fi
 

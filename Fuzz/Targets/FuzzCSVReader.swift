@@ -6,8 +6,8 @@
 // the rest is the file's content. Invariants checked beyond "no crash, no hang, no
 // sanitizer report": an import that succeeds inserted exactly the rows the table now holds;
 // one that fails leaves no row behind (the importer rolls back).
-import CSQLite
 import Foundation
+import SQLiteCore
 
 private let separators: [(UInt8, UInt8)] = [
     (UInt8(ascii: ","), UInt8(ascii: "\n")), (UInt8(ascii: "|"), UInt8(ascii: "\n")),
@@ -37,11 +37,12 @@ public func fuzzCSVReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let createFromHeader = shapeByte & 1 == 1
     let skip = Int((shapeByte >> 1) & 3)
 
-    var db: OpaquePointer?
-    guard sqlite3_open(":memory:", &db) == SQLITE_OK, let db else { fail("sqlite3_open") }
-    defer { sqlite3_close(db) }
-    if !createFromHeader {
-        guard sqlite3_exec(db, "CREATE TABLE t(a, b INTEGER, c TEXT)", nil, nil, nil) == SQLITE_OK else { fail("create") }
+    let db: Connection
+    do {
+        db = try Connection(uri: ":memory:")
+        if !createFromHeader { try db.execute("CREATE TABLE t(a, b INTEGER, c TEXT)") }
+    } catch {
+        fail("cannot set up the database: \(error)")
     }
     let request = ImportRequest(file: URL(fileURLWithPath: csvPath), displayPath: "fuzz.csv", table: "t", skip: skip, format: format)
     var warnings = 0
@@ -52,10 +53,10 @@ public func fuzzCSVReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         })
         let count = rowCount(db)
         if result.rowsInserted != count { fail("rowsInserted \(result.rowsInserted) but table holds \(count)") }
-    } catch let diagnostic as Diagnostic {
-        if diagnostic.message.isEmpty { fail("empty error message") }
+    } catch let error as DBGenError {
+        if error.message.isEmpty { fail("empty error message") }
         let count = rowCount(db)
-        if count > 0 { fail("failed import left \(count) rows behind: \(diagnostic)") }
+        if count > 0 { fail("failed import left \(count) rows behind: \(error)") }
     } catch {
         fail("unexpected error type: \(error)")
     }
@@ -63,13 +64,11 @@ public func fuzzCSVReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 }
 
 /// Rows in `t`; 0 when the import failed before creating it.
-private func rowCount(_ db: OpaquePointer) -> Int {
-    var statement: OpaquePointer?
-    guard sqlite3_prepare_v2(db, "SELECT count(*) FROM t", -1, &statement, nil) == SQLITE_OK else {
-        sqlite3_finalize(statement)
+private func rowCount(_ db: Connection) -> Int {
+    do {
+        guard case .integer(let count)? = try db.scalar("SELECT count(*) FROM t") else { return 0 }
+        return Int(count)
+    } catch {
         return 0
     }
-    defer { sqlite3_finalize(statement) }
-    guard sqlite3_step(statement) == SQLITE_ROW else { return 0 }
-    return Int(sqlite3_column_int64(statement, 0))
 }

@@ -1,30 +1,17 @@
-import Foundation
 import PackagePlugin
 
 /// `swift package versionstamp …`: runs this package's `versionstamp` tool with the
 /// arguments given, from the package directory, so `--repo` and plist paths resolve against it.
 ///
 /// The plugin holds no logic of its own: the tool's output and diagnostics pass straight
-/// through, and a failing tool fails the plugin with a one-line summary.
+/// through, and a failing tool fails the plugin with a one-line summary (see ToolRun.swift).
 @main
-struct VersionStampCommandPlugin: CommandPlugin {
-    func performCommand(context: PluginContext, arguments: [String]) throws {
-        try ToolRun(tool: context.tool(named: "versionstamp"), workingDirectory: context.package.directory)
-            .run(arguments)
-    }
+struct VersionStampCommandPlugin: ToolForwardingCommandPlugin {
+    static let toolName = "versionstamp"
 }
 
 #if canImport(XcodeProjectPlugin)
 import XcodeProjectPlugin
 
-extension VersionStampCommandPlugin: XcodeCommandPlugin {
-    /// In Xcode the working directory is the project's directory. Xcode adds `--target NAME`
-    /// for the targets selected in its dialog; versionstamp has no use for them, so they are dropped.
-    func performCommand(context: XcodePluginContext, arguments: [String]) throws {
-        var extractor = ArgumentExtractor(arguments)
-        _ = extractor.extractOption(named: "target")
-        try ToolRun(tool: context.tool(named: "versionstamp"), workingDirectory: context.xcodeProject.directory)
-            .run(extractor.remainingArguments)
-    }
-}
+extension VersionStampCommandPlugin: XcodeCommandPlugin {}
 #endif

@@ -14,7 +14,7 @@ import Foundation
 /// ```
 ///
 /// Opening does, in order:
-/// 1. checks the attachment name (``SchemaName.validate(_:)``) and that the
+/// 1. checks the attachment name (``SchemaName/validate(_:)``) and that the
 ///    bundled file exists (a missing one is an error, never a new empty database);
 /// 2. creates the user database if missing (``UserDatabaseInstaller``: atomic, never
 ///    replaces an existing file, safe when several processes launch at once): from the
@@ -26,7 +26,7 @@ import Foundation
 ///    that is not a SQLite database fails now, with a message that says so.
 ///
 /// Every write into the bundled database fails with `SQLITE_READONLY`
-/// (``SQLiteError/isReadOnly``), and its file is never modified. `DETACH` of the bundled
+/// (`SQLiteError/isReadOnly`), and its file is never modified. `DETACH` of the bundled
 /// schema is refused (`SQLITE_AUTH`), so it cannot be swapped for a writable attachment.
 public final class LayeredDatabase {
     /// The default name the bundled database is attached under.
@@ -61,7 +61,7 @@ public final class LayeredDatabase {
     ///   - updatesDirectory: Where ``DatabaseUpdater`` installs updates of the bundled
     ///     database; the installed one is attached instead when its `user_version` is
     ///     greater than the bundled file's. Nil: always the bundled file.
-    /// - Throws: ``LayeredDatabaseError`` or ``SQLiteError``.
+    /// - Throws: ``LayeredDatabaseError`` or `SQLiteError`.
     public init(
         userPath: String,
         templatePath: String? = nil,
@@ -118,12 +118,12 @@ public final class LayeredDatabase {
         self.bundleName = bundleName
     }
 
-    /// Runs every statement in `sql`, discarding rows (see ``Connection/execute(_:_:)``).
+    /// Runs every statement in `sql`, discarding rows (see `Connection/execute(_:_:)`).
     public func execute(_ sql: String, _ arguments: [DatabaseValue] = []) throws {
         try connection.execute(sql, arguments)
     }
 
-    /// Runs every statement in `sql` and returns all result rows (see ``Connection/query(_:_:)``).
+    /// Runs every statement in `sql` and returns all result rows (see `Connection/query(_:_:)`).
     public func query(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> [Row] {
         try connection.query(sql, arguments)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ShipyardTestSupport
 import XCTest
 
 /// Runs every case of `Tests/BadInputCorpus/`: malformed scripts, CSVs, plists, repositories
@@ -63,7 +64,7 @@ final class BadInputCorpusTests: XCTestCase {
     }
 
     func runCase(_ name: String) throws {
-        let scratch = try makeTemporaryDirectory(self, name: "bad-input").appendingPathComponent(name)
+        let scratch = try TemporaryDirectory("bad-input", removedAfter: self).url.appendingPathComponent(name)
         try FileManager.default.copyItem(at: Self.corpus.appendingPathComponent(name), to: scratch)
         var expectation = try Self.parse(scratch)
         for (key, value) in expectation.environment {
@@ -71,10 +72,10 @@ final class BadInputCorpusTests: XCTestCase {
         }
         let setup = scratch.appendingPathComponent("setup.sh")
         if FileManager.default.fileExists(atPath: setup.path) {
-            let result = try CommandRunner.run("/bin/sh", ["setup.sh"], in: scratch,
+            let result = try ProcessRunner.run("/bin/sh", ["setup.sh"], in: scratch,
                                                environment: ["GIT_CONFIG_NOSYSTEM": "1", "HOME": scratch.path])
             guard result.status == 0 else {
-                XCTFail("\(name): setup.sh failed (\(result.status)): \(result.stderr)")
+                XCTFail("\(name): setup.sh failed (\(result.status)): \(result.stderrText)")
                 return
             }
         }
@@ -88,16 +89,16 @@ final class BadInputCorpusTests: XCTestCase {
         }
 
         let tool = expectation.arguments[0]
-        let result = try CommandRunner.runProduct(tool, Array(expectation.arguments.dropFirst()), in: scratch,
+        let result = try BuiltProducts.run(tool, Array(expectation.arguments.dropFirst()), in: scratch,
                                                   environment: expectation.environment,
-                                                  removingEnvironment: expectation.unset.filter { expectation.environment[$0] == nil })
-        let shown = "\(name): `\(expectation.arguments.joined(separator: " "))` exited \(result.status), stderr:\n\(result.stderr)"
+                                                  removing: expectation.unset.filter { expectation.environment[$0] == nil })
+        let shown = "\(name): `\(expectation.arguments.joined(separator: " "))` exited \(result.status), stderr:\n\(result.stderrText)"
         XCTAssertEqual(result.status, expectation.status, shown)
         for text in expectation.stderr {
-            XCTAssertTrue(result.stderr.contains(text), "\(shown)\nmissing: \(text)")
+            XCTAssertTrue(result.stderrText.contains(text), "\(shown)\nmissing: \(text)")
         }
         // Nothing but diagnostics on stderr: no library chatter, no crash report, no trace.
-        for line in result.stderr.split(separator: "\n") where !Self.isDiagnosticLine(line) {
+        for line in result.stderrText.split(separator: "\n") where !Self.isDiagnosticLine(line) {
             XCTFail("\(shown)\nstray stderr line: \(line)")
         }
         for (path, data) in before {

@@ -1,4 +1,5 @@
 import Foundation
+import ShipyardTestSupport
 import XCTest
 
 /// How `dbgen build` treats its output: deterministic bytes, up-to-date no-ops, --force,
@@ -14,7 +15,7 @@ final class DBGenBuildBehaviourTests: XCTestCase {
     static let extra = "CREATE TABLE tag (name TEXT);\nINSERT INTO tag VALUES ('fresh'), ('ripe');\n"
 
     private func makeProject() throws -> URL {
-        let dir = try makeTemporaryDirectory(self, name: "dbgen-build")
+        let dir = try TemporaryDirectory("dbgen-build", removedAfter: self).url
         try DBGenTestSupport.write(Self.schema, to: "in put/schema.txt", in: dir)
         try DBGenTestSupport.write(Self.extra, to: "in put/more things/extra.txt", in: dir)
         return dir
@@ -24,12 +25,12 @@ final class DBGenBuildBehaviourTests: XCTestCase {
         let dir = try makeProject()
         let first = try DBGenTestSupport.dbgen(["in put/schema.txt", "-o", "a.sqlite"], in: dir,
                                                environment: ["TZ": "UTC", "LANG": "C", "LC_ALL": "C"])
-        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertEqual(first.status, 0, first.stderrText)
         let elsewhere = dir.appendingPathComponent("in put/more things")
         let second = try DBGenTestSupport.dbgen([dir.appendingPathComponent("in put/schema.txt").path, "-o", "../../b.sqlite"],
                                                 in: elsewhere,
                                                 environment: ["TZ": "Asia/Kathmandu", "LANG": "de_DE.UTF-8", "LC_ALL": "tr_TR.UTF-8"])
-        XCTAssertEqual(second.status, 0, second.stderr)
+        XCTAssertEqual(second.status, 0, second.stderrText)
         let a = DBGenTestSupport.bytes(dir.appendingPathComponent("a.sqlite"))
         let b = DBGenTestSupport.bytes(dir.appendingPathComponent("b.sqlite"))
         XCTAssertGreaterThan(a.count, 0)
@@ -43,21 +44,21 @@ final class DBGenBuildBehaviourTests: XCTestCase {
         let inode = try DBGenTestSupport.inode(output), mtime = try DBGenTestSupport.modificationDate(output)
 
         let again = try DBGenTestSupport.dbgen(["in put/schema.txt", "-o", "out.sqlite", "--json"], in: dir)
-        XCTAssertEqual(again.status, 0, again.stderr)
-        let json = try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any]
+        XCTAssertEqual(again.status, 0, again.stderrText)
+        let json = try JSONSerialization.jsonObject(with: Data(again.stdoutText.utf8)) as? [String: Any]
         XCTAssertEqual(json?["upToDate"] as? Bool, true)
         XCTAssertEqual(try DBGenTestSupport.inode(output), inode)
         XCTAssertEqual(try DBGenTestSupport.modificationDate(output), mtime)
 
         let forced = try DBGenTestSupport.dbgen(["in put/schema.txt", "-o", "out.sqlite", "--force", "--json"], in: dir)
-        XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(forced.stdout.utf8)) as? [String: Any])?["upToDate"] as? Bool, false)
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(forced.stdoutText.utf8)) as? [String: Any])?["upToDate"] as? Bool, false)
         XCTAssertNotEqual(try DBGenTestSupport.inode(output), inode)
 
         // Changing an included script (even keeping its size) triggers a rebuild with the new content.
         let inode2 = try DBGenTestSupport.inode(output)
         try DBGenTestSupport.write(Self.extra.replacingOccurrences(of: "ripe", with: "RIPE"), to: "in put/more things/extra.txt", in: dir)
         let rebuilt = try DBGenTestSupport.dbgen(["in put/schema.txt", "-o", "out.sqlite"], in: dir)
-        XCTAssertEqual(rebuilt.status, 0, rebuilt.stderr)
+        XCTAssertEqual(rebuilt.status, 0, rebuilt.stderrText)
         XCTAssertNotEqual(try DBGenTestSupport.inode(output), inode2)
         XCTAssertEqual(try DBGenTestSupport.query(output, "SELECT name FROM tag ORDER BY rowid;"), "fresh\nRIPE\n")
 
@@ -70,31 +71,30 @@ final class DBGenBuildBehaviourTests: XCTestCase {
     func testDepfileListsEveryInputAndMakeReadsIt() throws {
         let dir = try makeProject()
         let spaced = try DBGenTestSupport.dbgen(["in put/schema.txt", "-o", "out db.sqlite", "--depfile", "spaced.d"], in: dir)
-        XCTAssertEqual(spaced.status, 0, spaced.stderr)
+        XCTAssertEqual(spaced.status, 0, spaced.stderrText)
         let spacedDepfile = try String(contentsOf: dir.appendingPathComponent("spaced.d"), encoding: .utf8)
         XCTAssertTrue(spacedDepfile.hasPrefix("out\\ db.sqlite: in\\ put/schema.txt"), spacedDepfile)
 
         let result = try DBGenTestSupport.dbgen(["in put/schema.txt", "-o", "out.sqlite", "--depfile", "out.d"], in: dir)
-        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.status, 0, result.stderrText)
         let depfile = try String(contentsOf: dir.appendingPathComponent("out.d"), encoding: .utf8)
         XCTAssertTrue(depfile.hasPrefix("out.sqlite:"), depfile)
         XCTAssertTrue(depfile.contains("in\\ put/schema.txt"), depfile)
         XCTAssertTrue(depfile.contains("in\\ put/more\\ things/extra.txt"), depfile)
-        guard let make = CommandRunner.which("make") else { throw XCTSkip("make is not installed") }
         try DBGenTestSupport.write("include out.d\nout.sqlite:\n\t@echo rebuild\n", to: "Makefile", in: dir)
         // make (the oracle) sees the target up to date, then out of date once an input is newer.
-        XCTAssertEqual(try CommandRunner.run(make, ["-q", "out.sqlite"], in: dir).status, 0)
+        XCTAssertEqual(try Oracle.make.run(["-q", "out.sqlite"], in: dir).status, 0)
         let newer = Date().addingTimeInterval(5)
         try FileManager.default.setAttributes([.modificationDate: newer],
                                               ofItemAtPath: dir.appendingPathComponent("in put/more things/extra.txt").path)
-        XCTAssertEqual(try CommandRunner.run(make, ["-q", "out.sqlite"], in: dir).status, 1)
+        XCTAssertEqual(try Oracle.make.run(["-q", "out.sqlite"], in: dir).status, 1)
     }
 
     func testJSONSummaryMatchesTheDatabase() throws {
         let dir = try makeProject()
         let result = try DBGenTestSupport.dbgen(["in put/schema.txt", "-o", "out.sqlite", "--json"], in: dir)
-        XCTAssertEqual(result.status, 0, result.stderr)
-        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(result.status, 0, result.stderrText)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any])
         XCTAssertEqual(json["output"] as? String, "out.sqlite")
         XCTAssertEqual(json["upToDate"] as? Bool, false)
         XCTAssertNotNil(json["seconds"] as? Double)
@@ -108,57 +108,56 @@ final class DBGenBuildBehaviourTests: XCTestCase {
     }
 
     func testProgressBarOnlyOnATerminal() throws {
-        guard let script = CommandRunner.which("script") else { throw XCTSkip("script(1) is not installed") }
-        let dir = try makeTemporaryDirectory(self)
+        let dir = try TemporaryDirectory("dbgen", removedAfter: self).url
         try DBGenTestSupport.write("CREATE TABLE t (a, b);\n.import --csv data.csv t\n", to: "schema.txt", in: dir)
         try DBGenTestSupport.write(String(repeating: "1,two\n", count: 1000), to: "data.csv", in: dir)
         let environment = ["DBGEN_PROGRESS_DELAY": "0"]
         // stderr is a pipe here: no bar.
         let piped = try DBGenTestSupport.dbgen(["schema.txt", "-o", "a.sqlite"], in: dir, environment: environment)
-        XCTAssertEqual(piped.status, 0, piped.stderr)
-        XCTAssertFalse(piped.stderr.contains("%"), piped.stderr)
+        XCTAssertEqual(piped.status, 0, piped.stderrText)
+        XCTAssertFalse(piped.stderrText.contains("%"), piped.stderrText)
         // Under script(1) stderr is a terminal: the bar is drawn (and erased); --quiet silences it.
-        let dbgen = CommandRunner.product("dbgen").path
-        let tty = try CommandRunner.run(script, ["-qec", "'\(dbgen)' schema.txt -o b.sqlite", "/dev/null"],
+        let dbgen = BuiltProducts.path("dbgen")
+        let tty = try Oracle.script.run(["-qec", "'\(dbgen)' schema.txt -o b.sqlite", "/dev/null"],
                                         in: dir, environment: environment)
-        XCTAssertEqual(tty.status, 0, tty.stdout)
-        XCTAssertTrue(tty.stdout.contains("data.csv [") && tty.stdout.contains("%"), tty.stdout)
-        let quiet = try CommandRunner.run(script, ["-qec", "'\(dbgen)' schema.txt -o c.sqlite --quiet", "/dev/null"],
+        XCTAssertEqual(tty.status, 0, tty.stdoutText)
+        XCTAssertTrue(tty.stdoutText.contains("data.csv [") && tty.stdoutText.contains("%"), tty.stdoutText)
+        let quiet = try Oracle.script.run(["-qec", "'\(dbgen)' schema.txt -o c.sqlite --quiet", "/dev/null"],
                                           in: dir, environment: environment)
-        XCTAssertEqual(quiet.status, 0, quiet.stdout)
-        XCTAssertFalse(quiet.stdout.contains("%"), quiet.stdout)
+        XCTAssertEqual(quiet.status, 0, quiet.stdoutText)
+        XCTAssertFalse(quiet.stdoutText.contains("%"), quiet.stdoutText)
     }
 
     func testHelpShowsOptionsAndAnExample() throws {
         let help = try DBGenTestSupport.dbgen(["build", "--help"], in: FileManager.default.temporaryDirectory)
         XCTAssertEqual(help.status, 0)
         for word in ["--depfile", "--strict", "--json", "--quiet", "--force", "Example", ".import"] {
-            XCTAssertTrue(help.stdout.contains(word), word)
+            XCTAssertTrue(help.stdoutText.contains(word), word)
         }
     }
 
     func testDefaultSchemaAndOutputPaths() throws {
-        let dir = try makeTemporaryDirectory(self)
+        let dir = try TemporaryDirectory("dbgen", removedAfter: self).url
         try DBGenTestSupport.write("CREATE TABLE t (x);\n", to: "schema/schema.txt", in: dir)
         let result = try DBGenTestSupport.dbgen([], in: dir)
-        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.status, 0, result.stderrText)
         XCTAssertEqual(try DBGenTestSupport.query(dir.appendingPathComponent("schema.sqlite"), "SELECT name FROM sqlite_schema;"), "t\n")
     }
 
     func testPathsWithSpacesAndQuotes() throws {
-        let dir = try makeTemporaryDirectory(self)
+        let dir = try TemporaryDirectory("dbgen", removedAfter: self).url
         let weird = "it's \"a\" dir"
         try DBGenTestSupport.write(".read \"sub \\\"q\\\"/in'ner.txt\"\n.read 'sub \"q\"/two.txt'\n", to: "\(weird)/s c'h\"ema.txt", in: dir)
         try DBGenTestSupport.write("CREATE TABLE one (x);\n", to: "\(weird)/sub \"q\"/in'ner.txt", in: dir)
         try DBGenTestSupport.write("CREATE TABLE two (x);\n", to: "\(weird)/sub \"q\"/two.txt", in: dir)
         let result = try DBGenTestSupport.dbgen(["\(weird)/s c'h\"ema.txt", "-o", "\(weird)/o u't.sqlite"], in: dir)
-        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.status, 0, result.stderrText)
         XCTAssertEqual(try DBGenTestSupport.query(dir.appendingPathComponent("\(weird)/o u't.sqlite"),
                                                   "SELECT name FROM sqlite_schema ORDER BY name;"), "one\ntwo\n")
         try DBGenTestSupport.write("CREATE TABLE three (x);\nBOOM;\n", to: "\(weird)/sub \"q\"/two.txt", in: dir)
         let failed = try DBGenTestSupport.dbgen(["\(weird)/s c'h\"ema.txt", "-o", "\(weird)/o u't.sqlite"], in: dir)
         XCTAssertEqual(failed.status, 1)
-        XCTAssertTrue(failed.stderr.hasPrefix("\(weird)/sub \"q\"/two.txt:2:1: error:"), failed.stderr)
+        XCTAssertTrue(failed.stderrText.hasPrefix("\(weird)/sub \"q\"/two.txt:2:1: error:"), failed.stderrText)
     }
 
     /// A script slow enough to be interrupted: a few million generated rows.
@@ -171,12 +170,7 @@ final class DBGenBuildBehaviourTests: XCTestCase {
 
     private func startSlowBuild(in dir: URL) throws -> Process {
         try DBGenTestSupport.write(Self.slowSchema, to: "slow.txt", in: dir)
-        let process = Process()
-        process.executableURL = CommandRunner.product("dbgen")
-        process.arguments = ["slow.txt", "-o", "out.sqlite", "--quiet"]
-        process.currentDirectoryURL = dir
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ProcessRunner.start(BuiltProducts.path("dbgen"), ["slow.txt", "-o", "out.sqlite", "--quiet"], in: dir)
         // Wait until the temporary database exists and is growing.
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
@@ -190,7 +184,7 @@ final class DBGenBuildBehaviourTests: XCTestCase {
     }
 
     func testKillDuringBuildLeavesOutputAsItWas() throws {
-        let dir = try makeTemporaryDirectory(self)
+        let dir = try TemporaryDirectory("dbgen", removedAfter: self).url
         try DBGenTestSupport.write("CREATE TABLE old (x);\n", to: "old.txt", in: dir)
         XCTAssertEqual(try DBGenTestSupport.dbgen(["old.txt", "-o", "out.sqlite"], in: dir).status, 0)
         let before = DBGenTestSupport.bytes(dir.appendingPathComponent("out.sqlite"))
@@ -218,7 +212,7 @@ final class DBGenBuildBehaviourTests: XCTestCase {
     }
 
     func testConcurrentBuildsLeaveAValidDatabase() throws {
-        let dir = try makeTemporaryDirectory(self)
+        let dir = try TemporaryDirectory("dbgen", removedAfter: self).url
         try DBGenTestSupport.write("""
             CREATE TABLE n (i INTEGER PRIMARY KEY, s TEXT);
             WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c LIMIT 200000)
@@ -226,12 +220,7 @@ final class DBGenBuildBehaviourTests: XCTestCase {
 
             """, to: "schema.txt", in: dir)
         let processes = try (0..<2).map { _ -> Process in
-            let process = Process()
-            process.executableURL = CommandRunner.product("dbgen")
-            process.arguments = ["schema.txt", "-o", "out.sqlite", "--force", "--quiet"]
-            process.currentDirectoryURL = dir
-            try process.run()
-            return process
+            try ProcessRunner.start(BuiltProducts.path("dbgen"), ["schema.txt", "-o", "out.sqlite", "--force", "--quiet"], in: dir)
         }
         for process in processes {
             process.waitUntilExit()

@@ -1,10 +1,11 @@
 import Foundation
+import ShipyardTestSupport
 import XCTest
 
 /// `dbgen check`: 0 when OUTPUT holds what SCHEMA builds, 1 when it differs (naming tables), 2 on error.
 final class DBGenCheckTests: XCTestCase {
     private func makeBuiltProject() throws -> URL {
-        let dir = try makeTemporaryDirectory(self, name: "dbgen-check")
+        let dir = try TemporaryDirectory("dbgen-check", removedAfter: self).url
         try DBGenTestSupport.write("""
             CREATE TABLE food (pk INTEGER PRIMARY KEY, name TEXT, kcal REAL, note);
             CREATE TABLE version (ver INTEGER);
@@ -16,18 +17,18 @@ final class DBGenCheckTests: XCTestCase {
             """, to: "schema.txt", in: dir)
         // The database under check is built by sqlite3 itself (the oracle), not by dbgen.
         let built = try DBGenTestSupport.sqlite3Build(schema: "schema.txt", output: "out.sqlite", in: dir)
-        XCTAssertEqual(built.stderr, "")
+        XCTAssertEqual(built.stderrText, "")
         return dir
     }
 
-    private func check(_ dir: URL) throws -> CommandResult {
+    private func check(_ dir: URL) throws -> ProcessResult {
         try DBGenTestSupport.dbgen(["check", "schema.txt", "-o", "out.sqlite"], in: dir)
     }
 
     func testIdenticalContentExitsZero() throws {
         let dir = try makeBuiltProject()
         let result = try check(dir)
-        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertEqual(result.status, 0, result.stdoutText + result.stderrText)
         // VACUUM rewrites the bytes (and may renumber implicit rowids) but not the content.
         _ = try DBGenTestSupport.query(dir.appendingPathComponent("out.sqlite"), "VACUUM;")
         XCTAssertEqual(try check(dir).status, 0)
@@ -41,8 +42,8 @@ final class DBGenCheckTests: XCTestCase {
         _ = try DBGenTestSupport.query(dir.appendingPathComponent("out.sqlite"), "UPDATE food SET note = '1' WHERE pk = 1;")
         let result = try check(dir)
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.stdout.contains("food"), result.stdout)
-        XCTAssertFalse(result.stdout.contains("version"), result.stdout)
+        XCTAssertTrue(result.stdoutText.contains("food"), result.stdoutText)
+        XCTAssertFalse(result.stdoutText.contains("version"), result.stdoutText)
     }
 
     func testMissingAndExtraObjectsAndUserVersion() throws {
@@ -51,20 +52,20 @@ final class DBGenCheckTests: XCTestCase {
                                        "DROP INDEX idx_food_name; CREATE TABLE leftover (x); PRAGMA user_version = 1;")
         let result = try check(dir)
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.stdout.contains("idx_food_name"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("leftover"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("user_version"), result.stdout)
+        XCTAssertTrue(result.stdoutText.contains("idx_food_name"), result.stdoutText)
+        XCTAssertTrue(result.stdoutText.contains("leftover"), result.stdoutText)
+        XCTAssertTrue(result.stdoutText.contains("user_version"), result.stdoutText)
     }
 
     func testErrorsExitTwo() throws {
         let dir = try makeBuiltProject()
         let missing = try DBGenTestSupport.dbgen(["check", "schema.txt", "-o", "nope.sqlite"], in: dir)
-        XCTAssertEqual(missing.status, 2, missing.stderr)
+        XCTAssertEqual(missing.status, 2, missing.stderrText)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("nope.sqlite").path))
         try DBGenTestSupport.write("CREATE TABLE broken (;\n", to: "bad.txt", in: dir)
         let broken = try DBGenTestSupport.dbgen(["check", "bad.txt", "-o", "out.sqlite"], in: dir)
         XCTAssertEqual(broken.status, 2)
-        XCTAssertTrue(broken.stderr.hasPrefix("bad.txt:1:22: error:"), broken.stderr)
+        XCTAssertTrue(broken.stderrText.hasPrefix("bad.txt:1:22: error:"), broken.stderrText)
         try DBGenTestSupport.write("not a database, just text that is long enough to have a header............", to: "junk.sqlite", in: dir)
         XCTAssertEqual(try DBGenTestSupport.dbgen(["check", "schema.txt", "-o", "junk.sqlite"], in: dir).status, 2)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ShipyardTestSupport
 import XCTest
 
 /// Differential tests: `dbgen SCHEMA -o OUT` builds the same content as `sqlite3 OUT < SCHEMA`
@@ -51,7 +52,7 @@ final class DBGenParityTests: XCTestCase {
 
     private func assertParity(files: [String: String], schema: String = "schema.txt",
                               file: StaticString = #filePath, line: UInt = #line) throws {
-        let root = try makeTemporaryDirectory(self, name: "dbgen-parity")
+        let root = try TemporaryDirectory("dbgen-parity", removedAfter: self).url
         let dbgenDir = root.appendingPathComponent("dbgen"), shellDir = root.appendingPathComponent("sqlite3")
         for (name, text) in files {
             // {DIR} marks paths that dbgen resolves against the naming script and sqlite3 against its cwd.
@@ -59,9 +60,9 @@ final class DBGenParityTests: XCTestCase {
             try DBGenTestSupport.write(text.replacingOccurrences(of: "{DIR}", with: "sub/"), to: name, in: shellDir)
         }
         let oracle = try DBGenTestSupport.sqlite3Build(schema: schema, output: "out.sqlite", in: shellDir)
-        XCTAssertEqual(oracle.stderr, "", "the corpus must be error-free for sqlite3", file: file, line: line)
+        XCTAssertEqual(oracle.stderrText, "", "the corpus must be error-free for sqlite3", file: file, line: line)
         let built = try DBGenTestSupport.dbgen([schema, "-o", "out.sqlite"], in: dbgenDir)
-        XCTAssertEqual(built.status, 0, built.stderr, file: file, line: line)
+        XCTAssertEqual(built.status, 0, built.stderrText, file: file, line: line)
         let expected = try DBGenTestSupport.content(of: shellDir.appendingPathComponent("out.sqlite"))
         let actual = try DBGenTestSupport.content(of: dbgenDir.appendingPathComponent("out.sqlite"))
         XCTAssertFalse(expected.isEmpty, file: file, line: line)

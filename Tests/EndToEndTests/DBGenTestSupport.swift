@@ -1,11 +1,10 @@
 import Foundation
+import ShipyardTestSupport
 import XCTest
 
 /// Helpers for dbgen's end-to-end tests: writing inputs, running dbgen and the sqlite3 oracle,
 /// and dumping a database's content (schema, rows with types, user_version) through sqlite3.
 enum DBGenTestSupport {
-    static let sqlite3 = "/usr/bin/sqlite3"
-
     /// Writes `text` to `name` (creating directories) under `directory`.
     @discardableResult
     static func write(_ text: String, to name: String, in directory: URL) throws -> URL {
@@ -17,22 +16,22 @@ enum DBGenTestSupport {
 
     /// Runs dbgen in `directory`.
     @discardableResult
-    static func dbgen(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> CommandResult {
-        try CommandRunner.runProduct("dbgen", arguments, in: directory, environment: environment)
+    static func dbgen(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> ProcessResult {
+        try BuiltProducts.run("dbgen", arguments, in: directory, environment: environment)
     }
 
     /// `sqlite3 OUTPUT < SCHEMA`, run in `directory` (the shell resolves paths against it).
-    static func sqlite3Build(schema: String, output: String, in directory: URL) throws -> CommandResult {
-        let script = try String(contentsOf: directory.appendingPathComponent(schema), encoding: .utf8)
-        return try CommandRunner.run(sqlite3, ["-batch", output], in: directory, stdin: script)
+    static func sqlite3Build(schema: String, output: String, in directory: URL) throws -> ProcessResult {
+        let script = try Data(contentsOf: directory.appendingPathComponent(schema))
+        return try Oracle.sqlite3.run(["-batch", output], in: directory, input: script)
     }
 
     /// Runs SQL through sqlite3 on `database` and returns stdout (fails the test on stderr output).
     static func query(_ database: URL, _ sql: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        let result = try CommandRunner.run(sqlite3, ["-batch", database.path], stdin: sql)
-        XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
-        XCTAssertEqual(result.stderr, "", file: file, line: line)
-        return result.stdout
+        let result = try Oracle.sqlite3.run(["-batch", database.path], stdin: sql)
+        XCTAssertEqual(result.status, 0, result.stderrText, file: file, line: line)
+        XCTAssertEqual(result.stderrText, "", file: file, line: line)
+        return result.stdoutText
     }
 
     /// Everything that makes up a database's content, as text: user_version, application_id,

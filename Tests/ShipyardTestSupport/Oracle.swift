@@ -1,7 +1,7 @@
 import Foundation
 
 /// An independent program whose answer a test compares with Shipyard's: the sqlite3 shell,
-/// sqldiff, git, python3 (plistlib).
+/// sqldiff, git, python3 (plistlib), make (depfiles), script (a terminal).
 ///
 /// `scripts/setup.sh` installs every oracle, so a missing one is a broken set-up: asking for
 /// it throws ``OracleMissing`` and the test fails. It never skips.
@@ -14,6 +14,10 @@ public enum Oracle: String, CaseIterable, Sendable {
     case git
     /// python3, whose plistlib reads and writes plists.
     case python3
+    /// GNU make, which reads the depfiles dbgen writes.
+    case make
+    /// script(1) (util-linux), which runs a command with a terminal as its standard error.
+    case script
 
     /// The oracle's absolute path, found on `PATH`.
     public func path() throws -> String {

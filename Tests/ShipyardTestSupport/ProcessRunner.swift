@@ -78,6 +78,25 @@ public enum ProcessRunner {
     }
 }
 
+extension ProcessRunner {
+    /// Starts `executable` and returns at once, for tests that signal or race processes:
+    /// standard input and output are the null device, standard error too unless `errors` is given
+    /// (then read it concurrently with waiting, or the child may block on a full pipe).
+    public static func start(
+        _ executable: String, _ arguments: [String], in directory: URL? = nil, errors: Pipe? = nil
+    ) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors ?? FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+}
+
 /// The two streams, each written once by its reader thread before the group is left.
 private final class Collected: @unchecked Sendable {
     private let lock = NSLock()

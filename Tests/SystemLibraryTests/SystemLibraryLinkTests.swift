@@ -2,35 +2,61 @@ import CGit2
 import CLibXML2
 import CSQLite
 import Foundation
+import ShipyardTestSupport
 import XCTest
 
-/// Proves each system library is found by pkg-config, compiles through its shim and links.
-/// Foundation is imported on purpose: the libxml2 shim must not clash with _FoundationICU.
+/// Proves each system library is found by pkg-config, compiles through its shim and links,
+/// and that the library linked is the one pkg-config describes (the headers and the shared
+/// object agree). Foundation is imported on purpose: the libxml2 shim must not clash with
+/// _FoundationICU.
 final class SystemLibraryLinkTests: XCTestCase {
-    func testSQLiteLinks() throws {
-        let version = String(cString: sqlite3_libversion())
-        XCTAssertTrue(version.hasPrefix("3."), version)
-        var db: OpaquePointer?
-        XCTAssertEqual(sqlite3_open(":memory:", &db), SQLITE_OK)
-        XCTAssertEqual(sqlite3_exec(db, "CREATE TABLE t(x)", nil, nil, nil), SQLITE_OK)
-        sqlite3_close(db)
+    /// `pkg-config --modversion MODULE`, the version the build was configured against.
+    private func configuredVersion(_ module: String) throws -> String {
+        let result = try ProcessRunner.run("/usr/bin/env", ["pkg-config", "--modversion", module])
+        XCTAssertEqual(result.status, 0, result.stderrText)
+        return result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    func testLibGit2Links() throws {
+    func testSQLiteLinksAndMatchesItsHeaderAndTheShell() throws {
+        let version = String(cString: sqlite3_libversion())
+        XCTAssertEqual(version, try configuredVersion("sqlite3"))
+        XCTAssertEqual(sqlite3_libversion_number(), SQLITE_VERSION_NUMBER, "header and library differ")
+        // The sqlite3 shell, the tests' oracle, runs the same library version.
+        XCTAssertEqual(try Oracle.sqlite3.output(["-version"]).split(separator: " ").first.map(String.init), version)
+        var db: OpaquePointer?
+        XCTAssertEqual(sqlite3_open(":memory:", &db), SQLITE_OK)
+        defer { sqlite3_close(db) }
+        XCTAssertEqual(sqlite3_exec(db, "CREATE TABLE t(x)", nil, nil, nil), SQLITE_OK)
+    }
+
+    func testSQLiteSessionExtensionIsDeclaredAndPresent() throws {
+        // dbgen diff --changeset needs the session extension: the shim's defines declare it,
+        // and Debian's library must provide it.
+        var db: OpaquePointer?
+        XCTAssertEqual(sqlite3_open(":memory:", &db), SQLITE_OK)
+        defer { sqlite3_close(db) }
+        var session: OpaquePointer?
+        XCTAssertEqual(sqlite3session_create(db, "main", &session), SQLITE_OK)
+        sqlite3session_delete(session)
+    }
+
+    func testLibGit2LinksAtTheConfiguredVersion() throws {
         XCTAssertGreaterThanOrEqual(git_libgit2_init(), 1)
         defer { git_libgit2_shutdown() }
         var major: Int32 = 0, minor: Int32 = 0, rev: Int32 = 0
         XCTAssertEqual(git_libgit2_version(&major, &minor, &rev), 0)
-        XCTAssertGreaterThanOrEqual(major * 100 + minor, 105)
+        XCTAssertEqual("\(major).\(minor).\(rev)", try configuredVersion("libgit2"))
     }
 
-    func testLibXML2Links() throws {
+    func testLibXML2ParsesAtTheConfiguredVersion() throws {
         let xml = "<plist version=\"1.0\"><string>r0000</string></plist>"
         let doc = xml.withCString { xmlReadMemory($0, Int32(strlen($0)), "t.plist", nil, Int32(XML_PARSE_NONET.rawValue)) }
-        XCTAssertNotNil(doc)
-        let root = xmlDocGetRootElement(doc)
-        XCTAssertEqual(String(cString: root!.pointee.name), "plist")
+        let root = try XCTUnwrap(xmlDocGetRootElement(doc))
+        XCTAssertEqual(String(cString: root.pointee.name), "plist")
         xmlFreeDoc(doc)
-        XCTAssertEqual(ProcessInfo.processInfo.processName.isEmpty, false)
+        // xmlParserVersion is "20914" for 2.9.14.
+        let parts = try configuredVersion("libxml-2.0").split(separator: ".").compactMap { Int($0) }
+        XCTAssertEqual(parts.count, 3)
+        XCTAssertEqual(__xmlParserVersion()?.pointee.map { Int(String(cString: $0)) } ?? nil, parts[0] * 10000 + parts[1] * 100 + parts[2])
     }
 }

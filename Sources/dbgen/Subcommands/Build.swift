@@ -49,28 +49,30 @@ extension DBGenCommand {
             options.force = force
             options.strict = strict
             options.depfile = depfile
-            options.printWarnings = !quiet
-            options.showProgress = !quiet
-            do {
-                let summary = try DatabaseBuilder.build(options)
-                if json {
-                    FileHandle.standardOutput.write(try summary.jsonData())
-                    FileHandle.standardOutput.write(Data("\n".utf8))
-                } else if !quiet {
-                    let rows = summary.tables.reduce(0) { $0 + $1.rows }
-                    let message = summary.upToDate
-                        ? "\(summary.output) is up to date\n"
-                        : "built \(summary.output): \(summary.tables.count) tables, \(rows) rows in \(String(format: "%.2f", summary.seconds)) s\n"
-                    FileHandle.standardError.write(Data(message.utf8))
+            let progressBar = ProgressBar(enabled: !quiet && isatty(STDERR_FILENO) != 0)
+            if !quiet {
+                options.diagnosticHandler = { diagnostic in
+                    progressBar.finish()
+                    StandardError.write(diagnostic.description)
                 }
-            } catch let diagnostic as Diagnostic {
-                FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))
-                throw ExitCode(1)
-            } catch let exit as ExitCode {
-                throw exit
+                options.progressHandler = { progressBar.update($0) }
+            }
+            let summary: BuildSummary
+            do {
+                defer { progressBar.finish() }
+                summary = try DatabaseBuilder.build(options)
             } catch {
-                FileHandle.standardError.write(Data("dbgen: error: \(error)\n".utf8))
+                StandardError.write((error as? DBGenError)?.description ?? "dbgen: error: \(error)")
                 throw ExitCode(1)
+            }
+            if json {
+                FileHandle.standardOutput.write(try summary.jsonData())
+                FileHandle.standardOutput.write(Data("\n".utf8))
+            } else if !quiet {
+                let rows = summary.tables.reduce(0) { $0 + $1.rows }
+                StandardError.write(summary.upToDate
+                    ? "\(summary.output) is up to date"
+                    : "built \(summary.output): \(summary.tables.count) tables, \(rows) rows in \(String(format: "%.2f", summary.seconds)) s")
             }
         }
     }

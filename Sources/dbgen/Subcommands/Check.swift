@@ -27,12 +27,10 @@ extension DBGenCommand {
         func run() throws {
             let result: SchemaCheck.Result
             do {
-                result = try SchemaCheck.run(schema: schema, output: output, printWarnings: !quiet)
-            } catch let diagnostic as Diagnostic {
-                FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))
-                throw ExitCode(2)
+                result = try SchemaCheck.run(schema: schema, output: output,
+                                             diagnosticHandler: quiet ? nil : { StandardError.write($0.description) })
             } catch {
-                FileHandle.standardError.write(Data("dbgen: error: \(error)\n".utf8))
+                StandardError.write((error as? DBGenError)?.description ?? "dbgen: error: \(error)")
                 throw ExitCode(2)
             }
             if result.isCurrent {

@@ -1,0 +1,49 @@
+import SQLiteCore
+
+/// The connection a build writes through: opened on the temporary file with the pragmas that
+/// make a bulk build fast, and read back for the summary's table counts.
+enum BuildConnection {
+    /// Opens (creating) the database at `path` for a build.
+    static func open(_ path: String) throws -> Connection {
+        do {
+            let connection = try Connection(path: path, create: true)
+            // The database is a private temporary file renamed into place at the end, so no
+            // per-commit sync buys anything. The rollback journal is kept in memory rather than
+            // switched off: pages new to the file are never journalled (so a bulk import pays
+            // nothing for it) and a script's own ROLLBACK / ROLLBACK TO still work as in sqlite3.
+            // The page cache stays at SQLite's default (2000 KiB, as in the sqlite3 shell): it
+            // also sizes the sorter's in-memory runs, and CREATE INDEX on a big table is faster
+            // with runs that fit the CPU caches (merged from temporary files) than with one big
+            // run: 1M rows build in 1.15 s with 2 MiB, 1.5 s with 16 MiB; peak memory stays
+            // flat (30 MB) whatever the size of the CSV.
+            try connection.execute("""
+                PRAGMA journal_mode=MEMORY;
+                PRAGMA synchronous=OFF;
+                PRAGMA locking_mode=EXCLUSIVE;
+                PRAGMA cache_size=-2000;
+                """)
+            return connection
+        } catch let error as SQLiteError {
+            throw DBGenError(.output, "cannot create the database \"\(path)\": \(error.message)")
+        }
+    }
+
+    /// Every ordinary table of the database (including sqlite_sequence) and its row count.
+    static func tableCounts(_ connection: Connection) throws -> [BuildSummary.Table] {
+        do {
+            let names = try connection.query(
+                "SELECT name FROM sqlite_schema WHERE type='table' AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name")
+                .compactMap { row -> String? in
+                    if case .text(let name) = row[0] { return name }
+                    return nil
+                }
+            return try names.map { name in
+                let count = try connection.scalar("SELECT count(*) FROM \(SQLIdentifier.quote(name))")
+                guard case .integer(let rows)? = count else { return BuildSummary.Table(name: name, rows: 0) }
+                return BuildSummary.Table(name: name, rows: Int(rows))
+            }
+        } catch let error as SQLiteError {
+            throw DBGenError(.sql, "cannot count the rows of the new database: \(error.message)")
+        }
+    }
+}

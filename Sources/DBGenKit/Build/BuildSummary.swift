@@ -1,0 +1,32 @@
+import Foundation
+
+/// What a build did, printed by `--json` and kept in the fingerprint sidecar.
+public struct BuildSummary: Codable, Equatable, Sendable {
+    /// One table of the output and its row count.
+    public struct Table: Codable, Equatable, Sendable {
+        /// The table's name.
+        public var name: String
+        /// Its row count.
+        public var rows: Int
+    }
+
+    /// The output path as given (or defaulted).
+    public var output: String
+    /// True when the inputs were unchanged and nothing was written.
+    public var upToDate: Bool
+    /// Wall-clock seconds the command took.
+    public var seconds: Double
+    /// Every ordinary table of the output, by name.
+    public var tables: [Table]
+    /// Warnings as printed (`PATH:LINE: warning: MESSAGE`).
+    public var warnings: [String]
+    /// Every input file, as shown to the user.
+    public var inputs: [String]
+
+    /// The summary as pretty, key-sorted JSON.
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+}

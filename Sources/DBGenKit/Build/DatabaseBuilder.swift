@@ -1,0 +1,97 @@
+import Foundation
+import SQLiteCore
+
+/// Builds a database from a schema script: into a temporary file beside the output, renamed
+/// into place only on success, so the output never holds a partial database; skipped when the
+/// fingerprint of the last build says no input changed.
+public enum DatabaseBuilder {
+    /// Runs a build.
+    ///
+    /// - Returns: What was built (or that the output was up to date).
+    /// - Throws: ``DBGenError``; the output is then exactly as it was.
+    public static func build(_ options: BuildOptions) throws -> BuildSummary {
+        let started = Date()
+        let cwd = PathResolution.currentDirectory
+        let schemaPath = PathResolution.absolute(options.schema, relativeTo: cwd)
+        let outputPath = PathResolution.absolute(options.output, relativeTo: cwd)
+
+        if !options.force, let fingerprint = BuildFingerprint.load(for: outputPath),
+           fingerprint.isCurrent(schema: schemaPath, options: options.fingerprintOptions) {
+            var summary = fingerprint.summary
+            summary.output = options.output
+            summary.upToDate = true
+            summary.seconds = Date().timeIntervalSince(started)
+            if let depfile = options.depfile {
+                try Depfile.write(target: options.output, inputs: fingerprint.inputs.map(\.displayPath), to: depfile)
+            }
+            return summary
+        }
+        try checkPaths(options, schemaPath: schemaPath, outputPath: outputPath)
+
+        AtomicOutputFile.removeStaleTemporaries(of: outputPath)
+        let file = try AtomicOutputFile(destination: outputPath)
+        defer { file.discard() }
+        let result = try run(schema: options.schema, schemaPath: schemaPath, into: file.temporaryPath,
+                             strict: options.strict, diagnosticHandler: options.diagnosticHandler,
+                             progressHandler: options.progressHandler)
+        try file.commit()
+
+        let summary = BuildSummary(output: options.output, upToDate: false,
+                                   seconds: Date().timeIntervalSince(started), tables: result.tables,
+                                   warnings: result.warnings, inputs: result.inputs.map(\.displayPath))
+        let fingerprint = BuildFingerprint(dbgenVersion: DBGenKit.version, sqliteVersion: SQLiteLibrary.sourceID,
+                                           options: options.fingerprintOptions, schema: schemaPath,
+                                           outputPath: outputPath, inputs: result.inputs,
+                                           output: FileStamp.of(outputPath), summary: summary)
+        do {
+            try fingerprint.save()
+        } catch {
+            // The database is built; only the next build's up-to-date check is lost.
+            options.diagnosticHandler?(.warning("cannot record the build's fingerprint (the next build will not be skipped): \(error)"))
+        }
+        if let depfile = options.depfile {
+            try Depfile.write(target: options.output, inputs: result.inputs.map(\.displayPath), to: depfile)
+        }
+        return summary
+    }
+
+    /// The schema must exist and the output's directory too.
+    private static func checkPaths(_ options: BuildOptions, schemaPath: String, outputPath: String) throws {
+        guard FileManager.default.fileExists(atPath: schemaPath) else {
+            throw DBGenError(.input, "cannot open schema \"\(options.schema)\": no such file")
+        }
+        let directory = (outputPath as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            let shown = (options.output as NSString).deletingLastPathComponent
+            throw DBGenError(.output, "cannot write \"\(options.output)\": directory \"\(shown)\" does not exist")
+        }
+    }
+
+    /// What running a script into a database produced.
+    struct ScriptOutcome {
+        var tables: [BuildSummary.Table]
+        var inputs: [InputFile]
+        /// Warnings as printed (`PATH:LINE: warning: MESSAGE`).
+        var warnings: [String]
+    }
+
+    /// Runs `schema` into the (new, empty) database file at `databasePath`: the one path from a
+    /// script to a database, used by ``build(_:)`` (into its temporary file) and by
+    /// ``SchemaCheck`` (into a scratch file).
+    static func run(schema displayPath: String, schemaPath: String, into databasePath: String, strict: Bool,
+                    diagnosticHandler: ((Diagnostic) -> Void)?,
+                    progressHandler: ((ImportProgress) -> Void)?) throws -> ScriptOutcome {
+        let connection = try BuildConnection.open(databasePath)
+        defer { connection.close() }
+        var warnings: [String] = []
+        let runner = ScriptRunner(connection: connection, diagnostics: { diagnostic in
+            if strict { throw DBGenError(.warningAsError, diagnostic.message, at: diagnostic.location) }
+            warnings.append(diagnostic.description)
+            diagnosticHandler?(diagnostic)
+        }, progress: progressHandler)
+        try runner.run(scriptAt: schemaPath, displayPath: displayPath)
+        let tables = try BuildConnection.tableCounts(connection)
+        return ScriptOutcome(tables: tables, inputs: runner.inputs, warnings: warnings)
+    }
+}

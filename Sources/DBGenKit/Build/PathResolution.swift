@@ -1,0 +1,38 @@
+import Foundation
+
+/// Paths as dbgen resolves and shows them.
+enum PathResolution {
+    /// `path` made absolute against `directory` (absolute paths kept), standardized.
+    static func absolute(_ path: String, relativeTo directory: String) -> String {
+        let joined = path.hasPrefix("/") ? path : (directory as NSString).appendingPathComponent(path)
+        return (joined as NSString).standardizingPath
+    }
+
+    /// How to show `path` named inside a script shown as `scriptDisplayPath`.
+    static func display(_ path: String, namedIn scriptDisplayPath: String) -> String {
+        if path.hasPrefix("/") { return path }
+        let directory = (scriptDisplayPath as NSString).deletingLastPathComponent
+        if directory.isEmpty || directory == "." { return normalized(path) }
+        return normalized((directory as NSString).appendingPathComponent(path))
+    }
+
+    /// Removes `.` components and `dir/..` pairs from a path, lexically (`a/./b/../c` → `a/c`).
+    static func normalized(_ path: String) -> String {
+        let absolute = path.hasPrefix("/")
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == "..", let last = parts.last, last != ".." {
+                parts.removeLast()
+                continue
+            }
+            if part == "..", absolute, parts.isEmpty { continue }
+            parts.append(part)
+        }
+        let joined = parts.joined(separator: "/")
+        if absolute { return "/" + joined }
+        return joined.isEmpty ? "." : joined
+    }
+
+    static var currentDirectory: String { FileManager.default.currentDirectoryPath }
+}

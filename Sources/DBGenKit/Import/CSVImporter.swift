@@ -1,0 +1,32 @@
+import SQLiteCore
+
+/// Runs `.import` exactly as the sqlite3 3.40 shell does, but stops at the first error.
+///
+/// Same splitting and quoting as the shell's readers, same line numbers in warnings, a missing
+/// table created from the header row, values bound as text (column affinity converts them),
+/// short rows filled with NULL and long rows cut with the shell's warnings, `BEGIN`/`COMMIT`
+/// around the rows when the connection is in autocommit.
+enum CSVImporter {
+    /// Imports `request.file` through `connection`. Warnings (short/long rows, unescaped quotes, renamed
+    /// columns) go to `diagnostics`, located at the line where the record starts;
+    /// errors (missing file, unterminated quote, failed insert) are thrown as ``DBGenError``.
+    ///
+    /// Errors about the file's content carry `request.displayPath` and a line; errors about the
+    /// command itself (the file cannot be opened, `|command` refused, the table cannot be
+    /// queried) carry no location, so the caller can point at the script's `.import` line.
+    /// On error, the rows this import inserted are rolled back (a table it created stays).
+    /// `progress` is called now and then.
+    static func run(
+        _ request: ImportRequest,
+        into connection: Connection,
+        diagnostics: DiagnosticHandler,
+        progress: ((ImportProgress) -> Void)? = nil
+    ) throws -> ImportResult {
+        try withoutActuallyEscaping(diagnostics) { handler in
+            var session = try ImportSession(request: request, connection: connection, diagnostics: handler,
+                                            progress: progress)
+            defer { session.finish() }
+            return try session.run()
+        }
+    }
+}

@@ -1,0 +1,142 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The shell's record loop without the database: reads fields as the `.import` loop of the
+/// 3.40 shell does (NULL-filling short records, reading and ignoring extras, its ascii-mode
+/// stop on an empty first field) and writes what to insert and what to report into batches.
+struct ImportRecordParser {
+    private var reader: ImportFieldReader
+    private let columnCount: Int
+    private let displayPath: String
+    private let emptyFirstFieldEnds: Bool
+
+    private var bytes = ImportByteArena()
+    private var entries: [ImportBatch.Entry] = []
+    private var fieldStarts: [Int] = []
+    private var fieldLengths: [Int] = []
+    private var diagnostics: [Diagnostic] = []
+    /// The end of the file was reached, or an error ended the import.
+    private(set) var finished = false
+
+    init(reader: ImportFieldReader, columnCount: Int, displayPath: String, emptyFirstFieldEnds: Bool) {
+        self.reader = reader
+        self.columnCount = columnCount
+        self.displayPath = displayPath
+        self.emptyFirstFieldEnds = emptyFirstFieldEnds
+    }
+
+    /// Parses records until the batch holds about `maxRecords` records or `maxBytes` bytes.
+    mutating func nextBatch(maxRecords: Int, maxBytes: Int) -> ImportBatch {
+        while !finished && entries.count < maxRecords && bytes.count < maxBytes {
+            parseRecord()
+        }
+        let batch = ImportBatch(bytes: bytes, entries: entries, fieldStarts: fieldStarts, fieldLengths: fieldLengths,
+                                diagnostics: diagnostics, bytesRead: reader.bytesRead, isLast: finished,
+                                mayContainNul: reader.sawNulByte)
+        bytes = ImportByteArena(capacity: max(64 * 1024, min(bytes.capacity, maxBytes * 2)))
+        entries = []
+        entries.reserveCapacity(maxRecords + 8)
+        fieldStarts = []
+        fieldStarts.reserveCapacity((maxRecords + 8) * columnCount)
+        fieldLengths = []
+        fieldLengths.reserveCapacity((maxRecords + 8) * columnCount)
+        diagnostics = []
+        return batch
+    }
+
+    /// Releases the unsent buffer (the batches own theirs).
+    func release() {
+        bytes.release()
+    }
+
+    private mutating func report(_ diagnostic: Diagnostic) {
+        diagnostics.append(diagnostic)
+        entries.append(.diagnostic)
+        if diagnostic.severity == .error { finished = true }
+    }
+
+    private mutating func warn(_ message: String, line: Int) {
+        report(Diagnostic.warning(message, at: SourceLocation(path: displayPath, line: line)))
+    }
+
+    /// Moves the reader's warnings into the batch; false after an unterminated quote.
+    private mutating func takeReaderEvents() -> Bool {
+        if reader.events.isEmpty { return true }
+        for event in reader.events {
+            switch event {
+            case .unescapedQuote(let line):
+                warn("unescaped \" character", line: line)
+            case .unterminatedQuote(let line):
+                report(Diagnostic(.error, "unterminated \"-quoted field", at: SourceLocation(path: displayPath, line: line)))
+                reader.events.removeAll()
+                return false
+            }
+        }
+        reader.events.removeAll(keepingCapacity: true)
+        return true
+    }
+
+    /// One pass of the shell's `do { … } while( sCtx.cTerm!=EOF )` loop.
+    private mutating func parseRecord() {
+        let nCol = columnCount
+        let columnSeparator = reader.columnSeparator
+        let startLine = reader.line
+        let firstField = fieldStarts.count
+        var i = 0
+        var bound = false
+        while i < nCol {
+            let start = bytes.count
+            let notNull = reader.readField(into: &bytes)
+            if !notNull && i == 0 { break }
+            let length = bytes.count - start
+            if emptyFirstFieldEnds && i == 0 && (!notNull || length == 0 || bytes[start] == 0) {
+                bytes.truncate(to: start)
+                break
+            }
+            fieldStarts.append(start)
+            fieldLengths.append(notNull ? length : -1)
+            bound = true
+            if i < nCol - 1 && reader.terminator != columnSeparator {
+                guard takeReaderEvents() else { return dropFields(from: firstField) }
+                warn("expected \(nCol) columns but found \(i + 1) - filling the rest with NULL", line: startLine)
+                for _ in (i + 1)..<nCol {
+                    fieldStarts.append(0)
+                    fieldLengths.append(-1)
+                }
+                i = nCol + 1
+            }
+            i += 1
+        }
+        if reader.terminator == columnSeparator {
+            let keep = bytes.count
+            repeat {
+                _ = reader.readField(into: &bytes)
+                bytes.truncate(to: keep)
+                i += 1
+            } while reader.terminator == columnSeparator
+            guard takeReaderEvents() else { return dropFields(from: firstField) }
+            warn("expected \(nCol) columns but found \(i) - extras ignored", line: startLine)
+        }
+        guard takeReaderEvents() else { return dropFields(from: firstField) }
+        if i >= nCol {
+            entries.append(bound ? .insert(line: startLine) : .reinsert(line: startLine))
+        } else if bound {
+            dropFields(from: firstField)
+        }
+        if reader.terminator == ImportFieldReader.endOfFile {
+            finished = true
+            if reader.readError != 0 {
+                report(Diagnostic(.error, "cannot read \"\(displayPath)\": \(String(cString: strerror(reader.readError)))"))
+            }
+        }
+    }
+
+    /// Forgets the fields of a record that is not inserted.
+    private mutating func dropFields(from index: Int) {
+        fieldStarts.removeSubrange(index...)
+        fieldLengths.removeSubrange(index...)
+    }
+}

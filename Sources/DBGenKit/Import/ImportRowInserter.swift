@@ -1,0 +1,155 @@
+import Foundation
+import SQLiteCore
+
+/// Replays batches against the prepared INSERT: binds fields in place (`SQLITE_STATIC`) and
+/// keeps the batch holding the current bindings alive until the next bind.
+///
+/// With a multi-row statement (``ImportGroupedInsert``), runs of consecutive records go
+/// `rows` at a time through it, which saves SQLite's per-statement work (reset, cursor open,
+/// a root-to-leaf seek per row). Each run ends with at least one record through the
+/// single-row statement, so that statement always holds the last record's bindings (for
+/// `.reinsert`) and `changes()` after the import is 1, as in the shell. A failed group is undone
+/// by SQLite (statement rollback) and its records are replayed one by one, so the error names
+/// the record, and its message, exactly as the single-row insert reports it.
+struct ImportRowInserter {
+    let statement: Statement
+    let group: ImportGroupedInsert?
+    let columnCount: Int
+    let connection: Connection
+    private(set) var rows = 0
+    private(set) var warnings = 0
+    /// The batch whose bytes the single-row statement's parameters point into.
+    private var boundBatch: ImportBatch?
+    /// Records of the current batch waiting for a group: (line, index of the first field).
+    private var pending: [(line: Int, field: Int)] = []
+
+    init(statement: Statement, group: ImportGroupedInsert?, columnCount: Int, connection: Connection) {
+        self.statement = statement
+        self.group = group
+        self.columnCount = columnCount
+        self.connection = connection
+        if let group { pending.reserveCapacity(ImportSession.batchRecords + group.rows) }
+    }
+
+    mutating func insert(_ batch: ImportBatch, location: (Int) -> SourceLocation,
+                         warn: (Diagnostic) throws -> Void) throws {
+        try batch.fieldStarts.withUnsafeBufferPointer { starts in
+            try batch.fieldLengths.withUnsafeBufferPointer { lengths in
+                let fields = BatchFields(base: batch.bytes.base, starts: starts, lengths: lengths,
+                                         checkNul: batch.mayContainNul)
+                defer { pending.removeAll(keepingCapacity: true) }
+                try insert(batch, fields: fields, location: location, warn: warn)
+            }
+        }
+    }
+
+    /// Where the fields of a batch are.
+    private struct BatchFields {
+        let base: UnsafeMutablePointer<UInt8>
+        let starts: UnsafeBufferPointer<Int>
+        let lengths: UnsafeBufferPointer<Int>
+        let checkNul: Bool
+    }
+
+    private mutating func insert(_ batch: ImportBatch, fields: BatchFields,
+                                 location: (Int) -> SourceLocation, warn: (Diagnostic) throws -> Void) throws {
+        var field = 0
+        var diagnostic = 0
+        let nCol = columnCount
+        for entry in batch.entries {
+            switch entry {
+            case .diagnostic:
+                try flush(batch, fields: fields, location: location)
+                let next = batch.diagnostics[diagnostic]
+                diagnostic += 1
+                if next.severity == .error { throw DBGenError(.importData, next.message, at: next.location) }
+                warnings += 1
+                try warn(next)
+            case .insert(let line):
+                if group != nil {
+                    pending.append((line, field))
+                } else {
+                    try insertSingle(batch, fields: fields, field: field, line: line, location: location)
+                }
+                field += nCol
+            case .reinsert(let line):
+                try flush(batch, fields: fields, location: location)
+                try step(statement, line: line, location: location)
+            }
+        }
+        try flush(batch, fields: fields, location: location)
+    }
+
+    /// Inserts the pending records: whole groups, then the rest (at least one) one by one.
+    private mutating func flush(_ batch: ImportBatch, fields: BatchFields, location: (Int) -> SourceLocation) throws {
+        let count = pending.count
+        if count == 0 { return }
+        var next = 0
+        if let group {
+            let size = group.rows
+            let nCol = columnCount
+            for _ in 0..<((count - 1) / size) {
+                for row in 0..<size {
+                    bind(group.statement, parameterOffset: Int32(row * nCol), fields: fields,
+                         field: pending[next + row].field)
+                }
+                _ = group.statement.stepStatus()
+                if group.statement.reset() == SQLiteResultCode.ok {
+                    rows += size
+                } else {
+                    let message = connection.errorMessage
+                    if connection.isAutocommit {
+                        // The whole transaction is gone (not a constraint: I/O, full disk):
+                        // nothing to replay against.
+                        throw DBGenError(.importData, "INSERT failed: \(message)", at: location(pending[next].line))
+                    }
+                    // SQLite undid the group's rows: insert them singly to find the failing one.
+                    for row in next..<(next + size) {
+                        try insertSingle(batch, fields: fields, field: pending[row].field, line: pending[row].line,
+                                         location: location)
+                    }
+                }
+                next += size
+            }
+        }
+        for row in next..<count {
+            try insertSingle(batch, fields: fields, field: pending[row].field, line: pending[row].line, location: location)
+        }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func insertSingle(_ batch: ImportBatch, fields: BatchFields, field: Int, line: Int,
+                                       location: (Int) -> SourceLocation) throws {
+        boundBatch = batch
+        bind(statement, parameterOffset: 0, fields: fields, field: field)
+        try step(statement, line: line, location: location)
+    }
+
+    private mutating func step(_ statement: Statement, line: Int, location: (Int) -> SourceLocation) throws {
+        _ = statement.stepStatus()
+        if statement.reset() != SQLiteResultCode.ok {
+            throw DBGenError(.importData, "INSERT failed: \(connection.errorMessage)", at: location(line))
+        }
+        rows += 1
+    }
+
+    /// Binds the record whose first field is `field` to parameters `parameterOffset + 1…`.
+    private func bind(_ statement: Statement, parameterOffset: Int32, fields: BatchFields, field: Int) {
+        for column in 0..<columnCount {
+            let parameter = parameterOffset + Int32(column + 1)
+            let length = fields.lengths[field + column]
+            if length < 0 {
+                statement.bindNull(at: parameter)
+            } else {
+                let pointer = fields.base + fields.starts[field + column]
+                // Bound as a C string by the shell: a NUL byte ends the value.
+                var textLength = length
+                if fields.checkNul, length > 0, let nul = memchr(pointer, 0, length) {
+                    textLength = UnsafeRawPointer(nul) - UnsafeRawPointer(pointer)
+                }
+                statement.bindTextNoCopy(UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self),
+                                         count: Int32(textLength), at: parameter)
+            }
+        }
+    }
+}

@@ -1,0 +1,284 @@
+import Foundation
+import SQLiteCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One run of `.import`: the file, the reader, the statements and the transaction. It follows
+/// the `.import` branch of the 3.40 shell's `do_meta_command` step by step.
+struct ImportSession {
+    private let request: ImportRequest
+    private let connection: Connection
+    private let diagnostics: DiagnosticHandler
+    private let progress: ((ImportProgress) -> Void)?
+    private let fd: Int32
+    private let totalBytes: Int64
+    private var reader: ImportFieldReader
+    private var insert: Statement?
+    private var groupedInsert: ImportGroupedInsert?
+    private var transaction: Transaction = .none
+    private var warnings = 0
+
+    private enum Transaction { case none, begun, savepoint }
+
+    init(request: ImportRequest, connection: Connection, diagnostics: @escaping DiagnosticHandler,
+         progress: ((ImportProgress) -> Void)?) throws {
+        self.request = request
+        self.connection = connection
+        self.diagnostics = diagnostics
+        self.progress = progress
+        if request.displayPath.hasPrefix("|") || request.file.lastPathComponent.hasPrefix("|") {
+            throw DBGenError(.refused,
+                             "running a program is not allowed: .import \"\(request.displayPath)\" would run a command")
+        }
+        let descriptor = open(request.file.path, O_RDONLY)
+        if descriptor < 0 {
+            throw DBGenError(.input, "cannot open \"\(request.displayPath)\": \(String(cString: strerror(errno)))")
+        }
+        var info = stat()
+        if fstat(descriptor, &info) != 0 || (info.st_mode & S_IFMT) == S_IFDIR {
+            let reason = (info.st_mode & S_IFMT) == S_IFDIR ? "is a directory" : String(cString: strerror(errno))
+            _ = closeFile(descriptor)
+            throw DBGenError(.input, "cannot open \"\(request.displayPath)\": \(reason)")
+        }
+        fd = descriptor
+        totalBytes = Int64(info.st_size)
+        reader = ImportFieldReader(fileDescriptor: descriptor, format: request.format)
+    }
+
+    /// Releases the statements, the reader's buffer and the file.
+    mutating func finish() {
+        insert = nil
+        groupedInsert = nil
+        reader.release()
+        _ = closeFile(fd)
+    }
+
+    private func location(_ line: Int) -> SourceLocation {
+        SourceLocation(path: request.displayPath, line: line)
+    }
+
+    private mutating func warn(_ message: String, line: Int) throws {
+        warnings += 1
+        try diagnostics(Diagnostic.warning(message, at: location(line)))
+    }
+
+    /// Reports what the reader noticed, in order; an unterminated quote ends the import.
+    private mutating func drainReaderEvents() throws {
+        if reader.events.isEmpty { return }
+        let events = reader.events
+        reader.events.removeAll(keepingCapacity: true)
+        for event in events {
+            switch event {
+            case .unescapedQuote(let line):
+                try warn("unescaped \" character", line: line)
+            case .unterminatedQuote(let line):
+                throw DBGenError(.importData, "unterminated \"-quoted field", at: location(line))
+            }
+        }
+    }
+
+    private func checkReadError() throws {
+        if reader.readError != 0 {
+            throw DBGenError(.input, "cannot read \"\(request.displayPath)\": \(String(cString: strerror(reader.readError)))")
+        }
+    }
+
+    mutating func run() throws -> ImportResult {
+        var scratch = ImportByteArena(capacity: 4096)
+        defer { scratch.release() }
+        try skipRecords(using: &scratch)
+        let qualifiedTable = (request.schema.map { SQLIdentifier.quote($0) + "." } ?? "") + SQLIdentifier.quote(request.table)
+        var createdTable = false
+        var columnCount = try tableColumnCount(qualifiedTable)
+        if columnCount == nil {
+            try createTableFromHeader(qualifiedTable, using: &scratch)
+            createdTable = true
+            columnCount = try tableColumnCount(qualifiedTable)
+            guard columnCount != nil else { throw DBGenError(.importData, connection.errorMessage) }
+        }
+        let nCol = columnCount!
+        if nCol == 0 {
+            return ImportResult(rowsInserted: 0, createdTable: createdTable, warnings: warnings)
+        }
+        try prepareInserts(qualifiedTable, columnCount: nCol)
+        try beginTransaction()
+        do {
+            let rows = try insertRows(columnCount: nCol)
+            try endTransaction()
+            return ImportResult(rowsInserted: rows, createdTable: createdTable, warnings: warnings)
+        } catch {
+            rollBack()
+            throw error
+        }
+    }
+
+    /// `--skip N`: whole records, as the shell reads them.
+    private mutating func skipRecords(using scratch: inout ImportByteArena) throws {
+        let columnSeparator = reader.columnSeparator
+        var skip = request.skip
+        while skip > 0 {
+            skip -= 1
+            while reader.readField(into: &scratch) && reader.terminator == columnSeparator {
+                scratch.reset()
+            }
+            scratch.reset()
+            try drainReaderEvents()
+        }
+    }
+
+    /// The shell's way with a missing table: its columns are the first record's fields, all TEXT.
+    private mutating func createTableFromHeader(_ qualifiedTable: String, using scratch: inout ImportByteArena) throws {
+        let headerLine = reader.line
+        var namer = ImportColumnNamer()
+        while reader.readField(into: &scratch) {
+            namer.add(Array(UnsafeBufferPointer(start: scratch.base, count: scratch.count)))
+            scratch.reset()
+            if reader.terminator != reader.columnSeparator { break }
+        }
+        scratch.reset()
+        try drainReaderEvents()
+        try checkReadError()
+        guard let (sql, renames) = namer.createStatement(qualifiedTable: qualifiedTable) else {
+            throw DBGenError(.importData, "empty file: no header row to create table \(qualifiedTable) from",
+                             at: location(headerLine))
+        }
+        if !renames.isEmpty {
+            try warn("columns renamed during .import due to duplicates: "
+                     + ImportColumnNamer.renameReport(renames).replacingOccurrences(of: ",\n", with: ", "),
+                     line: headerLine)
+        }
+        do {
+            // The column names are the file's bytes, which need not be UTF-8: run them as they are.
+            try sql.withUnsafeBufferPointer { buffer in
+                let text = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
+                let prepared = try connection.prepareFirst(of: text, byteCount: buffer.count)
+                if let statement = prepared.statement { while try statement.step() {} }
+            }
+        } catch let error as SQLiteError {
+            throw DBGenError(.importData, "cannot create table \(qualifiedTable) from the header row: \(error.message)",
+                             at: location(headerLine))
+        }
+    }
+
+    /// The one-row INSERT (and, when it cannot change the outcome, the multi-row one).
+    private mutating func prepareInserts(_ qualifiedTable: String, columnCount: Int) throws {
+        let insertSQL = "INSERT INTO \(qualifiedTable) VALUES("
+            + Array(repeating: "?", count: columnCount).joined(separator: ",") + ")"
+        do {
+            insert = try connection.prepare(insertSQL)
+        } catch let error as SQLiteError {
+            throw DBGenError(.importData, error.message)
+        }
+        groupedInsert = ImportGroupedInsert.prepare(connection: connection, table: request.table, schema: request.schema,
+                                                    qualifiedTable: qualifiedTable, columnCount: columnCount)
+    }
+
+    /// The number of columns `SELECT * FROM table` has, or nil when the table does not exist.
+    private func tableColumnCount(_ qualifiedTable: String) throws -> Int? {
+        do {
+            return Int(try connection.prepare("SELECT * FROM \(qualifiedTable)").columnCount)
+        } catch let error as SQLiteError {
+            if error.message.hasPrefix("no such table: ") { return nil }
+            throw DBGenError(.importData, error.message)
+        }
+    }
+
+    private mutating func beginTransaction() throws {
+        // Not the shell's doing when a transaction is open, but lets a failed import undo its own rows only.
+        let savepoint = !connection.isAutocommit
+        do {
+            try connection.execute(savepoint ? "SAVEPOINT dbgen_import" : "BEGIN")
+        } catch let error as SQLiteError {
+            throw DBGenError(.importData, error.message)
+        }
+        transaction = savepoint ? .savepoint : .begun
+    }
+
+    private mutating func endTransaction() throws {
+        let sql: String
+        switch transaction {
+        case .none: return
+        case .begun: sql = "COMMIT"
+        case .savepoint: sql = "RELEASE dbgen_import"
+        }
+        transaction = .none
+        do {
+            try connection.execute(sql)
+        } catch let error as SQLiteError {
+            throw DBGenError(.importData, "\(sql) failed: \(error.message)", at: location(reader.line))
+        }
+    }
+
+    /// Undoes this import's rows after an error, which is what gets reported: a failure to roll
+    /// back (the transaction is already gone after an I/O error) adds nothing to it.
+    private mutating func rollBack() {
+        let statements: [String]
+        switch transaction {
+        case .none: statements = []
+        case .begun: statements = connection.isAutocommit ? [] : ["ROLLBACK"]
+        case .savepoint: statements = ["ROLLBACK TO dbgen_import", "RELEASE dbgen_import"]
+        }
+        transaction = .none
+        for sql in statements {
+            do { try connection.execute(sql) } catch { break }
+        }
+    }
+
+    /// Files at least this big are parsed on a second thread while rows are inserted.
+    static let parallelThreshold: Int64 = 1 << 20
+    static let batchRecords = 2048
+    static let batchBytes = 256 * 1024
+
+    /// Parses the records (on a second thread for big files) and inserts them in order.
+    private mutating func insertRows(columnCount nCol: Int) throws -> Int {
+        var parser = ImportRecordParser(reader: reader, columnCount: nCol, displayPath: request.displayPath,
+                                        emptyFirstFieldEnds: request.format.emptyFirstFieldEndsRecord)
+        var inserter = ImportRowInserter(statement: insert!, group: groupedInsert, columnCount: nCol,
+                                         connection: connection)
+        progress?(ImportProgress(file: request.displayPath, bytesRead: 0, totalBytes: totalBytes))
+        var nextProgress: Int64 = 4 << 20
+        func consume(_ batch: ImportBatch) throws {
+            try inserter.insert(batch, location: location, warn: { try self.report($0) })
+            if let progress, batch.bytesRead >= nextProgress || batch.isLast {
+                progress(ImportProgress(file: request.displayPath, bytesRead: batch.bytesRead, totalBytes: totalBytes))
+                nextProgress = batch.bytesRead + (4 << 20)
+            }
+        }
+        if totalBytes < Self.parallelThreshold {
+            defer { parser.release() }
+            while true {
+                let batch = parser.nextBatch(maxRecords: Self.batchRecords, maxBytes: Self.batchBytes)
+                try consume(batch)
+                if batch.isLast { break }
+            }
+        } else {
+            let channel = ImportBatchChannel(capacity: 4)
+            let producer = ImportBatchProducer(parser: parser, channel: channel)
+            let thread = Thread { producer.run() }
+            thread.stackSize = 1 << 20
+            thread.start()
+            defer {
+                channel.cancel()
+                channel.waitForProducer()
+            }
+            while let batch = channel.take() {
+                try consume(batch)
+                if batch.isLast { break }
+            }
+        }
+        warnings += inserter.warnings
+        return inserter.rows
+    }
+
+    private func report(_ diagnostic: Diagnostic) throws {
+        try diagnostics(diagnostic)
+    }
+}
+
+/// `close(2)`, out of reach of the session's own names.
+private func closeFile(_ descriptor: Int32) -> Int32 {
+    close(descriptor)
+}

@@ -1,0 +1,79 @@
+import SQLiteCore
+
+/// Runs the SQL of one script chunk as the shell's `shell_exec` does: prepares and steps every
+/// statement in turn (rows are discarded), and turns a failure into a ``DBGenError`` located at
+/// the script line and column SQLite points at.
+struct SQLChunkExecutor {
+    let connection: Connection
+    /// The script's path as shown to the user.
+    let scriptPath: String
+    /// Receives the warning about a last statement without `;`; throwing stops the run.
+    let diagnostics: DiagnosticHandler
+
+    /// Runs every statement of `chunk`. `complete` is false for text left at end of file that
+    /// `sqlite3_complete` does not call complete.
+    func execute(_ chunk: SQLChunk, complete: Bool) throws {
+        var text = chunk.text
+        text.append(0)
+        try text.withUnsafeBufferPointer { buffer in
+            let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
+            var offset = 0
+            let end = chunk.text.count
+            while offset < end {
+                let statementStart = offset + leadingTrivia(chunk.text, from: offset)
+                let prepared: PreparedPrefix
+                do {
+                    prepared = try connection.prepareFirst(of: base + offset, byteCount: end - offset)
+                } catch let error as SQLiteError {
+                    throw compileError(error, chunk: chunk, complete: complete, offset: offset,
+                                       statementStart: statementStart)
+                }
+                let next = offset + prepared.consumedBytes
+                defer { offset = max(next, offset + 1) }
+                guard let statement = prepared.statement else { continue }
+                try step(statement, chunk: chunk, statementStart: statementStart)
+                if !complete && next >= end - trailingTrivia(chunk.text) {
+                    try diagnostics(Diagnostic.warning("statement at end of file is not terminated by ';'",
+                                                       at: location(chunk, statementStart)))
+                }
+            }
+        }
+    }
+
+    private func step(_ statement: Statement, chunk: SQLChunk, statementStart: Int) throws {
+        do {
+            while try statement.step() {}
+        } catch let error as SQLiteError {
+            throw DBGenError(.sql, error.message, at: location(chunk, statementStart))
+        }
+    }
+
+    private func compileError(_ error: SQLiteError, chunk: SQLChunk, complete: Bool, offset: Int,
+                              statementStart: Int) -> DBGenError {
+        if !complete && error.message == "incomplete input" {
+            return DBGenError(.sql, "unterminated statement at end of file (incomplete input)",
+                              at: location(chunk, statementStart))
+        }
+        let position = error.offset.map { offset + $0 } ?? statementStart
+        let message = complete ? error.message : "unterminated statement at end of file (\(error.message))"
+        return DBGenError(.sql, message, at: location(chunk, position))
+    }
+
+    private func location(_ chunk: SQLChunk, _ byte: Int) -> SourceLocation {
+        let position = chunk.position(ofByte: byte)
+        return SourceLocation(path: scriptPath, line: position.line, column: position.column)
+    }
+
+    /// Bytes of whitespace at `offset` (where the statement's own text starts).
+    private func leadingTrivia(_ text: [UInt8], from offset: Int) -> Int {
+        var index = offset
+        while index < text.count, DotCommandTokenizer.isSpace(text[index]) { index += 1 }
+        return index - offset
+    }
+
+    private func trailingTrivia(_ text: [UInt8]) -> Int {
+        var count = 0
+        while count < text.count, DotCommandTokenizer.isSpace(text[text.count - 1 - count]) { count += 1 }
+        return count
+    }
+}

@@ -1,0 +1,51 @@
+import DBGenKit
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A one-line progress bar on stderr for long imports: drawn only when stderr is a terminal,
+/// only once an import has run for a moment, redrawn at most ten times a second.
+final class ProgressBar: @unchecked Sendable {
+    private let enabled: Bool
+    private let delay: TimeInterval
+    private var startedAt: [String: Date] = [:]
+    private var lastDraw = Date.distantPast
+    private var visible = false
+
+    /// - Parameters:
+    ///   - enabled: false to never draw (`--quiet`, not a terminal).
+    ///   - delay: how long an import runs before the bar appears; `DBGEN_PROGRESS_DELAY`
+    ///     (seconds) in the environment overrides it (tests use 0).
+    init(enabled: Bool = isatty(STDERR_FILENO) != 0, delay: TimeInterval = 0.5) {
+        self.enabled = enabled
+        if let text = ProcessInfo.processInfo.environment["DBGEN_PROGRESS_DELAY"], let value = TimeInterval(text) {
+            self.delay = value
+        } else {
+            self.delay = delay
+        }
+    }
+
+    /// Reports how far an import has read.
+    func update(_ progress: ImportProgress) {
+        guard enabled else { return }
+        let now = Date()
+        let start = startedAt[progress.file] ?? { startedAt[progress.file] = now; return now }()
+        guard now.timeIntervalSince(start) >= delay, now.timeIntervalSince(lastDraw) >= 0.1 else { return }
+        lastDraw = now
+        let fraction = progress.totalBytes > 0 ? min(1, Double(progress.bytesRead) / Double(progress.totalBytes)) : 0
+        let width = 30
+        let filled = Int(fraction * Double(width))
+        let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
+        let line = "\r\(progress.file) [\(bar)] \(Int(fraction * 100))%"
+        FileHandle.standardError.write(Data(line.utf8))
+        visible = true
+    }
+
+    /// Erases the bar, if drawn.
+    func finish() {
+        guard visible else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        visible = false
+    }
+}

@@ -1,0 +1,64 @@
+@testable import DBGenKit
+import ShipyardTestSupport
+import XCTest
+
+/// The library talks through handlers: warnings and progress reach the caller's closures,
+/// errors are typed and located, `strict` turns a warning into an error.
+final class DatabaseBuilderTests: XCTestCase {
+    private func options(_ directory: TemporaryDirectory) -> BuildOptions {
+        var options = BuildOptions(schema: directory.url("schema.txt").path, output: directory.url("out.sqlite").path)
+        options.force = true
+        return options
+    }
+
+    func testWarningsAndProgressGoToTheHandlers() throws {
+        let directory = try TemporaryDirectory("builder", removedAfter: self)
+        try directory.write("schema.txt", "CREATE TABLE t(a, b);\n.import --csv data.csv t\n")
+        try directory.write("data.csv", "1,2\n3\n")
+        var options = options(directory)
+        var warnings: [Diagnostic] = []
+        var progress: [ImportProgress] = []
+        options.diagnosticHandler = { warnings.append($0) }
+        options.progressHandler = { progress.append($0) }
+        let summary = try DatabaseBuilder.build(options)
+        XCTAssertEqual(warnings.map(\.message), ["expected 2 columns but found 1 - filling the rest with NULL"])
+        XCTAssertEqual(warnings.first?.location?.line, 2)
+        XCTAssertEqual(summary.warnings, warnings.map(\.description))
+        XCTAssertEqual(progress.last?.bytesRead, 6)
+        XCTAssertEqual(progress.last?.totalBytes, 6)
+        XCTAssertEqual(summary.tables, [BuildSummary.Table(name: "t", rows: 2)])
+    }
+
+    func testStrictMakesAWarningAnErrorAndLeavesNoOutput() throws {
+        let directory = try TemporaryDirectory("builder", removedAfter: self)
+        try directory.write("schema.txt", "CREATE TABLE t(a, b);\n.import --csv data.csv t\n")
+        try directory.write("data.csv", "1,2\n3\n")
+        var options = options(directory)
+        options.strict = true
+        XCTAssertThrowsError(try DatabaseBuilder.build(options)) { error in
+            let error = error as? DBGenError
+            XCTAssertEqual(error?.code, .warningAsError)
+            XCTAssertEqual(error?.location?.line, 2)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.url("out.sqlite").path))
+    }
+
+    func testErrorsAreTypedAndLocated() throws {
+        let directory = try TemporaryDirectory("builder", removedAfter: self)
+        let cases: [(String, DBGenError.Code, Int, Int?)] = [
+            ("CREATE TABLE t(a);\nSELECT nosuch FROM t;\n", .sql, 2, 8),
+            ("\n.bogus\n", .dotCommand, 2, 1),
+            (".shell ls\n", .refused, 1, 1),
+            (".import --csv missing.csv t\n", .input, 1, 1),
+        ]
+        for (script, code, line, column) in cases {
+            try directory.write("schema.txt", script)
+            XCTAssertThrowsError(try DatabaseBuilder.build(options(directory)), script) { error in
+                let error = error as? DBGenError
+                XCTAssertEqual(error?.code, code, script)
+                XCTAssertEqual(error?.location?.line, line, script)
+                XCTAssertEqual(error?.location?.column, column, script)
+            }
+        }
+    }
+}
