@@ -79,3 +79,23 @@ final class ResultsBox: @unchecked Sendable {
     func add(_ version: Int64) { lock.lock(); installed.append(version); lock.unlock() }
     func add(_ error: Error) { lock.lock(); errors.append(error); lock.unlock() }
 }
+
+/// The streaming SHA-256 against python3's hashlib (the oracle), across block boundaries.
+final class SHA256Tests: XCTestCase {
+    func testMatchesHashlibInPieces() throws {
+        var generator = SeededGenerator(seed: 5)
+        for length in [0, 1, 55, 56, 63, 64, 65, 1000, 100_000] {
+            let data = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            let dir = try TemporaryDirectory("sha", removedAfter: self)
+            let file = try dir.write("data.bin", data)
+            var hash = SHA256()
+            var offset = 0
+            while offset < data.count {
+                let piece = min(Int.random(in: 1...300, using: &generator), data.count - offset)
+                hash.update(data[offset..<(offset + piece)])
+                offset += piece
+            }
+            XCTAssertEqual(hash.hexDigest(), try BuiltPatch.sha256(file.path), "length \(length)")
+        }
+    }
+}
