@@ -99,3 +99,23 @@ final class SHA256Tests: XCTestCase {
         }
     }
 }
+
+/// Attaching the database in effect to a handle another library opened.
+final class ShippedDatabaseAttachmentTests: XCTestCase {
+    func testAttachesTheNewerUpdateReadOnlyToABorrowedHandle() throws {
+        let fixture = try UpdateFixture.make(self)
+        try fixture.updater.installDatabase(at: try fixture.version("v8.sqlite", "INSERT INTO food VALUES (9, 0, 'Plum', NULL); PRAGMA user_version = 8;"))
+        let owner = try Connection(path: fixture.user)
+        let inEffect = try ShippedDatabaseAttachment.attach(to: try owner.openHandle(), bundledPath: fixture.bundled,
+                                                            updatesDirectory: fixture.updates, as: "shipped")
+        XCTAssertTrue(inEffect.isInstalledUpdate)
+        XCTAssertEqual(try owner.scalar("SELECT name FROM shipped.food WHERE pk = 9"), "Plum")
+        XCTAssertThrowsError(try owner.execute("DELETE FROM shipped.food")) {
+            XCTAssertTrue(($0 as? SQLiteError)?.isReadOnly ?? false, "\($0)")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: fixture.updates), ["database.sqlite"])
+        let borrowed = Connection(borrowing: try owner.openHandle())
+        borrowed.close()
+        XCTAssertEqual(try owner.scalar("SELECT count(*) FROM shipped.food"), 4, "closing a borrowing wrapper leaves the handle open")
+    }
+}
