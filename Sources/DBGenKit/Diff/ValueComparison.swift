@@ -107,21 +107,22 @@ enum ValueComparison {
     /// True when column `index` holds the same value in `a` and `b`.
     @inline(__always)
     static func same(_ a: Statement, _ b: Statement, _ index: Int32, _ equality: Equality) -> Bool {
-        let ca = a.storageClass(index), cb = b.storageClass(index)
-        if ca != cb {
+        let x = a.value(index), y = b.value(index)
+        let cx = x.storageClass, cy = y.storageClass
+        if cx != cy {
             guard equality == .sqlIs else { return false }
-            if ca == .integer && cb == .real { return compareIntegerReal(a.int64(index), b.double(index)) == 0 }
-            if ca == .real && cb == .integer { return compareIntegerReal(b.int64(index), a.double(index)) == 0 }
+            if cx == .integer && cy == .real { return compareIntegerReal(x.int64, y.double) == 0 }
+            if cx == .real && cy == .integer { return compareIntegerReal(y.int64, x.double) == 0 }
             return false
         }
-        switch ca {
+        switch cx {
         case .null: return true
-        case .integer: return a.int64(index) == b.int64(index)
+        case .integer: return x.int64 == y.int64
         case .real:
-            let x = a.double(index), y = b.double(index)
-            return equality == .exact ? x.bitPattern == y.bitPattern : x == y
+            let p = x.double, q = y.double
+            return equality == .exact ? p.bitPattern == q.bitPattern : p == q
         case .text, .blob:
-            return compareBytes(a.bytes(index, of: ca), b.bytes(index, of: cb)) == 0
+            return compareBytes(x.bytes(as: cx), y.bytes(as: cy)) == 0
         }
     }
 }
