@@ -3,12 +3,6 @@ import CSQLite
 
 /// Questions about SQL text that SQLite's own tokenizer answers.
 public enum SQLText {
-    /// True when `sql` ends with a complete statement (`sqlite3_complete`): a semicolon
-    /// outside any string, identifier, comment or trigger body.
-    public static func isComplete(_ sql: String) -> Bool {
-        sqlite3_complete(sql) != 0
-    }
-
     /// True when `word` is an SQL keyword (`sqlite3_keyword_check`), so that an identifier
     /// spelled like it must be quoted.
     public static func isKeyword(_ word: String) -> Bool {

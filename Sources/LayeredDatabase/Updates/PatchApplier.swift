@@ -36,7 +36,7 @@ struct PatchApplier {
             while let (line, number) = try reader.next() {
                 if pending.isEmpty { startLine = number }
                 pending += line
-                guard SQLText.isComplete(pending) else { continue }
+                guard SQLiteLibrary.isComplete(Array(pending.utf8)) else { continue }
                 try run(pending, firstLine: startLine, on: connection, refusal: refusal)
                 pending = ""
             }
