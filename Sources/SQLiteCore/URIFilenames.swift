@@ -14,7 +14,17 @@ extension SQLiteLibrary {
     ///   (URIs then work only if the build enables them).
     @discardableResult
     public static func enableURIFilenames() -> Bool {
-        shipyard_sqlite3_enable_uri_filenames() == SQLITE_OK
+        setURIFilenames(true)
+    }
+
+    /// Sets whether connections opened without `SQLITE_OPEN_URI` interpret URI filenames
+    /// (`SQLITE_CONFIG_URI`), overriding the build's `SQLITE_USE_URI`. Only before the first
+    /// connection of the process; returns false after. False is what an SQLite built without
+    /// `SQLITE_USE_URI` does, which the tests reproduce to check that ``Connection`` does not
+    /// depend on that build option.
+    @discardableResult
+    public static func setURIFilenames(_ enabled: Bool) -> Bool {
+        shipyard_sqlite3_set_uri_filenames(enabled ? 1 : 0) == SQLITE_OK
     }
 
     /// True when the schema `name` of the connection `handle` is read-only (`sqlite3_db_readonly`).
