@@ -11,7 +11,12 @@ public struct BuildOptions {
     /// Warnings become errors (``DBGenError/Code/warningAsError``).
     public var strict = false
     /// Where to write a Makefile-style dependency file listing every input, if anywhere.
+    /// The build's up-to-date record is kept beside it.
     public var depfile: String?
+    /// Where the build's up-to-date record is kept when there is no depfile (never beside
+    /// the output, which an app ships); nil keeps none, so every build runs. `dbgen` passes
+    /// ``defaultCacheDirectory(environment:)``.
+    public var cacheDirectory: String?
     /// Receives every warning as it happens (`food.csv:12: warning: expected 5 columns…`).
     /// Errors are thrown by the build, not passed here.
     public var diagnosticHandler: ((Diagnostic) -> Void)?
@@ -31,6 +36,20 @@ public struct BuildOptions {
     public static func defaultOutput(forSchema schema: String) -> String {
         let base = ((schema as NSString).lastPathComponent as NSString).deletingPathExtension
         return (base.isEmpty ? "schema" : base) + ".sqlite"
+    }
+
+    /// The cache directory `dbgen` uses, from its environment: `$DBGEN_CACHE_DIR`, else
+    /// `$XDG_CACHE_HOME/dbgen`, else `$HOME/Library/Caches/dbgen` (macOS) or
+    /// `$HOME/.cache/dbgen`; nil without a home directory.
+    public static func defaultCacheDirectory(environment: [String: String]) -> String? {
+        if let explicit = environment["DBGEN_CACHE_DIR"], !explicit.isEmpty { return explicit }
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/dbgen" }
+        guard let home = environment["HOME"], !home.isEmpty else { return nil }
+        #if os(macOS)
+        return home + "/Library/Caches/dbgen"
+        #else
+        return home + "/.cache/dbgen"
+        #endif
     }
 
     /// The options that change the output (part of the fingerprint).

@@ -15,9 +15,10 @@ public enum DatabaseBuilder {
         let schemaPath = PathResolution.absolute(options.schema, relativeTo: cwd)
         let outputPath = PathResolution.absolute(options.output, relativeTo: cwd)
         let fingerprintPath = FingerprintStore.path(
-            forOutput: outputPath, depfile: options.depfile.map { PathResolution.absolute($0, relativeTo: cwd) })
+            forOutput: outputPath, depfile: options.depfile.map { PathResolution.absolute($0, relativeTo: cwd) },
+            cacheDirectory: options.cacheDirectory.map { PathResolution.absolute($0, relativeTo: cwd) })
 
-        if !options.force, let fingerprint = BuildFingerprint.load(from: fingerprintPath),
+        if !options.force, let fingerprintPath, let fingerprint = BuildFingerprint.load(from: fingerprintPath),
            fingerprint.isCurrent(schema: schemaPath, outputPath: outputPath, options: options.fingerprintOptions) {
             var summary = fingerprint.summary
             summary.output = options.output
@@ -47,7 +48,7 @@ public enum DatabaseBuilder {
                                            outputPath: outputPath, inputs: result.inputs,
                                            output: FileStamp.of(outputPath), summary: summary)
         do {
-            try fingerprint.save(to: fingerprintPath)
+            if let fingerprintPath { try fingerprint.save(to: fingerprintPath) }
         } catch {
             // The database is built; only the next build's up-to-date check is lost.
             options.diagnosticHandler?(.warning("cannot record the build's fingerprint (the next build will not be skipped): \(error)"))

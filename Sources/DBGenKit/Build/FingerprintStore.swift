@@ -4,21 +4,23 @@ import Foundation
 /// directory, which is often a resources folder an app ships (an Xcode folder reference or a
 /// SwiftPM `.copy` resource would ship the record too, and `git status` would show it).
 ///
-/// - With `--depfile FILE`: beside the depfile, as `.FILE-NAME.dbgen-fingerprint` (the
-///   depfile already lives with the build's bookkeeping).
-/// - Otherwise in a cache directory: `$DBGEN_CACHE_DIR`, else `$XDG_CACHE_HOME/dbgen`, else
-///   `~/Library/Caches/dbgen` (macOS) or `~/.cache/dbgen`, one file per output path.
+/// - With a depfile: beside it, as `.DEPFILE-NAME.dbgen-fingerprint` (the depfile already
+///   lives with the build's bookkeeping).
+/// - Otherwise in ``BuildOptions/cacheDirectory``, one file per output path; with neither,
+///   no record is kept and every build runs.
 ///
 /// Losing the record is harmless: the next build simply runs.
 enum FingerprintStore {
-    /// The record's path for the build of `output` (absolute), given its depfile (absolute) if any.
-    static func path(forOutput output: String, depfile: String?) -> String {
+    /// The record's path for the build of `output` (absolute), or nil when there is nowhere
+    /// to keep it.
+    static func path(forOutput output: String, depfile: String?, cacheDirectory: String?) -> String? {
         if let depfile {
             let directory = (depfile as NSString).deletingLastPathComponent
             return (directory as NSString).appendingPathComponent(".\((depfile as NSString).lastPathComponent).dbgen-fingerprint")
         }
+        guard let cacheDirectory else { return nil }
         let name = (output as NSString).lastPathComponent
-        return (cacheDirectory() as NSString).appendingPathComponent("\(name)-\(hash(output)).dbgen-fingerprint")
+        return (cacheDirectory as NSString).appendingPathComponent("\(name)-\(hash(output)).dbgen-fingerprint")
     }
 
     /// Where dbgen kept the record before: `.NAME.dbgen-fingerprint` beside the output. A
@@ -26,19 +28,6 @@ enum FingerprintStore {
     static func legacyPath(forOutput output: String) -> String {
         let directory = (output as NSString).deletingLastPathComponent
         return (directory as NSString).appendingPathComponent(".\((output as NSString).lastPathComponent).dbgen-fingerprint")
-    }
-
-    /// The cache directory (not created here).
-    static func cacheDirectory() -> String {
-        let environment = ProcessInfo.processInfo.environment
-        if let explicit = environment["DBGEN_CACHE_DIR"], !explicit.isEmpty { return explicit }
-        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/dbgen" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        #if os(macOS)
-        return home + "/Library/Caches/dbgen"
-        #else
-        return home + "/.cache/dbgen"
-        #endif
     }
 
     /// FNV-1a (64 bits) of the path, in hex: a stable file name per output path (the record

@@ -52,14 +52,21 @@ final class BuildFingerprintTests: XCTestCase {
     }
 }
 
-/// The record is kept beside the depfile or in a cache directory, never beside the output.
+/// The record is kept beside the depfile or in the cache directory, never beside the output.
 final class FingerprintStoreTests: XCTestCase {
     func testRecordIsNeverInTheOutputsDirectory() {
-        let withDepfile = FingerprintStore.path(forOutput: "/app/Resources/food.sqlite", depfile: "/build/food.d")
+        let withDepfile = FingerprintStore.path(forOutput: "/app/Resources/food.sqlite", depfile: "/build/food.d", cacheDirectory: "/cache")
         XCTAssertEqual(withDepfile, "/build/.food.d.dbgen-fingerprint")
-        let cached = FingerprintStore.path(forOutput: "/app/Resources/food.sqlite", depfile: nil)
-        XCTAssertFalse(cached.hasPrefix("/app/Resources/"), cached)
-        XCTAssertTrue(cached.hasPrefix(FingerprintStore.cacheDirectory() + "/food.sqlite-"), cached)
-        XCTAssertNotEqual(cached, FingerprintStore.path(forOutput: "/other/Resources/food.sqlite", depfile: nil))
+        let cached = FingerprintStore.path(forOutput: "/app/Resources/food.sqlite", depfile: nil, cacheDirectory: "/cache")
+        XCTAssertTrue(cached?.hasPrefix("/cache/food.sqlite-") ?? false, "\(cached ?? "nil")")
+        XCTAssertNotEqual(cached, FingerprintStore.path(forOutput: "/other/Resources/food.sqlite", depfile: nil, cacheDirectory: "/cache"))
+        XCTAssertNil(FingerprintStore.path(forOutput: "/app/Resources/food.sqlite", depfile: nil, cacheDirectory: nil))
+    }
+
+    func testDefaultCacheDirectoryFollowsTheEnvironment() {
+        XCTAssertEqual(BuildOptions.defaultCacheDirectory(environment: ["DBGEN_CACHE_DIR": "/c", "HOME": "/h"]), "/c")
+        XCTAssertEqual(BuildOptions.defaultCacheDirectory(environment: ["XDG_CACHE_HOME": "/x", "HOME": "/h"]), "/x/dbgen")
+        XCTAssertEqual(BuildOptions.defaultCacheDirectory(environment: ["HOME": "/h"]), "/h/.cache/dbgen")
+        XCTAssertNil(BuildOptions.defaultCacheDirectory(environment: [:]))
     }
 }
