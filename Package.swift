@@ -51,12 +51,14 @@ let package = Package(
             dependencies: ["CSQLite"],
             linkerSettings: [.linkedLibrary("z")]
         ),
+        // Shipyard's version number, defined once for every tool and library.
+        .target(name: "ShipyardVersion"),
         // The one SQLite layer: Connection, Statement, SQLiteError, values, identifier quoting.
         // Nothing else calls sqlite3 directly.
         .target(name: "SQLiteCore", dependencies: ["CSQLite"]),
-        .target(name: "DBGenKit", dependencies: ["SQLiteCore"]),
+        .target(name: "DBGenKit", dependencies: ["SQLiteCore", "ShipyardVersion"]),
         .target(name: "LayeredDatabase", dependencies: ["SQLiteCore", "CSQLite"]),
-        .target(name: "VersionStampKit", dependencies: ["CGit2", "CLibXML2"]),
+        .target(name: "VersionStampKit", dependencies: ["CGit2", "CLibXML2", "ShipyardVersion"]),
 
         // MARK: Executables (thin)
         .executableTarget(

@@ -5,12 +5,14 @@
 //
 //   plugin-logic script-inputs SCRIPT       the files ScriptInputs finds, one per line
 //   plugin-logic repository-inputs DIR      the files RepositoryInputs finds, or "none"
+//   plugin-logic version-arguments DIR...   the versionstamp options VersionStampConfiguration
+//                                           reads from the first versionstamp.json, one a line
 import Foundation
 import PackagePlugin
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3 else {
-    print("usage: plugin-logic script-inputs SCRIPT | repository-inputs DIR")
+guard arguments.count >= 3 else {
+    print("usage: plugin-logic script-inputs SCRIPT | repository-inputs DIR | version-arguments DIR...")
     exit(64)
 }
 switch arguments[1] {
@@ -21,6 +23,14 @@ case "repository-inputs":
         inputs.files.forEach { print($0.string) }
     } else {
         print("none")
+    }
+case "version-arguments":
+    do {
+        let configuration = try VersionStampConfiguration.searching(arguments.dropFirst(2).map { Path($0) })
+        configuration.arguments.forEach { print($0) }
+    } catch {
+        print("\(error)")
+        exit(1)
     }
 default:
     print("unknown mode \(arguments[1])")

@@ -9,15 +9,20 @@ import PackagePlugin
 /// and `versionstamp` rewrites it only when its content changes. Outside a repository (a
 /// source tarball) there are no such inputs and `VERSIONSTAMP_VERSION` supplies the version;
 /// it is passed to the command explicitly, so changing it also re-runs the command.
+///
+/// Release-numbering options (format, tag pattern, first parent, paths, offset, CI build
+/// number) come from a `versionstamp.json` beside the target's sources or at the package root
+/// (see ``VersionStampConfiguration``).
 @main
 struct VersionConstantsBuildToolPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
-        guard target is SourceModuleTarget else { return [] }
+        guard let target = target as? SourceModuleTarget else { return [] }
         return [
             try VersionConstantsCommand(
                 versionstamp: context.tool(named: "versionstamp").path,
                 outputDirectory: context.pluginWorkDirectory,
-                startingDirectory: context.package.directory
+                startingDirectory: context.package.directory,
+                configuration: VersionStampConfiguration.searching([target.directory, context.package.directory])
             ).command(),
         ]
     }
@@ -32,7 +37,8 @@ extension VersionConstantsBuildToolPlugin: XcodeBuildToolPlugin {
             try VersionConstantsCommand(
                 versionstamp: context.tool(named: "versionstamp").path,
                 outputDirectory: context.pluginWorkDirectory,
-                startingDirectory: context.xcodeProject.directory
+                startingDirectory: context.xcodeProject.directory,
+                configuration: VersionStampConfiguration.searching([context.xcodeProject.directory])
             ).command(),
         ]
     }

@@ -1,6 +1,8 @@
+import ShipyardVersion
+
 /// VersionStampKit reads a repository's revision with libgit2 and stamps it into plist
 /// files (edited in place with libxml2), Swift, JSON and xcconfig files.
 public enum VersionStampKit {
-    /// The version reported by `versionstamp --version`.
-    public static let version = "0.1.0"
+    /// The version reported by `versionstamp --version` (Shipyard's one version number).
+    public static var version: String { ShipyardVersion.current }
 }

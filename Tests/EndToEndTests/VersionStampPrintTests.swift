@@ -1,11 +1,12 @@
 import Foundation
+import ShipyardTestSupport
 import XCTest
 
 /// `versionstamp print` through the built executable, compared with the git CLI.
 final class VersionStampPrintTests: XCTestCase {
     /// A repository with a merge, an annotated and a lightweight tag, and a branch with a slash.
-    private func makeRepository() throws -> VersionStampPrintGitFixture {
-        let fixture = try VersionStampPrintGitFixture(self)
+    private func makeRepository() throws -> VersionStampGitFixture {
+        let fixture = try VersionStampGitFixture(self)
         try fixture.run("init", "-q", "-b", "main")
         try fixture.commit("one")
         try fixture.run("tag", "-a", "v1.0", "-m", "one")
@@ -23,9 +24,9 @@ final class VersionStampPrintTests: XCTestCase {
     func testDefaultFormatIsTheCommitCount() throws {
         let fixture = try makeRepository()
         let result = try fixture.versionstamp(["print", "--repo", fixture.root.path])
-        XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(result.stdout, try fixture.run("rev-list", "--count", "HEAD") + "\n")
-        XCTAssertEqual(result.stderr, "")
+        XCTAssertEqual(result.status, 0, result.stderrText)
+        XCTAssertEqual(result.stdoutText, try fixture.run("rev-list", "--count", "HEAD") + "\n")
+        XCTAssertEqual(result.stderrText, "")
     }
 
     func testEveryTokenMatchesGit() throws {
@@ -33,7 +34,7 @@ final class VersionStampPrintTests: XCTestCase {
         try Data("changed\n".utf8).write(to: fixture.root.appendingPathComponent("one.txt"))
         let format = "{count}|{sha}|{short}|{describe}|{dirty}|{branch}|{tag}|{distance}|{date}|{timestamp}"
         let result = try fixture.versionstamp(["print", "--repo", fixture.root.path, "--format", format])
-        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.status, 0, result.stderrText)
         let describedLong = try fixture.run("describe", "--tags", "--long")  // TAG-DISTANCE-gHEX
         var parts = describedLong.components(separatedBy: "-")
         parts.removeLast()
@@ -50,7 +51,7 @@ final class VersionStampPrintTests: XCTestCase {
             try fixture.run("log", "-1", "--date=format-local:%Y%m%d", "--format=%cd"),
             try fixture.run("log", "-1", "--format=%ct"),
         ].joined(separator: "|")
-        XCTAssertEqual(result.stdout, expected + "\n")
+        XCTAssertEqual(result.stdoutText, expected + "\n")
     }
 
     func testDirtyMarkerAndLiteralBraces() throws {
@@ -58,8 +59,8 @@ final class VersionStampPrintTests: XCTestCase {
         try Data("changed\n".utf8).write(to: fixture.root.appendingPathComponent("two.txt"))
         let result = try fixture.versionstamp(["print", "--repo", fixture.root.path,
                                                "--format", "{{r}}{count}{dirty}", "--dirty-marker", "-modified"])
-        XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(result.stdout, "{r}" + (try fixture.run("rev-list", "--count", "HEAD")) + "-modified\n")
+        XCTAssertEqual(result.status, 0, result.stderrText)
+        XCTAssertEqual(result.stdoutText, "{r}" + (try fixture.run("rev-list", "--count", "HEAD")) + "-modified\n")
     }
 
     func testDiscoveryFromWorkingDirectorySubdirectory() throws {
@@ -67,26 +68,26 @@ final class VersionStampPrintTests: XCTestCase {
         let sub = fixture.root.appendingPathComponent("a/b")
         try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
         let result = try fixture.versionstamp(["print", "--format", "{branch}@{short}"], in: sub)
-        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.status, 0, result.stderrText)
         let expected = try fixture.run("rev-parse", "--abbrev-ref", "HEAD") + "@" + (try fixture.run("rev-parse", "--short", "HEAD"))
-        XCTAssertEqual(result.stdout, expected + "\n")
+        XCTAssertEqual(result.stdoutText, expected + "\n")
     }
 
     func testOverrideWithoutRepository() throws {
-        let fixture = try VersionStampPrintGitFixture(self)
+        let fixture = try VersionStampGitFixture(self)
         let result = try fixture.versionstamp(["print", "--repo", fixture.root.path, "--format", "{count}{dirty}"],
                                               extra: ["VERSIONSTAMP_VERSION": "3.1.4"])
-        XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(result.stdout, "3.1.4\n")
+        XCTAssertEqual(result.status, 0, result.stderrText)
+        XCTAssertEqual(result.stdoutText, "3.1.4\n")
     }
 
     func testNotARepositoryFailsWithHint() throws {
-        let fixture = try VersionStampPrintGitFixture(self)
+        let fixture = try VersionStampGitFixture(self)
         let result = try fixture.versionstamp(["print", "--repo", fixture.root.path])
         XCTAssertEqual(result.status, 1)
-        XCTAssertEqual(result.stdout, "")
-        XCTAssertTrue(result.stderr.hasPrefix("\(fixture.root.path): error: not a git repository"), result.stderr)
-        XCTAssertTrue(result.stderr.contains("VERSIONSTAMP_VERSION"), result.stderr)
+        XCTAssertEqual(result.stdoutText, "")
+        XCTAssertTrue(result.stderrText.hasPrefix("\(fixture.root.path): error: not a git repository"), result.stderrText)
+        XCTAssertTrue(result.stderrText.contains("VERSIONSTAMP_VERSION"), result.stderrText)
     }
 
     func testShallowCloneFails() throws {
@@ -95,16 +96,16 @@ final class VersionStampPrintTests: XCTestCase {
         try fixture.run("clone", "-q", "--depth", "1", "file://\(fixture.root.path)", clone.path)
         let result = try fixture.versionstamp(["print", "--repo", clone.path])
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.stderr.contains("git fetch --unshallow"), result.stderr)
-        XCTAssertTrue(result.stderr.contains("fetch-depth: 0"), result.stderr)
+        XCTAssertTrue(result.stderrText.contains("git fetch --unshallow"), result.stderrText)
+        XCTAssertTrue(result.stderrText.contains("fetch-depth: 0"), result.stderrText)
     }
 
     func testUnbornHeadFails() throws {
-        let fixture = try VersionStampPrintGitFixture(self)
+        let fixture = try VersionStampGitFixture(self)
         try fixture.run("init", "-q", "-b", "main")
         let result = try fixture.versionstamp(["print", "--repo", fixture.root.path])
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.stderr.contains("no commits"), result.stderr)
+        XCTAssertTrue(result.stderrText.contains("no commits"), result.stderrText)
     }
 
     func testUnsupportedExtensionFails() throws {
@@ -113,24 +114,24 @@ final class VersionStampPrintTests: XCTestCase {
         try fixture.run("config", "extensions.worktreeConfig", "true")
         let result = try fixture.versionstamp(["print", "--repo", fixture.root.path])
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.stderr.lowercased().contains("extensions.worktreeconfig"), result.stderr)
+        XCTAssertTrue(result.stderrText.lowercased().contains("extensions.worktreeconfig"), result.stderrText)
     }
 
     func testUnknownTokenFails() throws {
         let fixture = try makeRepository()
         let result = try fixture.versionstamp(["print", "--repo", fixture.root.path, "--format", "{count}{svn}"])
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.stderr.contains("'{svn}'"), result.stderr)
-        XCTAssertTrue(result.stderr.contains("{describe}"), result.stderr)
-        XCTAssertEqual(result.stdout, "")
+        XCTAssertTrue(result.stderrText.contains("'{svn}'"), result.stderrText)
+        XCTAssertTrue(result.stderrText.contains("{describe}"), result.stderrText)
+        XCTAssertEqual(result.stdoutText, "")
     }
 
     func testHelpListsTheTokens() throws {
-        let result = try CommandRunner.runProduct("versionstamp", ["print", "--help"])
-        XCTAssertEqual(result.status, 0, result.stderr)
+        let result = try BuiltProducts.run("versionstamp", ["print", "--help"])
+        XCTAssertEqual(result.status, 0, result.stderrText)
         for token in ["count", "sha", "short", "dirty", "describe", "tag", "distance", "branch", "date", "timestamp"] {
-            XCTAssertTrue(result.stdout.contains("{\(token)}"), "missing {\(token)} in \(result.stdout)")
+            XCTAssertTrue(result.stdoutText.contains("{\(token)}"), "missing {\(token)} in \(result.stdoutText)")
         }
-        XCTAssertTrue(result.stdout.contains("VERSIONSTAMP_VERSION"))
+        XCTAssertTrue(result.stdoutText.contains("VERSIONSTAMP_VERSION"))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ShipyardTestSupport
 import XCTest
 
 /// End-to-end tests of `versionstamp stamp`, with `VERSIONSTAMP_VERSION` standing in for the
@@ -26,7 +27,9 @@ final class VersionStampStampTests: XCTestCase {
     """
 
     override func setUpWithError() throws {
-        directory = try makeTemporaryDirectory(self, name: "versionstamp-stamp")
+        let temporary = try TemporaryDirectory("versionstamp-stamp", removedAfter: self)
+        addTeardownBlock { withExtendedLifetime(temporary) {} }
+        directory = temporary.url
     }
 
     private func write(_ name: String, _ text: String) throws -> URL {
@@ -35,17 +38,17 @@ final class VersionStampStampTests: XCTestCase {
         return url
     }
 
-    private func stamp(_ arguments: [String], version: String? = "42", environment: [String: String] = [:]) throws -> CommandResult {
+    private func stamp(_ arguments: [String], version: String? = "42", environment: [String: String] = [:]) throws -> ProcessResult {
         var env = environment
         if let version { env["VERSIONSTAMP_VERSION"] = version }
-        return try CommandRunner.runProduct("versionstamp", ["stamp"] + arguments, in: directory, environment: env,
-                                            removingEnvironment: xcodeVariables + (version == nil ? ["VERSIONSTAMP_VERSION"] : []))
+        return try BuiltProducts.run("versionstamp", ["stamp"] + arguments, in: directory, environment: env,
+                                     removing: xcodeVariables + (version == nil ? ["VERSIONSTAMP_VERSION"] : []))
     }
 
     private func python(_ script: String, _ arguments: [String]) throws -> String {
-        let result = try CommandRunner.run(CommandRunner.which("python3") ?? "/usr/bin/python3", ["-c", script] + arguments)
-        XCTAssertEqual(result.status, 0, result.stderr)
-        return result.stdout
+        let result = try Oracle.python3.run(["-c", script] + arguments)
+        XCTAssertEqual(result.status, 0, result.stderrText)
+        return result.stdoutText
     }
 
     private func modificationDate(_ url: URL) throws -> Date? {
@@ -64,8 +67,8 @@ final class VersionStampStampTests: XCTestCase {
         let plist = directory.appendingPathComponent("Info.plist")
         try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("typical-info.input.plist"), to: plist)
         let result = try stamp(["Info.plist"])
-        XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(result.stdout, "Info.plist:20: CFBundleVersion: \"1\" → \"42\"\n")
+        XCTAssertEqual(result.status, 0, result.stderrText)
+        XCTAssertEqual(result.stdoutText, "Info.plist:20: CFBundleVersion: \"1\" → \"42\"\n")
         XCTAssertEqual(try Data(contentsOf: plist), try Data(contentsOf: Self.fixtures.appendingPathComponent("typical-info.expected.plist")))
     }
 
@@ -83,8 +86,8 @@ final class VersionStampStampTests: XCTestCase {
 
         """)
         let result = try stamp(["version.plist", "--quiet"], version: "r1234M")
-        XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(result.stdout, "")
+        XCTAssertEqual(result.status, 0, result.stderrText)
+        XCTAssertEqual(result.stdoutText, "")
         let values = try python("""
         import plistlib, sys, json
         print(json.dumps(plistlib.load(open(sys.argv[1], 'rb')), sort_keys=True))
@@ -99,7 +102,7 @@ final class VersionStampStampTests: XCTestCase {
         plistlib.dump({'CFBundleVersion': '1', 'Count': 3, 'On': True, 'Items': ['a', 'b']}, open(sys.argv[1], 'wb'), fmt=plistlib.FMT_BINARY)
         """, [plist.path])
         let result = try stamp(["Info.plist", "--key", "CFBundleVersion", "--key", "Items:1"], version: "7")
-        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.status, 0, result.stderrText)
         let check = try python("""
         import plistlib, sys
         data = open(sys.argv[1], 'rb').read()
@@ -113,8 +116,8 @@ final class VersionStampStampTests: XCTestCase {
         XCTAssertEqual(try stamp(["Info.plist"]).status, 0)
         let past = try setOldModificationDate(plist)
         let again = try stamp(["Info.plist"])
-        XCTAssertEqual(again.status, 0, again.stderr)
-        XCTAssertEqual(again.stdout, "")
+        XCTAssertEqual(again.status, 0, again.stderrText)
+        XCTAssertEqual(again.stdoutText, "")
         XCTAssertEqual(try modificationDate(plist), past)
     }
 
@@ -122,8 +125,8 @@ final class VersionStampStampTests: XCTestCase {
         let plist = try write("Info.plist", infoPlist)
         let past = try setOldModificationDate(plist)
         let wouldChange = try stamp(["--check", "Info.plist"])
-        XCTAssertEqual(wouldChange.status, 1, wouldChange.stderr)
-        XCTAssertEqual(wouldChange.stdout, "Info.plist:8: CFBundleVersion: \"1\" → \"42\"\n")
+        XCTAssertEqual(wouldChange.status, 1, wouldChange.stderrText)
+        XCTAssertEqual(wouldChange.stdoutText, "Info.plist:8: CFBundleVersion: \"1\" → \"42\"\n")
         XCTAssertEqual(try Data(contentsOf: plist), Data(infoPlist.utf8))
         XCTAssertEqual(try modificationDate(plist), past)
 
@@ -133,14 +136,14 @@ final class VersionStampStampTests: XCTestCase {
         _ = try write("Broken.plist", "<plist><dict>")
         let error = try stamp(["--check", "Broken.plist"])
         XCTAssertEqual(error.status, 2)
-        XCTAssertTrue(error.stderr.hasPrefix("Broken.plist:1: error: malformed XML"), error.stderr)
+        XCTAssertTrue(error.stderrText.hasPrefix("Broken.plist:1: error: malformed XML"), error.stderrText)
     }
 
     func testDryRunPrintsTheChangeAndWritesNothing() throws {
         let plist = try write("Info.plist", infoPlist)
         let result = try stamp(["--dry-run", "--key", "CFBundleVersion", "--key", "CFBundleShortVersionString", "Info.plist"], version: "3.2")
-        XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(result.stdout, """
+        XCTAssertEqual(result.status, 0, result.stderrText)
+        XCTAssertEqual(result.stdoutText, """
         Info.plist:8: CFBundleVersion: "1" → "3.2"
         Info.plist:6: CFBundleShortVersionString: "2.1" → "3.2"
 
@@ -155,11 +158,11 @@ final class VersionStampStampTests: XCTestCase {
         let original = try Data(contentsOf: plist)
         let result = try stamp(["Info.plist"], version: "r42M")
         XCTAssertEqual(result.status, 1)
-        XCTAssertEqual(result.stderr, "Info.plist:8: error: CFBundleVersion \"r42M\" does not follow the App Store rule: one to three period-separated non-negative integers (such as 42, 1.2 or 1.2.3), at most 18 characters\n")
+        XCTAssertEqual(result.stderrText, "Info.plist:8: error: CFBundleVersion \"r42M\" does not follow the App Store rule: one to three period-separated non-negative integers (such as 42, 1.2 or 1.2.3), at most 18 characters\n")
         XCTAssertEqual(try Data(contentsOf: plist), original)
         let long = try stamp(["Info.plist", "--key", "CFBundleShortVersionString"], version: "1234567890.12345678")
         XCTAssertEqual(long.status, 1)
-        XCTAssertTrue(long.stderr.contains("at most 18 characters"), long.stderr)
+        XCTAssertTrue(long.stderrText.contains("at most 18 characters"), long.stderrText)
         XCTAssertEqual(try stamp(["--check", "Info.plist"], version: "1.2.3.4").status, 2)
     }
 
@@ -184,8 +187,8 @@ final class VersionStampStampTests: XCTestCase {
             let plist = try write(name, text)
             let result = try stamp([name, "--key", "CFBundleVersion"])
             XCTAssertEqual(result.status, 1, name)
-            XCTAssertEqual(result.stderr, "\(name):2: error: the plist declares or uses the entity '\(entity)'; entities are refused (versionstamp never expands entities, reads other files or the network)\n")
-            XCTAssertFalse((result.stdout + result.stderr).contains("SECRET-e2e"), name)
+            XCTAssertEqual(result.stderrText, "\(name):2: error: the plist declares or uses the entity '\(entity)'; entities are refused (versionstamp never expands entities, reads other files or the network)\n")
+            XCTAssertFalse((result.stdoutText + result.stderrText).contains("SECRET-e2e"), name)
             XCTAssertEqual(try Data(contentsOf: plist), Data(text.utf8), name)
         }
     }
@@ -195,7 +198,7 @@ final class VersionStampStampTests: XCTestCase {
         let plist = try write("Info.plist", text)
         let result = try stamp(["Info.plist"])
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.stderr.hasPrefix("Info.plist:8: error: malformed XML: "), result.stderr)
+        XCTAssertTrue(result.stderrText.hasPrefix("Info.plist:8: error: malformed XML: "), result.stderrText)
         XCTAssertEqual(try Data(contentsOf: plist), Data(text.utf8))
     }
 
@@ -203,13 +206,13 @@ final class VersionStampStampTests: XCTestCase {
         _ = try write("Info.plist", infoPlist)
         let missing = try stamp(["Info.plist", "--key", "Parent:Child:0"])
         XCTAssertEqual(missing.status, 1)
-        XCTAssertEqual(missing.stderr, "Info.plist:4: error: key 'Parent:Child:0' not found: the root dict has no key 'Parent'\n")
+        XCTAssertEqual(missing.stderrText, "Info.plist:4: error: key 'Parent:Child:0' not found: the root dict has no key 'Parent'\n")
 
         _ = try write("Other.plist", "<plist><dict><key>Name</key><string>x</string></dict></plist>")
         let neither = try stamp(["Other.plist"])
         XCTAssertEqual(neither.status, 1)
-        XCTAssertTrue(neither.stderr.hasPrefix("Other.plist: error: contains neither the placeholder 'r0000'"), neither.stderr)
-        XCTAssertTrue(neither.stderr.contains("nor the key 'CFBundleVersion'"), neither.stderr)
+        XCTAssertTrue(neither.stderrText.hasPrefix("Other.plist: error: contains neither the placeholder 'r0000'"), neither.stderrText)
+        XCTAssertTrue(neither.stderrText.contains("nor the key 'CFBundleVersion'"), neither.stderrText)
     }
 
     func testOneBadFileStopsAllWrites() throws {
@@ -223,10 +226,10 @@ final class VersionStampStampTests: XCTestCase {
     func testUsageErrors() throws {
         let both = try stamp(["Info.plist", "--key", "CFBundleVersion", "--placeholder", "r0000"])
         XCTAssertEqual(both.status, 64)
-        XCTAssertTrue(both.stderr.contains("--key and --placeholder cannot be used together"), both.stderr)
+        XCTAssertTrue(both.stderrText.contains("--key and --placeholder cannot be used together"), both.stderrText)
         let nothing = try stamp([])
         XCTAssertEqual(nothing.status, 64)
-        XCTAssertTrue(nothing.stderr.contains("BUILT_PRODUCTS_DIR and INFOPLIST_PATH"), nothing.stderr)
+        XCTAssertTrue(nothing.stderrText.contains("BUILT_PRODUCTS_DIR and INFOPLIST_PATH"), nothing.stderrText)
     }
 
     func testXcodeEnvironmentVariables() throws {
@@ -235,7 +238,7 @@ final class VersionStampStampTests: XCTestCase {
         let plist = products.appendingPathComponent("Foods.app/Info.plist")
         try Data(infoPlist.utf8).write(to: plist)
         let result = try stamp([], environment: ["BUILT_PRODUCTS_DIR": products.path, "INFOPLIST_PATH": "Foods.app/Info.plist"])
-        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.status, 0, result.stderrText)
         let value = try python("import plistlib, sys; print(plistlib.load(open(sys.argv[1], 'rb'))['CFBundleVersion'])", [plist.path])
         XCTAssertEqual(value, "42\n")
     }
@@ -244,7 +247,7 @@ final class VersionStampStampTests: XCTestCase {
         _ = try write("Info.plist", infoPlist)
         let result = try stamp(["Info.plist", "--repo", directory.path], version: nil)
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.stderr.contains("error: "), result.stderr)
+        XCTAssertTrue(result.stderrText.contains("error: "), result.stderrText)
         XCTAssertEqual(try Data(contentsOf: directory.appendingPathComponent("Info.plist")), Data(infoPlist.utf8))
     }
 
@@ -252,12 +255,15 @@ final class VersionStampStampTests: XCTestCase {
 
     func testGeneratedFilesWithoutPlist() throws {
         let result = try stamp(["--swift", "BuildVersion.swift", "--json", "version.json", "--xcconfig", "Version.xcconfig"], version: "5.0-src")
-        XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(result.stdout, "BuildVersion.swift: updated\nversion.json: updated\nVersion.xcconfig: updated\n")
+        XCTAssertEqual(result.status, 0, result.stderrText)
+        XCTAssertEqual(result.stdoutText, "BuildVersion.swift: updated\nversion.json: updated\nVersion.xcconfig: updated\n")
         let swift = directory.appendingPathComponent("BuildVersion.swift")
-        if let swiftc = CommandRunner.which("swiftc") {
-            let parse = try CommandRunner.run(swiftc, ["-parse", swift.path])
-            XCTAssertEqual(parse.status, 0, parse.stderr)
+        let swiftc = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+            .map { "\($0)/swiftc" }.first(where: FileManager.default.isExecutableFile(atPath:))
+        XCTAssertNotNil(swiftc, "swiftc is not on PATH: the toolchain that runs the tests provides it")
+        if let swiftc {
+            let parse = try ProcessRunner.run(swiftc, ["-parse", swift.path])
+            XCTAssertEqual(parse.status, 0, parse.stderrText)
         }
         XCTAssertTrue(try String(contentsOf: swift, encoding: .utf8).contains("public static let version: String = \"5.0-src\""))
         let json = try python("import json, sys; v = json.load(open(sys.argv[1])); print(v['version'], v['count'], v['dirty'])",
@@ -271,22 +277,22 @@ final class VersionStampStampTests: XCTestCase {
             dates.append(try setOldModificationDate(directory.appendingPathComponent(name)))
         }
         let again = try stamp(["--swift", "BuildVersion.swift", "--json", "version.json", "--xcconfig", "Version.xcconfig"], version: "5.0-src")
-        XCTAssertEqual(again.status, 0, again.stderr)
-        XCTAssertEqual(again.stdout, "")
+        XCTAssertEqual(again.status, 0, again.stderrText)
+        XCTAssertEqual(again.stdoutText, "")
         for (name, date) in zip(["BuildVersion.swift", "version.json", "Version.xcconfig"], dates) {
             XCTAssertEqual(try modificationDate(directory.appendingPathComponent(name)), date, name)
         }
         let check = try stamp(["--check", "--json", "version.json"], version: "5.1")
         XCTAssertEqual(check.status, 1)
-        XCTAssertEqual(check.stdout, "version.json: would be updated\n")
+        XCTAssertEqual(check.stdoutText, "version.json: would be updated\n")
     }
 
     func testHelpDocumentsTheChoices() throws {
-        let help = try CommandRunner.runProduct("versionstamp", ["stamp", "--help"])
+        let help = try BuiltProducts.run("versionstamp", ["stamp", "--help"])
         XCTAssertEqual(help.status, 0)
         for phrase in ["r{count}{dirty}", "CFBundleVersion", "BUILT_PRODUCTS_DIR", "public enum BuildVersion",
                        "SHIPYARD_BUILD_VERSION", "VERSIONSTAMP_VERSION", "App Store", "--check", "keys are never created"] {
-            XCTAssertTrue(help.stdout.contains(phrase), phrase)
+            XCTAssertTrue(help.stdoutText.contains(phrase), phrase)
         }
     }
 }

@@ -109,3 +109,46 @@ private final class Collected: @unchecked Sendable {
         if isError { stderr = data } else { stdout = data }
     }
 }
+
+extension ProcessRunner {
+    /// Runs `executable` with standard output and standard error going to ONE file, so that
+    /// what it prints keeps its order (rows and the errors between them), and returns that
+    /// text. The child is killed, and this throws, when it runs longer than `timeout` seconds.
+    public static func runInterleaved(
+        _ executable: String, _ arguments: [String], in directory: URL? = nil,
+        input: Data, timeout: TimeInterval = 120
+    ) throws -> (status: Int32, output: String) {
+        let scratch = try TemporaryDirectory("interleaved")
+        let inputFile = try scratch.write("input", input)
+        let outputFile = try scratch.write("output", Data())
+        let inHandle = try FileHandle(forReadingFrom: inputFile)
+        let outHandle = try FileHandle(forWritingTo: outputFile)
+        defer { try? inHandle.close(); try? outHandle.close() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        process.standardInput = inHandle
+        process.standardOutput = outHandle
+        process.standardError = outHandle
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+            throw ProcessTimeout(executable: executable, seconds: timeout)
+        }
+        return (process.terminationStatus, String(decoding: try Data(contentsOf: outputFile), as: UTF8.self))
+    }
+}
+
+/// Thrown when a child process outlives its time limit (it has been killed).
+public struct ProcessTimeout: Error, CustomStringConvertible {
+    /// The program that was killed.
+    public var executable: String
+    /// Its time limit.
+    public var seconds: TimeInterval
+    /// What happened.
+    public var description: String { "\(executable) did not finish within \(Int(seconds)) s and was killed" }
+}

@@ -13,6 +13,9 @@ extension VersionStampCommand {
 
                 VERSIONSTAMP_VERSION in the environment replaces the repository: its value is \
                 printed as is, whatever the format, and no repository is needed.
+
+                {count} is the build number: the commit count (or the integer in \
+                --build-number-env's variable when it is set) plus --offset.
                 """
         )
 
@@ -25,13 +28,16 @@ extension VersionStampCommand {
         @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("What {dirty} renders when tracked files changed; may start with -.", valueName: "m"))
         var dirtyMarker: String = "M"
 
+        @OptionGroup(title: "Release numbering")
+        var numbering: ReleaseNumberingOptions
+
         func run() throws {
             do {
-                let context = try VersionContext.load(repository: repo, environment: ProcessInfo.processInfo.environment)
+                let context = try VersionContext.load(repository: repo, environment: ProcessInfo.processInfo.environment,
+                                                      query: numbering.query, buildNumber: numbering.buildNumber)
                 print(try context.render(format, dirtyMarker: dirtyMarker))
-            } catch let error as VersionStampError {
-                FileHandle.standardError.write(Data((error.description + "\n").utf8))
-                throw ExitCode.failure
+            } catch {
+                throw Diagnostics.exit(reporting: [error])
             }
         }
     }

@@ -15,9 +15,16 @@ extension VersionStampCommand {
             PlistBuddy-style path (CFBundleVersion, Parent:Child:0; '\\:' is a
             literal colon) to the version (default format {count}). A missing
             key is an error: keys are never created.
-            With neither option, a file containing r0000 gets placeholder mode,
+            --set KEYPATH=FORMAT (repeatable) is key mode with the key's own
+            format, so one run sets both versions:
+              --set CFBundleShortVersionString={version} --set CFBundleVersion={count}
+            With none of these, a file containing r0000 gets placeholder mode,
             any other file key mode on CFBundleVersion; a file with neither is
-            an error. --key and --placeholder cannot be combined.
+            an error. --placeholder cannot be combined with --key or --set.
+            A value that is wholly an Xcode build-setting reference
+            ($(CURRENT_PROJECT_VERSION), ${MARKETING_VERSION}) is not replaced:
+            that is an error naming the setting; write the setting with
+            --xcconfig instead, or pass --force to overwrite the reference.
 
             FILES
             XML plists are edited in place: only the bytes of the changed
@@ -36,14 +43,25 @@ extension VersionStampCommand {
             GENERATED FILES
             --swift FILE writes `public enum BuildVersion` with the constants
             version, count, sha, short, describe, tag, distance, branch, dirty,
-            date (UTC YYYYMMDD) and timestamp; --json FILE the same fields as a
-            JSON object; --xcconfig FILE the settings SHIPYARD_BUILD_VERSION,
-            SHIPYARD_BUILD_COUNT, ... (dirty as YES/NO). version is --format
+            date (UTC YYYYMMDD), timestamp, release and prerelease ({version}
+            and {prerelease}); --json FILE the same fields as a JSON object;
+            --xcconfig FILE the settings SHIPYARD_BUILD_VERSION,
+            SHIPYARD_BUILD_COUNT, ... (dirty as YES/NO), and the settings
+            Xcode's generated Info.plist reads: CURRENT_PROJECT_VERSION (the
+            build number, {count}) and MARKETING_VERSION ({version}, when a
+            tag with a version number is reachable). version is --format
             rendered ({count} without --format). With VERSIONSTAMP_VERSION set,
             version is that value and the other fields are unknown: nil in
             Swift, null in JSON, empty in xcconfig. Each file is written only
             when its content changes. With these, PLIST is optional (and the
             Xcode plist is then not stamped implicitly).
+
+            RELEASE NUMBERING
+            {count} is the build number: the commit count (--first-parent,
+            --path narrow it), or the integer in --build-number-env's variable
+            when that is set, plus --offset. {version} is the nearest tag
+            matching --tag-pattern with its prefix and suffix removed
+            (v2.0.0-beta.1 gives 2.0.0, {prerelease} beta.1).
 
             EXIT STATUS
             0 success, 1 error, 64 usage error.
@@ -58,11 +76,17 @@ extension VersionStampCommand {
         @Option(help: ArgumentHelp("Where repository discovery starts (like git -C).", valueName: "dir"))
         var repo: String?
 
-        @Option(help: ArgumentHelp("The version format ({count}, {sha}, {short}, {dirty}, {describe}, {tag}, {distance}, {branch}, {date}, {timestamp}).", valueName: "fmt"))
+        @Option(help: ArgumentHelp("The version format ({count}, {sha}, {short}, {dirty}, {describe}, {tag}, {distance}, {branch}, {date}, {timestamp}, {version}, {prerelease}).", valueName: "fmt"))
         var format: String?
 
         @Option(name: .customLong("key"), help: ArgumentHelp("Set the string at this key path (repeatable).", valueName: "keypath"))
         var keys: [String] = []
+
+        @Option(name: .customLong("set"), help: ArgumentHelp("Set the string at KEYPATH to FORMAT (repeatable): CFBundleVersion={count}.", valueName: "keypath=format"))
+        var assignments: [String] = []
+
+        @Flag(help: "Overwrite values that are Xcode build-setting references ($(NAME)).")
+        var force = false
 
         @Option(help: ArgumentHelp("Replace this token in every string containing it (default r0000).", valueName: "token"))
         var placeholder: String?
@@ -85,8 +109,11 @@ extension VersionStampCommand {
         @Option(help: ArgumentHelp("Write the version as a JSON object to this file.", valueName: "file"))
         var json: String?
 
-        @Option(help: ArgumentHelp("Write the version as xcconfig settings to this file.", valueName: "file"))
+        @Option(help: ArgumentHelp("Write the version as xcconfig settings to this file (with CURRENT_PROJECT_VERSION and MARKETING_VERSION).", valueName: "file"))
         var xcconfig: String?
+
+        @OptionGroup(title: "Release numbering")
+        var numbering: ReleaseNumberingOptions
 
         func run() throws {
             let environment = ProcessInfo.processInfo.environment
@@ -97,7 +124,7 @@ extension VersionStampCommand {
             let mode: StampMode
             let files: [String]
             do {
-                mode = try StampOptions.mode(keys: keys, placeholder: placeholder)
+                mode = try StampOptions.mode(keys: keys, assignments: assignments, placeholder: placeholder)
                 files = try StampOptions.resolvePlists(plists, generatingFiles: !generated.isEmpty, environment: environment)
             } catch let error as VersionStampError {
                 throw ValidationError(error.message)
@@ -105,17 +132,16 @@ extension VersionStampCommand {
             let failure = ExitCode(check ? 2 : 1)
             let context: VersionContext
             do {
-                context = try VersionContext.load(repository: repo, environment: environment)
+                context = try VersionContext.load(repository: repo, environment: environment,
+                                                  query: numbering.query, buildNumber: numbering.buildNumber)
             } catch {
-                printError(error)
-                throw failure
+                throw Diagnostics.exit(reporting: [error], failure: failure.rawValue)
             }
             let options = StampOptions(plists: files, format: format, mode: mode, dirtyMarker: dirtyMarker,
-                                       generatedFiles: generated)
+                                       generatedFiles: generated, force: force)
             let plan = StampPlan(options: options, context: context)
             guard plan.errors.isEmpty else {
-                plan.errors.forEach(printError)
-                throw failure
+                throw Diagnostics.exit(reporting: plan.errors, failure: failure.rawValue)
             }
             if check || dryRun {
                 if !quiet || dryRun {
@@ -127,17 +153,11 @@ extension VersionStampCommand {
             do {
                 try plan.write()
             } catch {
-                printError(error)
-                throw failure
+                throw Diagnostics.exit(reporting: [error], failure: failure.rawValue)
             }
             if !quiet {
                 for line in plan.reportLines(written: true) { print(line) }
             }
-        }
-
-        private func printError(_ error: Error) {
-            let text = (error as? VersionStampError)?.description ?? "versionstamp: error: \(error)"
-            FileHandle.standardError.write(Data((text + "\n").utf8))
         }
     }
 }

@@ -1,0 +1,122 @@
+import Foundation
+
+/// Everything a `versionstamp stamp` run would change, computed before anything is written.
+///
+/// All files are planned first; when any of them fails (malformed plist, missing key, App
+/// Store rule, …) nothing at all is written, so a build never ends up half-stamped.
+public struct StampPlan {
+    /// A file whose content changes.
+    public struct Update {
+        /// The file to write.
+        public var path: String
+        /// Its new content.
+        public var contents: Data
+        /// The plist strings that change (empty for a generated file).
+        public var changes: [PlistChange]
+        /// True for a `--swift`/`--json`/`--xcconfig` output.
+        public var isGenerated: Bool
+    }
+
+    /// The files that would change, in the order given (plists first, then generated files).
+    public var updates: [Update] = []
+    /// The errors found; when not empty the plan must not be written.
+    public var errors: [VersionStampError] = []
+
+    /// Plans `options` for the version `context` describes.
+    public init(options: StampOptions, context: VersionContext) {
+        // A bad format is one error, not one per file.
+        do {
+            try Self.validateFormats(of: options)
+        } catch let error as VersionStampError {
+            errors.append(error)
+            return
+        } catch {
+            errors.append(VersionStampError(.internalError, message: "\(error)"))
+            return
+        }
+        for path in options.plists {
+            do {
+                if let update = try Self.plan(plist: path, options: options, context: context) { updates.append(update) }
+            } catch let error as VersionStampError {
+                errors.append(error)
+            } catch {
+                errors.append(VersionStampError(.internalError, path: path, message: "\(error)"))
+            }
+        }
+        if !options.generatedFiles.isEmpty {
+            planGeneratedFiles(options, context: context)
+        }
+    }
+
+    /// Parses `--format` and every `--set` format, so an unknown token is reported once.
+    private static func validateFormats(of options: StampOptions) throws {
+        if let format = options.format { _ = try VersionFormat(format) }
+        if case let .assignments(assignments) = options.mode {
+            for format in assignments.compactMap(\.format) { _ = try VersionFormat(format) }
+        }
+    }
+
+    /// The update of one plist, nil when its content would not change.
+    private static func plan(plist path: String, options: StampOptions, context: VersionContext) throws -> Update? {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            throw VersionStampError(.fileAccess, path: path, message: exists && isDirectory.boolValue ? "is a directory, not a plist" : exists ? "cannot read the file" : "no such file")
+        }
+        let document = try PlistDocument(data: data, path: path)
+        let result = try PlistStamper.stamp(document, mode: options.mode, format: options.format,
+                                            context: context, dirtyMarker: options.dirtyMarker, force: options.force)
+        guard result.contents != data else { return nil }
+        return Update(path: path, contents: result.contents, changes: result.changes, isGenerated: false)
+    }
+
+    /// Plans the `--swift`, `--json` and `--xcconfig` outputs.
+    private mutating func planGeneratedFiles(_ options: StampOptions, context: VersionContext) {
+        do {
+            let version = try context.render(options.format ?? StampMode.defaultKeyFormat, dirtyMarker: options.dirtyMarker)
+            // Read the revision once for all generated files.
+            let context = VersionContext(revision: try context.revision(.all), override: context.override)
+            for kind in GeneratedVersionFile.allCases {
+                guard let path = options.generatedFiles[kind] else { continue }
+                do {
+                    let contents = Data(try kind.contents(version: version, context: context).utf8)
+                    if FileManager.default.contents(atPath: path) != contents {
+                        updates.append(Update(path: path, contents: contents, changes: [], isGenerated: true))
+                    }
+                } catch var error as VersionStampError {
+                    if error.path == nil { error.path = path }
+                    errors.append(error)
+                }
+            }
+        } catch let error as VersionStampError {
+            errors.append(error)
+        } catch {
+            errors.append(VersionStampError(.internalError, message: "\(error)"))
+        }
+    }
+
+    /// True when some file would change.
+    public var hasChanges: Bool { !updates.isEmpty }
+
+    /// One line per change: `PATH:LINE: KEYPATH: "old" → "new"` for plist strings,
+    /// `PATH: updated` (or `would be updated`) for generated files.
+    public func reportLines(written: Bool) -> [String] {
+        updates.flatMap { update -> [String] in
+            if update.isGenerated {
+                return ["\(update.path): \(written ? "updated" : "would be updated")"]
+            }
+            return update.changes.map { change in
+                let location = change.line.map { "\(update.path):\($0)" } ?? update.path
+                return "\(location): \(change.keyPath): \(GeneratedVersionFile.jsonLiteral(change.oldValue)) → \(GeneratedVersionFile.jsonLiteral(change.newValue))"
+            }
+        }
+    }
+
+    /// Writes every update atomically. Call only when ``errors`` is empty.
+    public func write() throws {
+        precondition(errors.isEmpty, "a plan with errors must not be written")
+        for update in updates {
+            try FileReplacement.replace(update.path, with: update.contents)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import ShipyardTestSupport
+@testable import VersionStampKit
+import XCTest
+
+/// Repositories versionstamp cannot read give a clear error saying what to do.
+final class RevisionErrorTests: XCTestCase {
+    func testNotARepositoryMentionsOverride() throws {
+        let repo = try RevisionTestRepository(self, initialize: false)
+        let error = try loadError(repo.root, repo.environment)
+        XCTAssertEqual(error.code, .notARepository)
+        XCTAssertTrue(error.message.contains("not a git repository"), error.message)
+        XCTAssertTrue(error.message.contains("VERSIONSTAMP_VERSION"), error.message)
+        XCTAssertEqual(error.path, repo.root.path)
+    }
+
+    func testMissingStartDirectory() throws {
+        let repo = try RevisionTestRepository(self, initialize: false)
+        let missing = repo.root.appendingPathComponent("no-such-dir")
+        let error = try loadError(missing, repo.environment)
+        XCTAssertEqual(error.code, .noSuchDirectory)
+        XCTAssertTrue(error.message.contains("no such directory"), error.message)
+    }
+
+    func testShallowCloneNamesTheFix() throws {
+        let origin = try RevisionTestRepository(self)
+        for i in 1...3 { try origin.commit("c\(i)") }
+        let clone = origin.root.deletingLastPathComponent().appendingPathComponent("shallow")
+        try origin.git("clone", "-q", "--depth", "1", "file://\(origin.root.path)", clone.path)
+        XCTAssertEqual(try origin.git("rev-parse", "--is-shallow-repository", in: clone), "true")
+        let error = try loadError(clone, origin.environment)
+        XCTAssertEqual(error.code, .shallowClone)
+        XCTAssertTrue(error.message.contains("shallow"), error.message)
+        XCTAssertTrue(error.message.contains("git fetch --unshallow"), error.message)
+        XCTAssertTrue(error.message.contains("fetch-depth: 0"), error.message)
+    }
+
+    func testWorktreeConfigExtensionIsNamed() throws {
+        let repo = try RevisionTestRepository(self)
+        try repo.commit("a")
+        try repo.git("config", "core.repositoryformatversion", "1")
+        try repo.git("config", "extensions.worktreeConfig", "true")
+        XCTAssertEqual(try repo.git("rev-list", "--count", "HEAD"), "1", "git itself reads the repository")
+        let error = try loadError(repo.root, repo.environment)
+        XCTAssertEqual(error.code, .unsupportedExtension)
+        XCTAssertTrue(error.message.lowercased().contains("extensions.worktreeconfig"), error.message)
+        XCTAssertTrue(error.message.contains("unsupported repository extension"), error.message)
+    }
+
+    func testPartialCloneExtensionIsNamed() throws {
+        let repo = try RevisionTestRepository(self)
+        try repo.commit("a")
+        try repo.git("config", "core.repositoryformatversion", "1")
+        try repo.git("config", "extensions.partialClone", "origin")
+        XCTAssertEqual(try repo.git("rev-list", "--count", "HEAD"), "1", "git itself reads the repository")
+        let error = try loadError(repo.root, repo.environment)
+        XCTAssertEqual(error.code, .unsupportedExtension)
+        XCTAssertTrue(error.message.lowercased().contains("extensions.partialclone"), error.message)
+    }
+
+    /// git's "dubious ownership" check: libgit2 1.5.1 refuses such a repository too (with a
+    /// misleading message); the error says so and names safe.directory. Needs root to chown.
+    func testRepositoryOwnedByAnotherUser() throws {
+        guard getuid() == 0 else { throw XCTSkip("needs root to give the repository to another user") }
+        let repo = try RevisionTestRepository(self)
+        try repo.commit("a")
+        let chown = try ProcessRunner.run("/bin/chown", ["-R", "nobody", repo.root.path])
+        XCTAssertEqual(chown.status, 0)
+        let git = try repo.runGit(["rev-parse", "HEAD"], allowFailure: true)
+        XCTAssertNotEqual(git.status, 0, "git refuses the repository too")
+        let error = try loadError(repo.root, repo.environment)
+        XCTAssertEqual(error.code, .repositoryOwnership)
+        XCTAssertTrue(error.message.contains("safe.directory"), error.message)
+        XCTAssertTrue(error.message.contains("owned by another user"), error.message)
+    }
+
+    func testUnbornHead() throws {
+        let repo = try RevisionTestRepository(self)
+        XCTAssertNotEqual(try repo.runGit(["rev-parse", "HEAD"], allowFailure: true).status, 0)
+        let error = try loadError(repo.root, repo.environment)
+        XCTAssertEqual(error.code, .noCommits)
+        XCTAssertTrue(error.message.contains("no commits"), error.message)
+    }
+
+    func testOverrideNeedsNoRepository() throws {
+        let repo = try RevisionTestRepository(self, initialize: false)
+        var env = repo.environment
+        env["VERSIONSTAMP_VERSION"] = "4.2.0-tarball"
+        let context = try VersionContext.load(repository: repo.root.path, environment: env)
+        XCTAssertEqual(try context.render("{count}{dirty}"), "4.2.0-tarball")
+        XCTAssertEqual(try context.render("{sha} and {unknown}"), "4.2.0-tarball")
+        XCTAssertNil(try context.revision())
+    }
+
+    private func loadError(_ directory: URL, _ environment: [String: String],
+                           file: StaticString = #filePath, line: UInt = #line) throws -> VersionStampError {
+        do {
+            let context = try VersionContext.load(repository: directory.path, environment: environment)
+            XCTFail("expected an error, got \(String(describing: try? context.render("{count}")))", file: file, line: line)
+            return VersionStampError(.internalError, message: "no error")
+        } catch let error as VersionStampError {
+            return error
+        }
+    }
+}
