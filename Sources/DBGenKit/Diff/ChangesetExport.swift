@@ -22,9 +22,16 @@ extension DatabaseDiff {
                 keyed.append(object.name)
                 continue
             }
-            var counter = RowChangeCounter()
-            try RowMerge(layout: layout).run(old: try old.rows(layout), new: try new.rows(layout), &counter)
-            if counter.differs { throw DatabaseDiffError.changesetTableWithoutPrimaryKey(table: object.name) }
+            let differs: Bool
+            if layout.hasKey {
+                var counter = RowChangeCounter()
+                try RowMerge(layout: layout).run(old: try old.rows(layout), new: try new.rows(layout), &counter)
+                differs = counter.differs
+            } else {
+                differs = try !WholeTableComparison.same(old: try old.rows(layout), new: try new.rows(layout),
+                                                         columns: Int32(layout.allColumns.count))
+            }
+            if differs { throw DatabaseDiffError.changesetTableWithoutPrimaryKey(table: object.name) }
         }
         do {
             let connection = try Connection(uri: SQLiteURI.fileURI(path: new.path, parameters: [("mode", "ro")]))

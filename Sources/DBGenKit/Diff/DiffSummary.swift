@@ -25,7 +25,8 @@ extension DatabaseDiff {
         let oldInput = old, newInput = new
         guard oldInput.catalog.objects[name] != nil else { return "missing from first database" }
         guard newInput.catalog.objects[name] != nil else { return "missing from second database" }
-        guard let oldLayout = try? oldInput.layout(name), var newLayout = try? newInput.layout(name) else {
+        guard let oldLayout = try? oldInput.layout(name), var newLayout = try? newInput.layout(name),
+              oldLayout.hasKey, newLayout.hasKey else {
             return "incompatible schema"
         }
         let oldNames = oldLayout.allColumns.map { $0.lowercased() }

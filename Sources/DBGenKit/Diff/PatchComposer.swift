@@ -86,12 +86,27 @@ final class PatchComposer {
             if baseline == .old { self.dropTriggers(on: table) }
         }
         do {
-            try RowMerge(layout: layout).run(old: oldRows, new: newRows, &writer)
+            if layout.hasKey {
+                try RowMerge(layout: layout).run(old: oldRows, new: newRows, &writer)
+            } else {
+                try rewriteWhole(layout, oldRows: oldRows, baseline: baseline, writer: &writer)
+            }
         } catch let error as SQLiteError {
             throw DatabaseDiffError.sqlite(path: new.path, error)
         }
         try writer.finish()
         if writer.changeCount > 0 { changedTables.insert(table) }
+    }
+
+    /// A table without a key: when its rows differ, all are deleted and NEW's inserted.
+    private func rewriteWhole(_ layout: TableLayout, oldRows: Statement?, baseline: SchemaPlan.Baseline,
+                              writer: inout TablePatchWriter) throws {
+        let columns = Int32(layout.allColumns.count)
+        if try WholeTableComparison.same(old: oldRows, new: try new.rows(layout), columns: columns) { return }
+        writer.noteChangeBeforeWriting()
+        if oldRows != nil { output.append("DELETE FROM \(quoted(layout.table));\n") }
+        let newRows = try new.rows(layout)
+        while try newRows.step() { try writer.inserted(newRows) }
     }
 
     /// Drops the old database's triggers on `table` before its rows change (they would fire

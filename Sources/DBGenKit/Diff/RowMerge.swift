@@ -72,6 +72,20 @@ struct RowMerge {
     }
 }
 
+/// Tables without a key to match rows by: true when both hold the same rows in the same
+/// (storage) order, compared exactly.
+enum WholeTableComparison {
+    static func same(old: Statement?, new: Statement, columns: Int32) throws -> Bool {
+        guard let old else { return try !new.step() }
+        while true {
+            let hasOld = try old.step(), hasNew = try new.step()
+            if hasOld != hasNew { return false }
+            if !hasOld { return true }
+            for index in 0..<columns where !ValueComparison.same(old, new, index, .exact) { return false }
+        }
+    }
+}
+
 /// Counts what a merge finds (the summary, and checks that need only to know whether a
 /// table differs).
 struct RowChangeCounter: RowChangeHandler {

@@ -28,6 +28,10 @@ struct TableLayout: Equatable {
     /// True when the table was created WITH AUTOINCREMENT (SQLite keeps sqlite_sequence for it).
     var isAutoincrement: Bool
 
+    /// False when rows cannot be matched by key (a rowid table whose rowid is hidden by
+    /// columns named rowid, _rowid_ and oid).
+    var hasKey: Bool { !keyColumns.isEmpty }
+
     /// Every column, key first, as listed in an INSERT.
     var allColumns: [String] { keyColumns + dataColumns }
 
@@ -61,11 +65,9 @@ struct TableLayout: Equatable {
         } else {
             isRowidKey = true
             let taken = Set(visible.map { $0.name.lowercased() })
-            guard let name = ["rowid", "_rowid_", "oid"].first(where: { !taken.contains($0) }) else {
-                throw DatabaseDiffError.unsupportedTable(
-                    table: table, reason: "its rowid is hidden by columns named rowid, _rowid_ and oid")
-            }
-            keyColumns = [name]
+            // Columns named rowid, _rowid_ and oid hide the rowid: then there is no key to
+            // match rows by (the table is compared and rewritten whole, as sqldiff does).
+            keyColumns = ["rowid", "_rowid_", "oid"].first(where: { !taken.contains($0) }).map { [$0] } ?? []
         }
         let keys = Set(keyColumns)
         dataColumns = visible.map(\.name).filter { !keys.contains($0) }
@@ -95,7 +97,9 @@ struct TableLayout: Equatable {
     func selectSQL(schema: String = "main") -> String {
         let columns = allColumns.map(SQLIdentifier.quote).joined(separator: ", ")
         let order: String
-        if isRowidKey {
+        if !hasKey {
+            return "SELECT \(columns) FROM \(SQLIdentifier.quote(schema)).\(SQLIdentifier.quote(table))"
+        } else if isRowidKey {
             order = SQLIdentifier.quote(keyColumns[0])
         } else {
             order = zip(keyColumns, keyOrder).map { column, key in

@@ -39,6 +39,14 @@ struct TablePatchWriter: RowChangeHandler {
         }
     }
 
+    /// Runs what must precede the first change now (a change is about to be written).
+    mutating func noteChangeBeforeWriting() {
+        if let first = beforeFirstChange {
+            beforeFirstChange = nil
+            try? first()
+        }
+    }
+
     mutating func deleted(_ old: Statement) throws {
         try noteChange()
         output.append("DELETE FROM \(table)")

@@ -139,4 +139,14 @@ final class DiffCaseTests: XCTestCase {
             XCTAssertEqual(path, dir.path)
         }
     }
+
+    func testTableWhoseRowidIsHiddenIsRewrittenWholeAsSqldiffDoes() throws {
+        let (old, new, dir) = try pair(
+            "CREATE TABLE hidden(rowid, _rowid_, oid); INSERT INTO hidden VALUES (1, 2, 3), (4, 5, 6); CREATE TABLE same(rowid, _rowid_, oid); INSERT INTO same VALUES (1, 1, 1);",
+            "CREATE TABLE hidden(rowid, _rowid_, oid); INSERT INTO hidden VALUES (1, 2, 4), (4, 5, 6); CREATE TABLE same(rowid, _rowid_, oid); INSERT INTO same VALUES (1, 1, 1);")
+        let patch = try assertRoundTrip(old, new, dir: dir)
+        XCTAssertTrue(patch.contains("DELETE FROM hidden;\nINSERT INTO hidden(rowid,_rowid_,oid) VALUES(1,2,4);"), patch)
+        XCTAssertFalse(patch.contains("same"), "an unchanged keyless table is left alone: \(patch)")
+        XCTAssertEqual(try DatabaseDiff(oldPath: old, newPath: new).summary(), try DiffTestSupport.sqldiffPatch(old, new, summary: true))
+    }
 }
