@@ -56,7 +56,7 @@ let package = Package(
         // The one SQLite layer: Connection, Statement, SQLiteError, values, identifier quoting.
         // Nothing else calls sqlite3 directly.
         .target(name: "SQLiteCore", dependencies: ["CSQLite"]),
-        .target(name: "DBGenKit", dependencies: ["SQLiteCore", "ShipyardVersion"]),
+        .target(name: "DBGenKit", dependencies: ["SQLiteCore", "CShellExtensions", "ShipyardVersion"]),
         .target(name: "LayeredDatabase", dependencies: ["SQLiteCore", "CSQLite"]),
         .target(name: "VersionStampKit", dependencies: ["CGit2", "CLibXML2", "ShipyardVersion"]),
 

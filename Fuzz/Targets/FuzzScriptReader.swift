@@ -43,9 +43,9 @@ public func fuzzScriptReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
             _ = DotCommandTokenizer.tokenizeBytes(Array(text.utf8))
             let arguments = DotCommandTokenizer.tokenize(text)
             for argument in arguments { _ = DotCommandTokenizer.resolveBackslashes(Array(argument.utf8)) }
-            switch try? DotCommand.parse(arguments) {
+            switch try? DotCommandParser.parse(arguments) {
             case let .mode(modeArguments)?: try? settings.setMode(arguments: modeArguments)
-            case let .separator(column, row)?: settings.setSeparator(column: column, row: row)
+            case .separator?: settings.setSeparator(column: arguments[1], row: arguments.count > 2 ? arguments[2] : nil)
             default: break
             }
             _ = try? settings.importFormat()

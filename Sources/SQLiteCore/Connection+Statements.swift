@@ -30,34 +30,52 @@ extension Connection {
                               consumedBytes: consumed)
     }
 
+    /// The file behind a schema (`main`, `temp`, an attached name) as `sqlite3_db_filename`
+    /// gives it: nil for an unknown schema, `""` for an in-memory or temporary database.
+    /// Safe to call from an authorizer.
+    public func filename(ofSchema schema: String) -> String? {
+        guard let handle, let name = sqlite3_db_filename(handle, schema) else { return nil }
+        return String(cString: name)
+    }
+
     /// True when no transaction is open (`sqlite3_get_autocommit`).
     public var isAutocommit: Bool {
         guard let handle else { return true }
         return sqlite3_get_autocommit(handle) != 0
     }
 
-    /// The current value of a run-time limit (`sqlite3_limit`, e.g. `SQLITE_LIMIT_VARIABLE_NUMBER`).
-    public func limit(_ category: Int32) -> Int {
+    /// The current value of a run-time limit (`sqlite3_limit`).
+    public func limit(_ limit: RuntimeLimit) -> Int {
         guard let handle else { return 0 }
-        return Int(sqlite3_limit(handle, category, -1))
+        return Int(sqlite3_limit(handle, limit.code, -1))
     }
 
-    /// Sets a run-time limit and returns its previous value (SQLite caps it at the compiled-in maximum).
+    /// Sets a run-time limit (SQLite caps it at the compiled-in maximum; a negative value
+    /// leaves it as it is) and returns its previous value.
     @discardableResult
-    public func setLimit(_ category: Int32, to value: Int32) -> Int {
+    public func setLimit(_ limit: RuntimeLimit, to value: Int32) -> Int {
         guard let handle else { return 0 }
-        return Int(sqlite3_limit(handle, category, value))
+        return Int(sqlite3_limit(handle, limit.code, value))
     }
 
-    /// Sets an on/off database option (`sqlite3_db_config` with `SQLITE_DBCONFIG_…`) and
-    /// returns the value now in effect.
+    /// Whether an on/off option is on (`sqlite3_db_config` asked with -1).
+    public func isEnabled(_ option: DatabaseOption) throws -> Bool {
+        try configure(option, -1)
+    }
+
+    /// Turns an on/off option on or off and returns the value now in effect.
     @discardableResult
-    public func setDatabaseOption(_ option: Int32, enabled: Bool) throws -> Bool {
+    public func setEnabled(_ option: DatabaseOption, _ enabled: Bool) throws -> Bool {
+        try configure(option, enabled ? 1 : 0)
+    }
+
+    private func configure(_ option: DatabaseOption, _ value: Int32) throws -> Bool {
         let database = try openHandle()
         var result: Int32 = 0
-        let status = shipyard_sqlite3_db_config_flag(database, option, enabled ? 1 : 0, &result)
+        let status = shipyard_sqlite3_db_config_flag(database, option.code, value, &result)
         guard status == SQLITE_OK else {
-            throw SQLiteError(extendedResultCode: status, message: String(cString: sqlite3_errstr(status)))
+            throw SQLiteError(extendedResultCode: status,
+                              message: "\(option.name): \(String(cString: sqlite3_errstr(status)))")
         }
         return result != 0
     }

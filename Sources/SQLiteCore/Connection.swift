@@ -52,7 +52,7 @@ public final class Connection {
     /// Process-wide settings made once, before the first connection initializes SQLite:
     /// memory statistics off (otherwise a global mutex is taken around every allocation and
     /// free; nothing in Shipyard reads them).
-    private static let libraryConfigured: Void = {
+    static let libraryConfigured: Void = {
         _ = shipyard_sqlite3_disable_memory_statistics()
     }()
 

@@ -90,6 +90,8 @@ final class AtomicOutputFile {
         let directory = (destination as NSString).deletingLastPathComponent
         let prefix = ".\((destination as NSString).lastPathComponent).dbgen-"
         let dir = directory.isEmpty ? "." : directory
+        // An unreadable directory has no stale temporaries we could remove; the build itself
+        // then reports why it cannot write there.
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
         for name in names where name.hasPrefix(prefix) && name.utf8.count == prefix.utf8.count + 6 {
             let path = (dir as NSString).appendingPathComponent(name)

@@ -1,12 +1,20 @@
 import SQLiteCore
 
 /// The connection a build writes through: opened on the temporary file with the pragmas that
-/// make a bulk build fast, and read back for the summary's table counts.
-enum BuildConnection {
+/// make a bulk build fast, through a VFS that resolves the relative file names of `ATTACH`
+/// against the running script's directory (as `.import` paths are), and read back for the
+/// summary's table counts.
+struct BuildConnection {
+    let connection: Connection
+    /// Where relative database names resolve; keep it alive as long as the connection.
+    let relativePaths: RelativePathVFS
+
     /// Opens (creating) the database at `path` for a build.
-    static func open(_ path: String) throws -> Connection {
+    static func open(_ path: String) throws -> BuildConnection {
         do {
-            let connection = try Connection(path: path, create: true)
+            let relativePaths = try RelativePathVFS(baseDirectory: PathResolution.currentDirectory)
+            let uri = SQLiteURI.fileURI(path: path, parameters: [("mode", "rwc"), ("vfs", relativePaths.vfsName)])
+            let connection = try Connection(uri: uri)
             // The database is a private temporary file renamed into place at the end, so no
             // per-commit sync buys anything. The rollback journal is kept in memory rather than
             // switched off: pages new to the file are never journalled (so a bulk import pays
@@ -22,7 +30,9 @@ enum BuildConnection {
                 PRAGMA locking_mode=EXCLUSIVE;
                 PRAGMA cache_size=-2000;
                 """)
-            return connection
+            // No SQL may load code (load_extension() is refused by the build's authorizer too).
+            try connection.setEnabled(.loadExtension, false)
+            return BuildConnection(connection: connection, relativePaths: relativePaths)
         } catch let error as SQLiteError {
             throw DBGenError(.output, "cannot create the database \"\(path)\": \(error.message)")
         }

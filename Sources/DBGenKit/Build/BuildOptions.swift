@@ -14,9 +14,9 @@ public struct BuildOptions {
     /// The build's up-to-date record is kept beside it.
     public var depfile: String?
     /// Where the build's up-to-date record is kept when there is no depfile (never beside
-    /// the output, which an app ships); nil keeps none, so every build runs. `dbgen` passes
-    /// ``defaultCacheDirectory(environment:)``.
-    public var cacheDirectory: String?
+    /// the output, which an app ships): by default the user's cache directory
+    /// (``systemCacheDirectory``); nil keeps none, so every build runs.
+    public var cacheDirectory: String? = BuildOptions.systemCacheDirectory
     /// Receives every warning as it happens (`food.csv:12: warning: expected 5 columns…`).
     /// Errors are thrown by the build, not passed here.
     public var diagnosticHandler: ((Diagnostic) -> Void)?
@@ -38,18 +38,18 @@ public struct BuildOptions {
         return (base.isEmpty ? "schema" : base) + ".sqlite"
     }
 
-    /// The cache directory `dbgen` uses, from its environment: `$DBGEN_CACHE_DIR`, else
-    /// `$XDG_CACHE_HOME/dbgen`, else `$HOME/Library/Caches/dbgen` (macOS) or
-    /// `$HOME/.cache/dbgen`; nil without a home directory.
+    /// `dbgen` in the user's cache directory: `~/Library/Caches/dbgen` on macOS,
+    /// `$XDG_CACHE_HOME/dbgen` or `~/.cache/dbgen` elsewhere (as Foundation finds it).
+    public static var systemCacheDirectory: String? {
+        FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first?
+            .appendingPathComponent("dbgen", isDirectory: true).path
+    }
+
+    /// The cache directory `dbgen` uses: `$DBGEN_CACHE_DIR` from `environment` when set,
+    /// else ``systemCacheDirectory``.
     public static func defaultCacheDirectory(environment: [String: String]) -> String? {
         if let explicit = environment["DBGEN_CACHE_DIR"], !explicit.isEmpty { return explicit }
-        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/dbgen" }
-        guard let home = environment["HOME"], !home.isEmpty else { return nil }
-        #if os(macOS)
-        return home + "/Library/Caches/dbgen"
-        #else
-        return home + "/.cache/dbgen"
-        #endif
+        return systemCacheDirectory
     }
 
     /// The options that change the output (part of the fingerprint).

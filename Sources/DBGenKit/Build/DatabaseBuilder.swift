@@ -86,15 +86,20 @@ public enum DatabaseBuilder {
     static func run(schema displayPath: String, schemaPath: String, into databasePath: String, strict: Bool,
                     diagnosticHandler: ((Diagnostic) -> Void)?,
                     progressHandler: ((ImportProgress) -> Void)?) throws -> ScriptOutcome {
-        let connection = try BuildConnection.open(databasePath)
-        defer { connection.close() }
+        let build = try BuildConnection.open(databasePath)
+        let connection = build.connection
         var warnings: [String] = []
-        let runner = ScriptRunner(connection: connection, diagnostics: { diagnostic in
+        let runner = try ScriptRunner(connection: connection, relativePaths: build.relativePaths, diagnostics: { diagnostic in
             if strict { throw DBGenError(.warningAsError, diagnostic.message, at: diagnostic.location) }
             warnings.append(diagnostic.description)
             diagnosticHandler?(diagnostic)
         }, progress: progressHandler)
+        // The runner is the environment of the connection's SQL functions: it outlives it.
+        defer { withExtendedLifetime((runner, build)) { connection.close() } }
+        let limits = RuntimeLimit.all.map { ($0, connection.limit($0)) }
         try runner.run(scriptAt: schemaPath, displayPath: displayPath)
+        // The script's `.limit`s were for its statements, not for reading the result back.
+        for (limit, value) in limits { connection.setLimit(limit, to: Int32(value)) }
         try BuildConnection.seal(connection)
         let tables = try BuildConnection.tableCounts(connection)
         return ScriptOutcome(tables: tables, inputs: runner.inputs, warnings: warnings)

@@ -8,12 +8,18 @@ enum PathResolution {
         return (joined as NSString).standardizingPath
     }
 
-    /// How to show `path` named inside a script shown as `scriptDisplayPath`.
-    static func display(_ path: String, namedIn scriptDisplayPath: String) -> String {
+    /// How to show `path` named inside a script whose directory is shown as `displayDirectory`
+    /// (`""` or `.` for the current directory).
+    static func display(_ path: String, inDisplayDirectory directory: String) -> String {
         if path.hasPrefix("/") { return path }
-        let directory = (scriptDisplayPath as NSString).deletingLastPathComponent
         if directory.isEmpty || directory == "." { return normalized(path) }
         return normalized((directory as NSString).appendingPathComponent(path))
+    }
+
+    /// How to show an absolute path: relative to the current directory when inside it.
+    static func display(absolute path: String) -> String {
+        let current = currentDirectory.hasSuffix("/") ? currentDirectory : currentDirectory + "/"
+        return path.hasPrefix(current) ? String(path.dropFirst(current.count)) : path
     }
 
     /// Removes `.` components and `dir/..` pairs from a path, lexically (`a/./b/../c` → `a/c`).

@@ -18,15 +18,12 @@ struct ImportGroupedInsert {
     /// At most this many records per statement.
     static let maximumRows = 64
 
-    /// `SQLITE_LIMIT_VARIABLE_NUMBER`: the limit on `?` parameters in one statement.
-    private static let variableNumberLimit: Int32 = 9
-
     /// The statement for `qualifiedTable` (`"schema"."table"` or `"table"`) with `columnCount`
     /// columns, or nil when rows must go one statement each (including when the statement
     /// cannot be prepared: the one-row statement then reports the problem row by row).
     static func prepare(connection: Connection, table: String, schema: String?, qualifiedTable: String,
                         columnCount: Int) -> ImportGroupedInsert? {
-        let variableLimit = connection.limit(variableNumberLimit)
+        let variableLimit = connection.limit(.variableNumber)
         let rows = min(maximumRows, variableLimit / max(columnCount, 1))
         guard rows >= 2, isSafeTarget(connection: connection, table: table, schema: schema) else { return nil }
         let row = "(" + Array(repeating: "?", count: columnCount).joined(separator: ",") + ")"

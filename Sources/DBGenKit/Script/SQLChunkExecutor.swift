@@ -10,6 +10,8 @@ struct SQLChunkExecutor {
     let scriptPath: String
     /// Receives the warning about a last statement without `;`; throwing stops the run.
     let diagnostics: DiagnosticHandler
+    /// Says why an action was refused (SQLite only says "not authorized").
+    let authorizer: BuildAuthorizer
 
     /// Runs every statement of `chunk`. `complete` is false for text left at end of file that
     /// `sqlite3_complete` does not call complete.
@@ -23,9 +25,11 @@ struct SQLChunkExecutor {
             while offset < end {
                 let statementStart = offset + leadingTrivia(chunk.text, from: offset)
                 let prepared: PreparedPrefix
+                authorizer.reset()
                 do {
                     prepared = try connection.prepareFirst(of: base + offset, byteCount: end - offset)
                 } catch let error as SQLiteError {
+                    if let refusal = refusal(error, chunk: chunk, statementStart: statementStart) { throw refusal }
                     throw compileError(error, chunk: chunk, complete: complete, offset: offset,
                                        statementStart: statementStart)
                 }
@@ -41,14 +45,17 @@ struct SQLChunkExecutor {
         }
     }
 
+    /// Binds the shell's parameters, then steps the statement to its end.
     private func step(_ statement: Statement, chunk: SQLChunk, statementStart: Int) throws {
         let setsJournalMode = statement.sql.range(of: "journal_mode", options: .caseInsensitive) != nil
         var firstValue: DatabaseValue?
         do {
+            try ShellParameters(connection: connection).bind(statement)
             while try statement.step() {
                 if setsJournalMode && firstValue == nil { firstValue = statement.column(0) }
             }
         } catch let error as SQLiteError {
+            if let refusal = refusal(error, chunk: chunk, statementStart: statementStart) { throw refusal }
             throw DBGenError(.sql, error.message, at: location(chunk, statementStart))
         }
         if case .text(let mode)? = firstValue, mode.lowercased() == "wal" {
@@ -56,6 +63,15 @@ struct SQLChunkExecutor {
                 "journal_mode=WAL is not kept: the output is sealed in rollback-journal mode, because a WAL database cannot be opened read-only from an app bundle",
                 at: location(chunk, statementStart)))
         }
+    }
+
+    /// The build authorizer's reason when SQLite said "not authorized" because of it.
+    private func refusal(_ error: SQLiteError, chunk: SQLChunk, statementStart: Int) -> DBGenError? {
+        // "not authorized" when a statement is prepared; "authorization denied" when SQLite
+        // prepares one of its own while running (the ATTACH inside VACUUM INTO).
+        guard error.message.hasPrefix("not authorized") || error.message == "authorization denied",
+              let reason = authorizer.lastRefusal else { return nil }
+        return DBGenError(.refused, "refused: \(reason)", at: location(chunk, statementStart))
     }
 
     private func compileError(_ error: SQLiteError, chunk: SQLChunk, complete: Bool, offset: Int,

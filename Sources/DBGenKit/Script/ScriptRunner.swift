@@ -7,25 +7,51 @@ typealias DiagnosticHandler = (Diagnostic) throws -> Void
 /// Runs a schema script (and the scripts it `.read`s, the files it `.import`s) against an open
 /// database, as `sqlite3 DB < SCHEMA` would, but stops at the first error with a ``DBGenError``
 /// that names the file, line and column.
+///
+/// The connection gets the shell's SQL functions (``ShellExtensionHost``) and the build's
+/// authorizer (``BuildAuthorizer``); keep the runner alive until the connection is closed.
 final class ScriptRunner {
-    private let connection: Connection
-    private let diagnostics: DiagnosticHandler
-    private let progress: ((ImportProgress) -> Void)?
-    private var settings = ShellOutputSettings()
+    let connection: Connection
+    let diagnostics: DiagnosticHandler
+    let progress: ((ImportProgress) -> Void)?
+    var settings = ShellOutputSettings()
+    var quitRequested = false
     private var readStack: [String] = []
-    private var quitRequested = false
+    /// The scripts being run, innermost last.
+    var contexts: [ScriptContext] = []
+    private(set) var authorizer: BuildAuthorizer!
+    private var extensions: ShellExtensionHost!
+    private let relativePaths: RelativePathVFS
 
     /// Every file read, in the order first read.
     private(set) var inputs: [InputFile] = []
 
+    /// The script being run: how it is shown, and the directory its relative paths resolve
+    /// against (the script's own, until a `.cd`).
+    struct ScriptContext {
+        var displayPath: String
+        var directory: String
+        var displayDirectory: String
+    }
+
     /// - Parameters:
     ///   - diagnostics: receives warnings; throwing stops the run.
     ///   - progress: called now and then during imports.
-    init(connection: Connection, diagnostics: @escaping DiagnosticHandler,
-         progress: ((ImportProgress) -> Void)? = nil) {
+    ///   - relativePaths: the connection's VFS, told the running script's directory.
+    init(connection: Connection, relativePaths: RelativePathVFS, diagnostics: @escaping DiagnosticHandler,
+         progress: ((ImportProgress) -> Void)? = nil) throws {
         self.connection = connection
+        self.relativePaths = relativePaths
         self.diagnostics = diagnostics
         self.progress = progress
+        authorizer = try BuildAuthorizer(connection: connection, baseDirectory: { [unowned relativePaths] in
+            relativePaths.baseDirectory
+        }, recordInput: { [unowned self] in self.recordInput($0) })
+        extensions = try ShellExtensionHost(connection: connection, baseDirectory: PathResolution.currentDirectory) {
+            [unowned self] path in
+            self.recordInput(PathResolution.absolute(path, relativeTo: self.contexts.last?.directory
+                                                     ?? PathResolution.currentDirectory))
+        }
     }
 
     /// Runs the script at `path` (relative paths against the current directory), shown as `displayPath`.
@@ -34,12 +60,19 @@ final class ScriptRunner {
         try runScript(absolutePath: absolute, displayPath: displayPath, namedAt: nil)
     }
 
-    private func recordInput(_ absolutePath: String, _ displayPath: String) {
+    /// Records an input named by absolute path, shown relative to the current directory when
+    /// it is inside it.
+    func recordInput(_ absolutePath: String) {
+        recordInput(absolutePath, PathResolution.display(absolute: absolutePath))
+    }
+
+    func recordInput(_ absolutePath: String, _ displayPath: String) {
         guard !inputs.contains(where: { $0.path == absolutePath }) else { return }
         inputs.append(InputFile(path: absolutePath, displayPath: displayPath, stamp: FileStamp.of(absolutePath)))
     }
 
-    private func runScript(absolutePath: String, displayPath: String, namedAt location: SourceLocation?) throws {
+    /// Runs a script; `.read` comes back here.
+    func runScript(absolutePath: String, displayPath: String, namedAt location: SourceLocation?) throws {
         let canonical = (absolutePath as NSString).resolvingSymlinksInPath
         if readStack.contains(canonical) {
             throw DBGenError(.dotCommand, "recursive .read of \"\(displayPath)\" (it is already being read)", at: location)
@@ -51,86 +84,61 @@ final class ScriptRunner {
         }
         recordInput(absolutePath, displayPath)
         readStack.append(canonical)
-        defer { readStack.removeLast() }
-
-        let bytes = [UInt8](data)
+        enter(ScriptContext(displayPath: displayPath, directory: (absolutePath as NSString).deletingLastPathComponent,
+                            displayDirectory: (displayPath as NSString).deletingLastPathComponent))
+        defer {
+            readStack.removeLast()
+            leave()
+        }
         var splitter = ScriptStatementSplitter()
-        let script = ScriptContext(displayPath: displayPath,
-                                   directory: (absolutePath as NSString).deletingLastPathComponent)
-        for (index, line) in ScriptReader.lines(of: bytes).enumerated() {
+        for (index, line) in ScriptReader.lines(of: [UInt8](data)).enumerated() {
             if let item = splitter.feed(Array(line), lineNumber: index + 1) {
-                try perform(item, in: script)
+                try perform(item)
                 if quitRequested { return }
             }
         }
         if let item = splitter.finish() {
-            try perform(item, in: script)
+            try perform(item)
         }
     }
 
-    /// The script being run: how it is shown, and the directory its paths resolve against.
-    private struct ScriptContext {
-        var displayPath: String
-        var directory: String
+    private func enter(_ context: ScriptContext) {
+        contexts.append(context)
+        setBaseDirectory(context.directory)
     }
 
-    private func perform(_ item: ScriptItem, in script: ScriptContext) throws {
+    private func leave() {
+        contexts.removeLast()
+        setBaseDirectory(contexts.last?.directory ?? PathResolution.currentDirectory)
+    }
+
+    /// The innermost script's context changed (`.cd`).
+    func updateCurrentContext(_ change: (inout ScriptContext) -> Void) {
+        change(&contexts[contexts.count - 1])
+        setBaseDirectory(contexts[contexts.count - 1].directory)
+    }
+
+    /// Relative paths in SQL (the shell's file functions, `ATTACH`) resolve against `directory`.
+    private func setBaseDirectory(_ directory: String) {
+        extensions.baseDirectory = directory
+        relativePaths.baseDirectory = directory
+    }
+
+    private func perform(_ item: ScriptItem) throws {
+        let script = contexts[contexts.count - 1]
         switch item {
         case .sql(let chunk, let complete):
             let executor = SQLChunkExecutor(connection: connection, scriptPath: script.displayPath,
-                                            diagnostics: diagnostics)
+                                            diagnostics: diagnostics, authorizer: authorizer)
             try executor.execute(chunk, complete: complete)
         case .dotCommand(let line, let lineNumber):
             let location = SourceLocation(path: script.displayPath, line: lineNumber, column: 1)
             do {
-                guard let command = try DotCommand.parse(DotCommandTokenizer.tokenize(line)) else { return }
-                try perform(command, line: line, at: location, in: script)
+                guard let command = try DotCommandParser.parse(DotCommandTokenizer.tokenize(line)) else { return }
+                try perform(command, line: line, at: location)
             } catch let error as DBGenError {
                 throw error.located(at: location)
             }
         }
-    }
-
-    private func perform(_ command: DotCommand, line: String, at location: SourceLocation,
-                         in script: ScriptContext) throws {
-        switch command {
-        case .mode(let arguments):
-            // A bare `.mode` re-applies the current mode (and so resets its separators).
-            try settings.setMode(arguments: arguments)
-        case .separator:
-            // The tokenizer already resolved escapes; pass the exact bytes.
-            let arguments = DotCommandTokenizer.tokenizeBytes(Array(line.utf8))
-            settings.setSeparator(columnBytes: arguments[1], rowBytes: arguments.count > 2 ? arguments[2] : nil)
-        case .read(let file):
-            try runScript(absolutePath: PathResolution.absolute(file, relativeTo: script.directory),
-                          displayPath: PathResolution.display(file, namedIn: script.displayPath),
-                          namedAt: location)
-        case .importFile(let arguments):
-            try runImport(arguments, at: location, in: script)
-        case .ignored:
-            break
-        case .quit:
-            quitRequested = true
-        }
-    }
-
-    private func runImport(_ arguments: DotCommand.ImportArguments, at location: SourceLocation,
-                           in script: ScriptContext) throws {
-        let absolute = PathResolution.absolute(arguments.file, relativeTo: script.directory)
-        let display = PathResolution.display(arguments.file, namedIn: script.displayPath)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) else {
-            throw DBGenError(.input, "cannot open \"\(display)\" for .import: no such file", at: location)
-        }
-        guard !isDirectory.boolValue else {
-            throw DBGenError(.input, "cannot open \"\(display)\" for .import: it is a directory", at: location)
-        }
-        recordInput(absolute, display)
-        // The shell's side effects included (csv mode's "\r\n" becomes "\n" for good).
-        let format = try settings.formatForImport(forcing: arguments.forcedQuoting)
-        let request = ImportRequest(file: URL(fileURLWithPath: absolute), displayPath: display,
-                                    table: arguments.table, schema: arguments.schema,
-                                    skip: arguments.skip, format: format)
-        _ = try CSVImporter.run(request, into: connection, diagnostics: diagnostics, progress: progress)
     }
 }

@@ -34,17 +34,39 @@ struct ShellOutputSettings: Equatable, Sendable {
     /// `.mode box --wrap 30`, or no argument at all, which re-applies the current mode and so
     /// resets its separators, exactly as the shell does).
     mutating func setMode(arguments: [String]) throws {
+        let name = try Self.modeName(in: arguments) ?? mode.rawValue
+        // The shell accepts any prefix of a mode name, trying them in this order.
+        guard let choice = Self.modeChoices.first(where: { $0.name.utf8.starts(with: name.utf8) }) else {
+            throw DBGenError(.dotCommand,
+                "mode should be one of: ascii box column csv html insert json line list markdown qbox quote table tabs tcl")
+        }
+        mode = choice.mode
+        if let column = choice.column { columnSeparator = column }
+        if let row = choice.row { rowSeparator = row }
+    }
+
+    /// Each name `.mode` takes, in the order the shell tries them, with the separators it sets
+    /// (nil: left as they are).
+    private static let modeChoices: [(name: String, mode: Mode, column: [UInt8]?, row: [UInt8]?)] = [
+        ("lines", .line, nil, [0x0A]), ("columns", .column, nil, [0x0A]), ("list", .list, [0x7C], [0x0A]),
+        ("html", .html, nil, nil), ("tcl", .tcl, [0x20], [0x0A]), ("csv", .csv, [0x2C], [0x0D, 0x0A]),
+        ("tabs", .list, [0x09], nil), ("insert", .insert, nil, nil), ("quote", .quote, [0x2C], [0x0A]),
+        ("ascii", .ascii, [0x1F], [0x1E]), ("markdown", .markdown, nil, nil), ("table", .table, nil, nil),
+        ("box", .box, nil, nil), ("count", .count, nil, nil), ("off", .off, nil, nil), ("json", .json, nil, nil),
+    ]
+
+    /// The mode named among `.mode`'s arguments (its options and a table name skipped), or
+    /// nil for a bare `.mode`.
+    private static func modeName(in arguments: [String]) throws -> String? {
         var chosen: String?
         var tableName: String?
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
-            if Self.optionMatches(argument, "wrap") && index + 1 < arguments.count {
+            if (optionMatches(argument, "wrap") || optionMatches(argument, "wordwrap")) && index + 1 < arguments.count {
                 index += 1
-            } else if Self.optionMatches(argument, "ww") {
-            } else if Self.optionMatches(argument, "wordwrap") && index + 1 < arguments.count {
-                index += 1
-            } else if Self.optionMatches(argument, "quote") || Self.optionMatches(argument, "noquote") {
+            } else if optionMatches(argument, "ww") || optionMatches(argument, "quote") || optionMatches(argument, "noquote") {
+                // display options: no effect on separators
             } else if chosen == nil {
                 chosen = argument == "qbox" ? "box" : argument
             } else if tableName == nil {
@@ -56,58 +78,7 @@ struct ShellOutputSettings: Equatable, Sendable {
             }
             index += 1
         }
-        let name = chosen ?? mode.rawValue
-        // The shell accepts any prefix of a mode name, trying them in this order.
-        func matches(_ full: String) -> Bool { full.utf8.starts(with: name.utf8) }
-        if matches("lines") {
-            mode = .line
-            rowSeparator = [UInt8(ascii: "\n")]
-        } else if matches("columns") {
-            mode = .column
-            rowSeparator = [UInt8(ascii: "\n")]
-        } else if matches("list") {
-            mode = .list
-            columnSeparator = [UInt8(ascii: "|")]
-            rowSeparator = [UInt8(ascii: "\n")]
-        } else if matches("html") {
-            mode = .html
-        } else if matches("tcl") {
-            mode = .tcl
-            columnSeparator = [UInt8(ascii: " ")]
-            rowSeparator = [UInt8(ascii: "\n")]
-        } else if matches("csv") {
-            mode = .csv
-            columnSeparator = [UInt8(ascii: ",")]
-            rowSeparator = [UInt8(ascii: "\r"), UInt8(ascii: "\n")]
-        } else if matches("tabs") {
-            mode = .list
-            columnSeparator = [UInt8(ascii: "\t")]
-        } else if matches("insert") {
-            mode = .insert
-        } else if matches("quote") {
-            mode = .quote
-            columnSeparator = [UInt8(ascii: ",")]
-            rowSeparator = [UInt8(ascii: "\n")]
-        } else if matches("ascii") {
-            mode = .ascii
-            columnSeparator = [0x1F]
-            rowSeparator = [0x1E]
-        } else if matches("markdown") {
-            mode = .markdown
-        } else if matches("table") {
-            mode = .table
-        } else if matches("box") {
-            mode = .box
-        } else if matches("count") {
-            mode = .count
-        } else if matches("off") {
-            mode = .off
-        } else if matches("json") {
-            mode = .json
-        } else {
-            throw DBGenError(.dotCommand, 
-                "mode should be one of: ascii box column csv html insert json line list markdown qbox quote table tabs tcl")
-        }
+        return chosen
     }
 
     /// Applies `.separator COL [ROW]` (backslash escapes such as `\t`, `\n`, `\037` resolved

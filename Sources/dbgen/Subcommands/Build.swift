@@ -7,10 +7,12 @@ extension DBGenCommand {
         static let configuration = CommandConfiguration(
             abstract: "Build OUTPUT from SCHEMA (skipped when nothing changed since the last build).",
             discussion: """
-                SCHEMA is a sqlite3-shell script: SQL statements, and the dot-commands .mode, \
-                .separator, .import [--csv|--ascii] [--skip N] [--schema S] FILE TABLE, .read FILE, \
-                .bail, .headers and .nullvalue. Paths in a script are relative to that script. \
-                Commands that run programs or write files (.shell, .system, .output, pipes) are refused.
+                SCHEMA is a sqlite3 3.40 shell script: SQL statements and the shell's dot-commands \
+                (.mode, .separator, .import [--csv|--ascii] [--skip N] [--schema S] FILE TABLE, \
+                .read FILE, .parameter, .dbconfig, .limit, ...) with the shell's SQL functions \
+                (readfile, generate_series, sha3, decimal_*, ...). Paths in a script are relative \
+                to that script. What would run a program, write a file or load code (.shell, \
+                .system, .output FILE, pipes, VACUUM INTO, load_extension()) is refused.
 
                 Errors are printed as PATH:LINE:COL: error: MESSAGE and exit with status 1; \
                 OUTPUT is then exactly as it was. When no input changed since the last build, \

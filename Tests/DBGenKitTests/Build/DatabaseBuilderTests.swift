@@ -1,4 +1,5 @@
 @testable import DBGenKit
+import SQLiteCore
 import ShipyardTestSupport
 import XCTest
 
@@ -60,5 +61,26 @@ final class DatabaseBuilderTests: XCTestCase {
                 XCTAssertEqual(error?.location?.column, column, script)
             }
         }
+    }
+}
+
+/// Databases a script attaches to read are inputs; relative names resolve against the script.
+final class AttachedInputTests: XCTestCase {
+    func testAnAttachedDatabaseIsAnInputResolvedAgainstTheScript() throws {
+        let directory = try TemporaryDirectory("attached-input", removedAfter: self)
+        try directory.write("data/schema.txt", """
+            ATTACH 'shared.db' AS shared;
+            CREATE TABLE copy AS SELECT * FROM shared.items;
+            DETACH shared;
+
+            """)
+        let shared = try SQLiteCore.Connection(path: directory.url("data/shared.db").path, create: true)
+        try shared.execute("CREATE TABLE items(x); INSERT INTO items VALUES (1), (2);")
+        shared.close()
+        let options = BuildOptions(schema: directory.url("data/schema.txt").path, output: directory.url("out.sqlite").path)
+        let summary = try DatabaseBuilder.build(options)
+        XCTAssertEqual(summary.tables, [BuildSummary.Table(name: "copy", rows: 2)])
+        XCTAssertTrue(summary.inputs.contains { $0.hasSuffix("data/shared.db") }, "\(summary.inputs)")
+        XCTAssertTrue(try DatabaseBuilder.build(options).upToDate)
     }
 }

@@ -10,10 +10,10 @@ final class DepfileTests: XCTestCase {
 
 final class PathResolutionTests: XCTestCase {
     func testDisplayPathsAreRelativeToTheNamingScriptAndNormalized() {
-        XCTAssertEqual(PathResolution.display("inner.txt", namedIn: "schema.txt"), "inner.txt")
-        XCTAssertEqual(PathResolution.display("../data/x.csv", namedIn: "schema/sub/in.txt"), "schema/data/x.csv")
-        XCTAssertEqual(PathResolution.display("./a.csv", namedIn: "s/schema.txt"), "s/a.csv")
-        XCTAssertEqual(PathResolution.display("../../up.csv", namedIn: "s/schema.txt"), "../up.csv")
-        XCTAssertEqual(PathResolution.display("/abs/x.csv", namedIn: "s/schema.txt"), "/abs/x.csv")
+        XCTAssertEqual(PathResolution.display("inner.txt", inDisplayDirectory: ""), "inner.txt")
+        XCTAssertEqual(PathResolution.display("../data/x.csv", inDisplayDirectory: "schema/sub"), "schema/data/x.csv")
+        XCTAssertEqual(PathResolution.display("./a.csv", inDisplayDirectory: "s"), "s/a.csv")
+        XCTAssertEqual(PathResolution.display("../../up.csv", inDisplayDirectory: "s"), "../up.csv")
+        XCTAssertEqual(PathResolution.display("/abs/x.csv", inDisplayDirectory: "s"), "/abs/x.csv")
     }
 }

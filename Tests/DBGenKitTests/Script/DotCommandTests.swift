@@ -1,5 +1,6 @@
 import XCTest
 @testable import DBGenKit
+import SQLiteCore
 
 /// Dot-command arguments are split and unescaped as the sqlite3 3.40 shell does.
 final class DotCommandTests: XCTestCase {
@@ -22,45 +23,66 @@ final class DotCommandTests: XCTestCase {
     }
 
     func testImportOptions() throws {
-        let command = try DotCommand.parse(["import", "--csv", "--skip", "1", "-schema", "main", "f.csv", "t"])
+        let command = try DotCommandParser.parse(["import", "--csv", "--skip", "1", "-schema", "main", "f.csv", "t"])
         guard case .importFile(let args)? = command else { return XCTFail() }
         XCTAssertEqual(args.file, "f.csv")
         XCTAssertEqual(args.table, "t")
         XCTAssertEqual(args.schema, "main")
         XCTAssertEqual(args.skip, 1)
         XCTAssertEqual(args.forcedQuoting, .csv)
-        guard case .importFile(let ascii)? = try DotCommand.parse(["import", "--ascii", "f", "t"]) else { return XCTFail() }
+        guard case .importFile(let ascii)? = try DotCommandParser.parse(["import", "--ascii", "f", "t"]) else { return XCTFail() }
         XCTAssertEqual(ascii.forcedQuoting, .ascii)
     }
 
     func testImportErrors() {
-        XCTAssertThrowsError(try DotCommand.parse(["import", "f.csv"]))
-        XCTAssertThrowsError(try DotCommand.parse(["import", "a", "b", "c"]))
-        XCTAssertThrowsError(try DotCommand.parse(["import", "--bogus", "a", "b"]))
-        XCTAssertThrowsError(try DotCommand.parse(["import", "|cat x", "t"])) { error in
+        XCTAssertThrowsError(try DotCommandParser.parse(["import", "f.csv"]))
+        XCTAssertThrowsError(try DotCommandParser.parse(["import", "a", "b", "c"]))
+        XCTAssertThrowsError(try DotCommandParser.parse(["import", "--bogus", "a", "b"]))
+        XCTAssertThrowsError(try DotCommandParser.parse(["import", "|cat x", "t"])) { error in
             XCTAssertTrue((error as? DBGenError)?.code == .refused)
         }
     }
 
     func testAbbreviationsAndKnownCommands() throws {
-        XCTAssertEqual(try DotCommand.parse(["sep", "|"]), .separator(column: "|", row: nil))
-        XCTAssertEqual(try DotCommand.parse(["mode", "csv"]), .mode(["csv"]))
-        XCTAssertEqual(try DotCommand.parse(["read", "x.txt"]), .read("x.txt"))
-        XCTAssertEqual(try DotCommand.parse(["headers", "on"]), .ignored("headers"))
-        XCTAssertEqual(try DotCommand.parse(["bail", "on"]), .ignored("bail"))
-        XCTAssertEqual(try DotCommand.parse(["nullvalue", "NULL"]), .ignored("nullvalue"))
-        XCTAssertThrowsError(try DotCommand.parse(["bail"]))
-        XCTAssertThrowsError(try DotCommand.parse(["headers", "on", "off"]))
+        XCTAssertEqual(try DotCommandParser.parse(["sep", "|"]), .separator)
+        XCTAssertEqual(try DotCommandParser.parse(["mode", "csv"]), .mode(["csv"]))
+        XCTAssertEqual(try DotCommandParser.parse(["read", "x.txt"]), .read("x.txt"))
+        XCTAssertEqual(try DotCommandParser.parse(["headers", "on"]), .outputOnly("headers"))
+        XCTAssertEqual(try DotCommandParser.parse(["bail", "on"]), .outputOnly("bail"))
+        XCTAssertEqual(try DotCommandParser.parse(["nullvalue", "NULL"]), .outputOnly("nullvalue"))
+        XCTAssertThrowsError(try DotCommandParser.parse(["bail"]))
+        XCTAssertThrowsError(try DotCommandParser.parse(["headers", "on", "off"]))
+    }
+
+    func testStateCommandsAndShellValueReading() throws {
+        XCTAssertEqual(try DotCommandParser.parse(["param", "set", ":x", "5"]), .parameter(.set(key: ":x", value: "5")))
+        XCTAssertEqual(try DotCommandParser.parse(["parameter", "unset", "@y"]), .parameter(.unset("@y")))
+        XCTAssertEqual(try DotCommandParser.parse(["dbconfig", "enable_fkey", "on"]),
+                       .databaseOption(DatabaseOption.named("enable_fkey")!, enabled: true))
+        XCTAssertEqual(try DotCommandParser.parse(["limits", "LEN", "10K"]), .limit(RuntimeLimit.all[0], value: 10_000))
+        XCTAssertThrowsError(try DotCommandParser.parse(["limit", "l"])) // length, like_pattern_length
+        XCTAssertThrowsError(try DotCommandParser.parse(["dbconfig", "load_extension", "on"])) { error in
+            XCTAssertEqual((error as? DBGenError)?.code, .refused)
+        }
+        XCTAssertEqual(ShellArgumentValue.integer("0x10"), 16)
+        XCTAssertEqual(ShellArgumentValue.integer("-2KiB"), -2048)
+        XCTAssertEqual(ShellArgumentValue.integer("12abc"), 12)
+        XCTAssertEqual(ShellArgumentValue.boolean("YES"), true)
+        XCTAssertEqual(ShellArgumentValue.boolean("0x0"), false)
+        XCTAssertNil(ShellArgumentValue.boolean("true"), "3.40 does not know true/false")
+        XCTAssertEqual(try DotCommandParser.parse(["exit", "0"]), .quit)
+        XCTAssertThrowsError(try DotCommandParser.parse(["exit", "2"]))
     }
 
     func testUnsafeAndUnknownCommandsAreRefused() {
-        for name in ["shell", "system", "output", "once", "backup", "save", "open", "load"] {
-            XCTAssertThrowsError(try DotCommand.parse([name, "x"]), name) { error in
+        for name in ["shell", "system", "output", "once", "backup", "save", "open", "load", "log", "trace", "excel",
+                     "clone", "archive", "ar", "testcase", "restore", "session"] {
+            XCTAssertThrowsError(try DotCommandParser.parse([name, "x"]), name) { error in
                 XCTAssertTrue((error as? DBGenError)?.code == .refused, name)
             }
         }
-        XCTAssertThrowsError(try DotCommand.parse(["read", "|ls"]))
-        XCTAssertThrowsError(try DotCommand.parse(["frobnicate"])) { error in
+        XCTAssertThrowsError(try DotCommandParser.parse(["read", "|ls"]))
+        XCTAssertThrowsError(try DotCommandParser.parse(["frobnicate"])) { error in
             XCTAssertTrue((error as? DBGenError)?.message.contains("unknown") ?? false)
         }
     }

@@ -161,10 +161,13 @@ enum ImportDifferentialHarness {
         }
     }
 
-    /// The schema and every row of every table, with `typeof()` and `quote()` of each column.
+    /// `user_version`, `application_id`, the schema and every row of every table, with
+    /// `typeof()` and `quote()` of each column.
     static func dump(_ url: URL) throws -> [String] {
         let db = try Connection(path: url.path, readOnly: true)
-        var lines: [String] = []
+        var lines = try query(db, "SELECT 'user_version: ' || user_version FROM pragma_user_version "
+                                  + "UNION ALL SELECT 'application_id: ' || application_id FROM pragma_application_id")
+            .map { $0[0] }
         let schema = try query(db, "SELECT type, name, tbl_name, quote(sql) FROM sqlite_schema ORDER BY name")
         for row in schema {
             lines.append("schema: " + row.joined(separator: " | "))

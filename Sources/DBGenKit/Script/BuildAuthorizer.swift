@@ -1,0 +1,101 @@
+import Foundation
+import SQLiteCore
+
+/// The SQLite authorizer of a build: while statements are prepared it refuses what would
+/// write a file other than the output or load code (an `ATTACH` of a file that does not exist,
+/// which would create it, and so `VACUUM INTO`; any write into an attached database file (an
+/// attached `:memory:` database is scratch space and may be written);
+/// `load_extension()`, `writefile()`, `edit()`), and records the databases a script attaches
+/// to read, as inputs of the build. It runs at prepare time only: an import's inserts pay
+/// nothing for it.
+final class BuildAuthorizer {
+    /// Why the last refused action was refused (SQLite itself only says "not authorized").
+    private(set) var lastRefusal: String?
+    private let recordInput: (String) -> Void
+    private let baseDirectory: () -> String
+    private unowned let connection: Connection
+
+    /// Installs the authorizer on `connection`; relative database names resolve against
+    /// `baseDirectory()` (as the connection's VFS resolves them); `recordInput` gets the absolute
+    /// path of every existing database file the script attaches.
+    init(connection: Connection, baseDirectory: @escaping () -> String, recordInput: @escaping (String) -> Void) throws {
+        self.recordInput = recordInput
+        self.baseDirectory = baseDirectory
+        self.connection = connection
+        try connection.setAuthorizer { [unowned self] request in self.decide(request) }
+    }
+
+    /// Forgets the last refusal (before each statement).
+    func reset() { lastRefusal = nil }
+
+    private func decide(_ request: AuthorizerRequest) -> AuthorizerDecision {
+        if request.action == AuthorizerAction.attach {
+            return decideAttach(request.argument1)
+        }
+        if request.action == AuthorizerAction.function, let name = request.argument2?.lowercased() {
+            switch name {
+            case "load_extension": return refuse("load_extension() loads code")
+            case "writefile": return refuse("writefile() writes a file other than the output")
+            case "edit": return refuse("edit() runs a program")
+            default: return .allow
+            }
+        }
+        if AuthorizerAction.writes.contains(request.action) || isPragmaWrite(request) {
+            let schema = request.action == AuthorizerAction.alterTable ? request.argument1 : request.database
+            if let schema, schema != "main", schema != "temp", connection.filename(ofSchema: schema) != "" {
+                return refuse("it writes into the attached database \"\(schema)\" (attached databases are read-only inputs)")
+            }
+        }
+        return .allow
+    }
+
+    /// Pragmas that, given a value, change the database file.
+    private static let writingPragmas: Set<String> = [
+        "user_version", "application_id", "schema_version", "journal_mode", "page_size", "auto_vacuum",
+        "incremental_vacuum", "wal_checkpoint", "optimize",
+    ]
+
+    private func isPragmaWrite(_ request: AuthorizerRequest) -> Bool {
+        guard request.action == AuthorizerAction.pragma, let pragma = request.argument1?.lowercased() else { return false }
+        return Self.writingPragmas.contains(pragma) && (request.argument2 != nil || pragma == "incremental_vacuum")
+    }
+
+    private func decideAttach(_ name: String?) -> AuthorizerDecision {
+        guard let name else {
+            return refuse("ATTACH needs its file name as a string literal, so dbgen can check that the file exists")
+        }
+        guard let path = Self.filePath(ofDatabaseName: name, relativeTo: baseDirectory()) else {
+            return .allow // in memory, temporary
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            return refuse("ATTACH of \"\(name)\", which does not exist, would create it (VACUUM INTO does so too); "
+                          + "dbgen writes no file but its output")
+        }
+        recordInput(path)
+        return .allow
+    }
+
+    /// The absolute file path a database name (as given to ATTACH) opens, or nil for an
+    /// in-memory or temporary database (`:memory:`, `''`, `file::memory:`, `mode=memory`).
+    static func filePath(ofDatabaseName name: String, relativeTo directory: String) -> String? {
+        var path = name
+        if name.hasPrefix("file:") {
+            let rest = name.dropFirst("file:".count)
+            let query = rest.firstIndex(of: "?").map { rest[$0...] } ?? ""
+            if query.contains("mode=memory") { return nil }
+            var location = rest.prefix { $0 != "?" && $0 != "#" }
+            if location.hasPrefix("//") { // file://host/path: only an empty host or localhost
+                location = location.dropFirst(2).drop { $0 != "/" }
+            }
+            path = String(location).removingPercentEncoding ?? String(location)
+        }
+        if path.isEmpty || path == ":memory:" { return nil }
+        return PathResolution.absolute(path, relativeTo: directory)
+    }
+
+    private func refuse(_ reason: String) -> AuthorizerDecision {
+        lastRefusal = reason
+        return .deny
+    }
+}

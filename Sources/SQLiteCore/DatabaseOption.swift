@@ -1,0 +1,70 @@
+import CSQLite
+
+/// An on/off option of a connection set with `sqlite3_db_config` (`SQLITE_DBCONFIG_…`), named
+/// as the sqlite3 shell's `.dbconfig` names it.
+public struct DatabaseOption: Hashable, Sendable {
+    /// The shell's name for the option (`enable_fkey`, `defensive`, …).
+    public let name: String
+    /// The `SQLITE_DBCONFIG_…` code.
+    public let code: Int32
+
+    /// Every option the sqlite3 3.40 shell's `.dbconfig` knows, in its order.
+    public static let all: [DatabaseOption] = [
+        DatabaseOption(name: "defensive", code: SQLITE_DBCONFIG_DEFENSIVE),
+        DatabaseOption(name: "dqs_ddl", code: SQLITE_DBCONFIG_DQS_DDL),
+        DatabaseOption(name: "dqs_dml", code: SQLITE_DBCONFIG_DQS_DML),
+        DatabaseOption(name: "enable_fkey", code: SQLITE_DBCONFIG_ENABLE_FKEY),
+        DatabaseOption(name: "enable_qpsg", code: SQLITE_DBCONFIG_ENABLE_QPSG),
+        DatabaseOption(name: "enable_trigger", code: SQLITE_DBCONFIG_ENABLE_TRIGGER),
+        DatabaseOption(name: "enable_view", code: SQLITE_DBCONFIG_ENABLE_VIEW),
+        DatabaseOption(name: "fts3_tokenizer", code: SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER),
+        DatabaseOption(name: "legacy_alter_table", code: SQLITE_DBCONFIG_LEGACY_ALTER_TABLE),
+        DatabaseOption(name: "legacy_file_format", code: SQLITE_DBCONFIG_LEGACY_FILE_FORMAT),
+        DatabaseOption(name: "load_extension", code: SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION),
+        DatabaseOption(name: "no_ckpt_on_close", code: SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE),
+        DatabaseOption(name: "reset_database", code: SQLITE_DBCONFIG_RESET_DATABASE),
+        DatabaseOption(name: "trigger_eqp", code: SQLITE_DBCONFIG_TRIGGER_EQP),
+        DatabaseOption(name: "trusted_schema", code: SQLITE_DBCONFIG_TRUSTED_SCHEMA),
+        DatabaseOption(name: "writable_schema", code: SQLITE_DBCONFIG_WRITABLE_SCHEMA),
+    ]
+
+    /// The option with the shell's `name`, or nil.
+    public static func named(_ name: String) -> DatabaseOption? {
+        all.first { $0.name == name }
+    }
+
+    /// `SQLITE_DBCONFIG_DEFENSIVE`.
+    public static var defensive: DatabaseOption { named("defensive")! }
+    /// `SQLITE_DBCONFIG_WRITABLE_SCHEMA`.
+    public static var writableSchema: DatabaseOption { named("writable_schema")! }
+    /// `SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION`.
+    public static var loadExtension: DatabaseOption { named("load_extension")! }
+}
+
+/// A run-time limit of a connection (`sqlite3_limit`, `SQLITE_LIMIT_…`), named as the sqlite3
+/// shell's `.limit` names it.
+public struct RuntimeLimit: Hashable, Sendable {
+    /// The shell's name for the limit (`length`, `variable_number`, …).
+    public let name: String
+    /// The `SQLITE_LIMIT_…` code.
+    public let code: Int32
+
+    /// Every limit the sqlite3 3.40 shell's `.limit` knows, in its order.
+    public static let all: [RuntimeLimit] = [
+        RuntimeLimit(name: "length", code: SQLITE_LIMIT_LENGTH),
+        RuntimeLimit(name: "sql_length", code: SQLITE_LIMIT_SQL_LENGTH),
+        RuntimeLimit(name: "column", code: SQLITE_LIMIT_COLUMN),
+        RuntimeLimit(name: "expr_depth", code: SQLITE_LIMIT_EXPR_DEPTH),
+        RuntimeLimit(name: "compound_select", code: SQLITE_LIMIT_COMPOUND_SELECT),
+        RuntimeLimit(name: "vdbe_op", code: SQLITE_LIMIT_VDBE_OP),
+        RuntimeLimit(name: "function_arg", code: SQLITE_LIMIT_FUNCTION_ARG),
+        RuntimeLimit(name: "attached", code: SQLITE_LIMIT_ATTACHED),
+        RuntimeLimit(name: "like_pattern_length", code: SQLITE_LIMIT_LIKE_PATTERN_LENGTH),
+        RuntimeLimit(name: "variable_number", code: SQLITE_LIMIT_VARIABLE_NUMBER),
+        RuntimeLimit(name: "trigger_depth", code: SQLITE_LIMIT_TRIGGER_DEPTH),
+        RuntimeLimit(name: "worker_threads", code: SQLITE_LIMIT_WORKER_THREADS),
+    ]
+
+    /// `SQLITE_LIMIT_VARIABLE_NUMBER`: the most `?` parameters one statement may have.
+    public static var variableNumber: RuntimeLimit { all[9] }
+}

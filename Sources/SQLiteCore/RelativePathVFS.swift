@@ -1,0 +1,84 @@
+import CSQLite
+import Foundation
+
+/// A VFS that is the default one in every respect but one: a relative database file name
+/// (in `ATTACH 'other.db'`, say) is resolved against a directory its owner chooses instead of
+/// the process's working directory. Open a connection with ``vfsName`` in its URI
+/// (`vfs=NAME`); databases it attaches use the same VFS.
+///
+/// Each instance registers its own VFS; it is unregistered when the instance is released,
+/// so keep the instance alive until every connection using it is closed.
+public final class RelativePathVFS {
+    /// The registered name, for the `vfs=` URI parameter.
+    public let vfsName: String
+    /// The directory relative file names resolve against.
+    public var baseDirectory: String
+
+    private let vfs: UnsafeMutablePointer<sqlite3_vfs>
+    /// The instance, stored right after the `sqlite3_vfs` (whose `pAppData` belongs to the
+    /// default VFS's own code).
+    private let storage: UnsafeMutableRawPointer
+    private let defaultFullPathname: @convention(c) (UnsafeMutablePointer<sqlite3_vfs>?, UnsafePointer<CChar>?,
+                                                     Int32, UnsafeMutablePointer<CChar>?) -> Int32
+
+    private static let counter = Counter()
+
+    /// Registers a VFS resolving relative names against `baseDirectory`.
+    public init(baseDirectory: String) throws {
+        // sqlite3_vfs_find initializes the library: the process-wide settings go first.
+        _ = Connection.libraryConfigured
+        guard let base = sqlite3_vfs_find(nil), let fullPathname = base.pointee.xFullPathname else {
+            throw SQLiteError(extendedResultCode: SQLITE_ERROR, message: "no default VFS")
+        }
+        self.baseDirectory = baseDirectory
+        vfsName = "shipyard-relative-\(Self.counter.next())"
+        defaultFullPathname = fullPathname
+        let stride = MemoryLayout<sqlite3_vfs>.stride
+        storage = .allocate(byteCount: stride + MemoryLayout<UnsafeRawPointer>.stride,
+                           alignment: MemoryLayout<sqlite3_vfs>.alignment)
+        vfs = storage.bindMemory(to: sqlite3_vfs.self, capacity: 1)
+        vfs.initialize(to: base.pointee)
+        vfs.pointee.pNext = nil
+        vfs.pointee.zName = UnsafePointer(strdup(vfsName))
+        vfs.pointee.xFullPathname = { vfs, name, size, output in
+            guard let vfs else { return SQLITE_ERROR }
+            let owner = UnsafeRawPointer(vfs).advanced(by: MemoryLayout<sqlite3_vfs>.stride)
+                .load(as: UnsafeRawPointer.self)
+            return Unmanaged<RelativePathVFS>.fromOpaque(owner).takeUnretainedValue()
+                .fullPathname(vfs, name, size, output)
+        }
+        storage.advanced(by: stride).storeBytes(of: UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()),
+                                                as: UnsafeRawPointer.self)
+        let status = sqlite3_vfs_register(vfs, 0)
+        guard status == SQLITE_OK else {
+            throw SQLiteError(extendedResultCode: status, message: "cannot register the VFS \(vfsName)")
+        }
+    }
+
+    deinit {
+        sqlite3_vfs_unregister(vfs)
+        free(UnsafeMutableRawPointer(mutating: vfs.pointee.zName))
+        storage.deallocate()
+    }
+
+    private func fullPathname(_ vfs: UnsafeMutablePointer<sqlite3_vfs>, _ name: UnsafePointer<CChar>?, _ size: Int32,
+                              _ output: UnsafeMutablePointer<CChar>?) -> Int32 {
+        guard let name, name.pointee != 0, name.pointee != 0x2F /* "/" */ else {
+            return defaultFullPathname(vfs, name, size, output)
+        }
+        let joined = (baseDirectory.hasSuffix("/") ? baseDirectory : baseDirectory + "/") + String(cString: name)
+        return joined.withCString { defaultFullPathname(vfs, $0, size, output) }
+    }
+
+    /// Unique names within the process.
+    private final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = 0
+        func next() -> Int {
+            lock.lock()
+            defer { lock.unlock() }
+            value += 1
+            return value
+        }
+    }
+}
