@@ -64,7 +64,7 @@ let package = Package(
         .executableTarget(
             name: "dbgen",
             dependencies: [
-                "DBGenKit", "LayeredDatabase",
+                "DBGenKit", "LayeredDatabase", "SQLiteCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -65,7 +65,12 @@ if [ $stale = 1 ]; then
   objects=()
   for dep in "${c_deps[@]}"; do
     [ -d "Sources/$dep" ] || continue
-    flags+=(-I "Sources/$dep/include")
+    # SwiftPM makes a module of a C target's include/ directory; do the same for swiftc.
+    mkdir -p "$work/modules/$dep"
+    printf 'module %s {\n' "$dep" > "$work/modules/$dep/module.modulemap"
+    for h in "$root/Sources/$dep"/include/*.h; do printf '    header "%s"\n' "$h" >> "$work/modules/$dep/module.modulemap"; done
+    printf '    export *\n}\n' >> "$work/modules/$dep/module.modulemap"
+    flags+=(-I "$work/modules/$dep" -Xcc -I -Xcc "Sources/$dep/include")
     for c in $(find "Sources/$dep" -name '*.c' | LC_ALL=C sort); do
       clang -O1 -g -fsanitize=fuzzer-no-link,"$sanitizer" -I "Sources/$dep/include" -c "$c" \
         -o "$work/$(basename "$c" .c).o"

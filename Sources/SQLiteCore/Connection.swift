@@ -34,7 +34,6 @@ public final class Connection {
     ///   - uri: A SQLite URI filename, e.g. from ``SQLiteURI/fileURI(path:parameters:)``.
     ///   - busyTimeout: How long to wait for another connection's lock, in milliseconds.
     public init(uri: String, busyTimeout: Int32 = 10_000) throws {
-        _ = Self.libraryConfigured
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
         let status = sqlite3_open_v2(uri, &db, flags, nil)
@@ -48,13 +47,6 @@ public final class Connection {
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, busyTimeout)
     }
-
-    /// Process-wide settings made once, before the first connection initializes SQLite:
-    /// memory statistics off (otherwise a global mutex is taken around every allocation and
-    /// free; nothing in Shipyard reads them).
-    static let libraryConfigured: Void = {
-        _ = shipyard_sqlite3_disable_memory_statistics()
-    }()
 
     /// False for a connection that borrows another library's handle (``init(borrowing:)``).
     private var ownsHandle = true

@@ -25,8 +25,6 @@ public final class RelativePathVFS {
 
     /// Registers a VFS resolving relative names against `baseDirectory`.
     public init(baseDirectory: String) throws {
-        // sqlite3_vfs_find initializes the library: the process-wide settings go first.
-        _ = Connection.libraryConfigured
         guard let base = sqlite3_vfs_find(nil), let fullPathname = base.pointee.xFullPathname else {
             throw SQLiteError(extendedResultCode: SQLITE_ERROR, message: "no default VFS")
         }

@@ -5,6 +5,16 @@ public enum SQLiteLibrary {
     /// The library's source id (`sqlite3_sourceid`): its version, check-in date and hash.
     public static var sourceID: String { String(cString: sqlite3_sourceid()) }
 
+    /// Turns SQLite's memory statistics off for the whole process (`SQLITE_CONFIG_MEMSTATUS`),
+    /// so no global mutex is taken around every allocation and free: dbgen's import runs
+    /// about 6% fewer instructions. A process-wide choice, so the library never makes it on
+    /// its own: an executable calls this first, before any connection opens (later it does
+    /// nothing). Returns true when the setting took effect.
+    @discardableResult
+    public static func disableMemoryStatistics() -> Bool {
+        shipyard_sqlite3_disable_memory_statistics() == SQLITE_OK
+    }
+
     /// The library's version (`sqlite3_libversion`), e.g. `3.40.1`.
     public static var version: String { String(cString: sqlite3_libversion()) }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DBGenKit
+import SQLiteCore
 
 @main
 struct DBGenCommand: ParsableCommand {
@@ -19,4 +20,11 @@ struct DBGenCommand: ParsableCommand {
         subcommands: [Build.self, Check.self, Attach.self, Diff.self, Update.self],
         defaultSubcommand: Build.self
     )
+
+    /// The process-wide SQLite settings come first, before any connection opens; then the
+    /// arguments are parsed and the subcommand runs.
+    static func main() {
+        SQLiteLibrary.disableMemoryStatistics()
+        main(nil)
+    }
 }
