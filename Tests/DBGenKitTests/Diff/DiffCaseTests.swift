@@ -149,4 +149,12 @@ final class DiffCaseTests: XCTestCase {
         XCTAssertFalse(patch.contains("same"), "an unchanged keyless table is left alone: \(patch)")
         XCTAssertEqual(try DatabaseDiff(oldPath: old, newPath: new).summary(), try DiffTestSupport.sqldiffPatch(old, new, summary: true))
     }
+
+    func testStatisticsTablesAreCarried() throws {
+        let (old, new, dir) = try pair(
+            "CREATE TABLE t(a, b); CREATE INDEX t_a ON t(a); INSERT INTO t VALUES (1, 2), (1, 3), (2, 4);",
+            "CREATE TABLE t(a, b); CREATE INDEX t_a ON t(a); INSERT INTO t VALUES (1, 2), (1, 3), (2, 4); ANALYZE;")
+        let patch = try assertRoundTrip(old, new, dir: dir)
+        XCTAssertTrue(patch.contains("ANALYZE sqlite_schema;"), patch)
+    }
 }

@@ -119,3 +119,17 @@ final class ShippedDatabaseAttachmentTests: XCTestCase {
         XCTAssertEqual(try owner.scalar("SELECT count(*) FROM shipped.food"), 4, "closing a borrowing wrapper leaves the handle open")
     }
 }
+
+/// A downloaded database in WAL mode is installed in rollback-journal mode (a WAL file could
+/// not be read immutable from a read-only place), leaving nothing but it in the directory.
+final class UpdateJournalModeTests: XCTestCase {
+    func testWALDownloadIsInstalledInRollbackJournalMode() throws {
+        let fixture = try UpdateFixture.make(self)
+        let wal = try fixture.version("wal.sqlite", "PRAGMA journal_mode = WAL; INSERT INTO food VALUES (8, 1, 'Date', NULL); PRAGMA user_version = 8;")
+        XCTAssertEqual(Array(FileManager.default.contents(atPath: wal)!.prefix(20).suffix(2)), [2, 2], "the download is WAL")
+        XCTAssertEqual(try fixture.updater.installDatabase(at: wal), 8)
+        XCTAssertEqual(Array(FileManager.default.contents(atPath: fixture.installed)!.prefix(20).suffix(2)), [1, 1])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: fixture.updates), ["database.sqlite"])
+        XCTAssertEqual(try sqlite3(fixture.installed, "SELECT name FROM food WHERE pk = 8;"), "Date\n")
+    }
+}
