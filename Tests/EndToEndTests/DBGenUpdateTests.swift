@@ -64,6 +64,10 @@ final class DBGenUpdateTests: XCTestCase {
             XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: updates + "/food.sqlite")), before)
             XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: bundled)), bundledBefore)
         }
+        let noBundle = dir.appendingPathComponent("gone.sqlite").path
+        let missingBundled = try BuiltProducts.run("dbgen", ["update", "--bundled", noBundle, "--updates", updates, "--database", v2])
+        XCTAssertEqual(missingBundled.status, 1)
+        XCTAssertEqual(missingBundled.stderrText, "\(noBundle): error: no such file\n")
         let usage = try BuiltProducts.run("dbgen", ["update", "--bundled", bundled, "--updates", updates])
         XCTAssertEqual(usage.status, 64, "neither --database nor --patch is a usage error")
     }

@@ -39,8 +39,17 @@ public struct DatabaseUpdater {
     }
 
     /// The database in effect now.
+    ///
+    /// - Throws: ``DatabaseUpdateError/fileNotFound(path:)`` or
+    ///   ``DatabaseUpdateError/notADatabase(path:reason:)`` for the bundled file.
     public func databaseInEffect() throws -> DatabaseInEffect {
-        try DatabaseInEffect.select(bundledPath: bundledPath, updatesDirectory: updatesDirectory)
+        do {
+            return try DatabaseInEffect.select(bundledPath: bundledPath, updatesDirectory: updatesDirectory)
+        } catch LayeredDatabaseError.bundledDatabaseNotFound(let path) {
+            throw DatabaseUpdateError.fileNotFound(path: path)
+        } catch LayeredDatabaseError.bundledDatabaseUnreadable(let path, let reason) {
+            throw DatabaseUpdateError.notADatabase(path: path, reason: reason)
+        }
     }
 
     /// Installs the whole database at `path`; returns its `user_version`.
