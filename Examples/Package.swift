@@ -4,13 +4,15 @@ import PackageDescription
 // An app-like package that uses Shipyard from the outside, by path:
 // - DBGenBuildToolPlugin builds Sources/FoodExample/*.dbgen.txt into SQLite resources at build time;
 // - VersionConstantsBuildToolPlugin generates BuildVersion.swift from the git revision;
-// - the LayeredDatabase library opens the user database with the shipped one attached.
+// - the LayeredDatabase library opens the user database with the shipped one attached;
+// - GRDBExample: the same through GRDB, with an update diffed, installed and picked up.
 let package = Package(
     name: "ShipyardExamples",
     dependencies: [
         // A path dependency's identity is its directory's name, which differs from clone to
         // clone; `name:` pins it so that `package: "Shipyard"` below always resolves.
         .package(name: "Shipyard", path: ".."),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .executableTarget(
@@ -20,6 +22,17 @@ let package = Package(
                 .plugin(name: "DBGenBuildToolPlugin", package: "Shipyard"),
                 .plugin(name: "VersionConstantsBuildToolPlugin", package: "Shipyard"),
             ]
+        ),
+        // The GRDB recipe: the shipped database attached in Configuration.prepareDatabase,
+        // an update diffed, installed and picked up by new connections.
+        .executableTarget(
+            name: "GRDBExample",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "LayeredDatabase", package: "Shipyard"),
+                .product(name: "DBGenKit", package: "Shipyard"),
+            ],
+            plugins: [.plugin(name: "DBGenBuildToolPlugin", package: "Shipyard")]
         ),
     ]
 )

@@ -6,7 +6,9 @@
 #  1. kill -9 dbgen at random moments of a large build, N times: the output must be either
 #     the old database or the complete new one (sha256 against reference builds), never
 #     anything else; the next build removes the killed builds' temporaries.
-#     Also N/2 kills each during the template copy of `dbgen attach` (no user database or the
+#     Also N kills during `dbgen update --database` / `--patch` (the previous or the new
+#     database in effect, leftovers removed by the next install), and
+#     N/2 kills each during the template copy of `dbgen attach` (no user database or the
 #     whole template) and during `versionstamp stamp` of a large plist (old or stamped).
 #  2. Disk full (a small tmpfs when mount works, else `ulimit -f` with SIGXFSZ ignored):
 #     during a build, during the template copy of `dbgen attach`, during a write into an
@@ -220,6 +222,55 @@ for ((i = 1; i <= kills / 2; i++)); do
 done
 check "kill -9 x$((kills / 2)) during a stamp (${stamp_ms} ms): the plist is old or stamped (old $stamp_old, stamped $stamp_new, other $stamp_bad)" \
   test "$stamp_bad" -eq 0
+
+# kill -9 during `dbgen update`: the database in effect is always the previous one or the
+# new one (never a mix), and the next install removes what the killed ones left.
+ku=$work/kill-update
+mkdir -p "$ku"
+cp "$in/old.sqlite" "$ku/food.sqlite" && sqlite3 "$ku/food.sqlite" 'PRAGMA user_version = 1;'
+cp "$in/new.sqlite" "$ku/v2.sqlite" && sqlite3 "$ku/v2.sqlite" 'PRAGMA user_version = 2;'
+cp "$ku/v2.sqlite" "$ku/v3.sqlite" && sqlite3 "$ku/v3.sqlite" "UPDATE big SET d = d || 'u' WHERE pk % 3 = 0; PRAGMA user_version = 3;"
+"$DBGEN" diff "$ku/v2.sqlite" "$ku/v3.sqlite" >"$ku/2-3.sql"
+v2_sha=$(sha "$ku/v2.sqlite") v3_sha=$(sha "$ku/v3.sqlite")
+update_state() { # update_state: the v2 update installed, nothing else in the directory
+  rm -rf "$ku/updates"
+  "$DBGEN" update --bundled "$ku/food.sqlite" --updates "$ku/updates" --database "$ku/v2.sqlite" >/dev/null
+}
+update_state
+start=$(date +%s%N)
+"$DBGEN" update --bundled "$ku/food.sqlite" --updates "$ku/updates" --patch "$ku/2-3.sql" >/dev/null
+patch_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+patched_sha=$(sha "$ku/updates/food.sqlite")
+update_state
+start=$(date +%s%N)
+"$DBGEN" update --bundled "$ku/food.sqlite" --updates "$ku/updates" --database "$ku/v3.sqlite" >/dev/null
+install_ms=$(( ($(date +%s%N) - start) / 1000000 + 5 ))
+update_bad=0 update_old=0 update_new=0 leftovers=0
+for ((i = 1; i <= kills; i++)); do
+  update_state
+  if ((i % 2)); then
+    random_kill "$((install_ms * 12 / 10))" "$DBGEN" update --bundled "$ku/food.sqlite" --updates "$ku/updates" --database "$ku/v3.sqlite"
+    new_update_sha=$v3_sha
+  else
+    random_kill "$((patch_ms * 12 / 10))" "$DBGEN" update --bundled "$ku/food.sqlite" --updates "$ku/updates" --patch "$ku/2-3.sql"
+    new_update_sha=$patched_sha
+  fi
+  case $(sha "$ku/updates/food.sqlite") in
+    "$v2_sha") update_old=$((update_old + 1)) ;;
+    "$new_update_sha") update_new=$((update_new + 1)) ;;
+    *) update_bad=$((update_bad + 1)) ;;
+  esac
+  in_effect=$("$DBGEN" attach --bundled "$ku/food.sqlite" --updates "$ku/updates" --user "$ku/user.sqlite" 'PRAGMA bundle.user_version' 2>&1)
+  case $in_effect in 2|3) ;; *) update_bad=$((update_bad + 1)); echo "   attach after kill $i: $in_effect" ;; esac
+  [ -n "$(find "$ku/updates" -name '.food.sqlite.update-*' -print -quit)" ] && leftovers=$((leftovers + 1))
+done
+check "kill -9 x$kills during update --database (${install_ms} ms) / --patch (${patch_ms} ms): the previous or the new database is in effect (previous $update_old, new $update_new, other $update_bad)" \
+  test "$update_bad" -eq 0
+"$DBGEN" update --bundled "$ku/food.sqlite" --updates "$ku/updates" --database "$ku/v3.sqlite" >/dev/null 2>&1
+"$DBGEN" update --bundled "$ku/food.sqlite" --updates "$ku/updates" --database "$ku/v2.sqlite" >/dev/null 2>&1 # not newer: refused
+check "the next install removed what the $leftovers interrupted ones left (only the installed database remains)" \
+  test "$(ls -A "$ku/updates")" = "food.sqlite"
+check "the bundled database is untouched by the killed updates" test "$(sqlite3 "$ku/food.sqlite" 'PRAGMA user_version')" = 1
 
 # ---------------------------------------------------------------------------------------
 echo "== disk full"

@@ -23,6 +23,10 @@ struct DatabaseBuildCommands {
                 displayName: "Building \(name).sqlite from \(script.lastComponent) with dbgen",
                 executable: dbgen,
                 arguments: ["build", script.string, "-o", output.string],
+                // dbgen's up-to-date record goes to a cache directory; the plugin's own work
+                // directory is one the sandbox lets it write (it is not a declared output, so
+                // it never becomes a resource).
+                environment: ["DBGEN_CACHE_DIR": outputDirectory.appending("dbgen-cache").string],
                 inputFiles: ScriptInputs.files(readBy: script),
                 outputFiles: [output]
             )

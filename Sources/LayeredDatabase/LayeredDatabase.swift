@@ -40,6 +40,9 @@ public final class LayeredDatabase {
     public let userPath: String
     /// The bundled database file.
     public let bundledPath: String
+    /// The shipped database actually attached: the bundled file, or the update installed in
+    /// `updatesDirectory` when its `user_version` is greater (see ``DatabaseInEffect``).
+    public let databaseInEffect: DatabaseInEffect
     /// What opening did to create the user database.
     public let installOutcome: UserDatabaseInstaller.Outcome
     /// The migration versions applied while opening.
@@ -55,13 +58,17 @@ public final class LayeredDatabase {
     ///   - bundleName: The schema name for the bundled database (default `bundle`; not `main`
     ///     or `temp`).
     ///   - migrator: Migrations applied to the user database.
+    ///   - updatesDirectory: Where ``DatabaseUpdater`` installs updates of the bundled
+    ///     database; the installed one is attached instead when its `user_version` is
+    ///     greater than the bundled file's. Nil: always the bundled file.
     /// - Throws: ``LayeredDatabaseError`` or `SQLiteError`.
     public init(
         userPath: String,
         templatePath: String? = nil,
         bundledPath: String,
         bundleName: String = LayeredDatabase.defaultBundleName,
-        migrator: UserDatabaseMigrator = UserDatabaseMigrator()
+        migrator: UserDatabaseMigrator = UserDatabaseMigrator(),
+        updatesDirectory: String? = nil
     ) throws {
         try SchemaName.validate(bundleName)
         var info = stat()
@@ -75,6 +82,8 @@ public final class LayeredDatabase {
             throw LayeredDatabaseError.bundledDatabaseUnreadable(path: bundledPath, reason: "file is empty, not a SQLite database")
         }
 
+        let selected = try updatesDirectory.map { try DatabaseInEffect.select(bundledPath: bundledPath, updatesDirectory: $0) }
+        let attachedPath = selected?.path ?? bundledPath
         installOutcome = try UserDatabaseInstaller.installIfMissing(at: userPath, template: templatePath)
         connection = try Connection(uri: SQLiteURI.fileURI(path: userPath, parameters: [("mode", "rw")]))
         // SQLite reads the file only on first use: read the user schema now, so a user file
@@ -87,7 +96,7 @@ public final class LayeredDatabase {
         }
         appliedMigrations = try migrator.migrate(connection)
 
-        let uri = SQLiteURI.fileURI(path: bundledPath, parameters: [("mode", "ro"), ("immutable", "1")])
+        let uri = SQLiteURI.fileURI(path: attachedPath, parameters: [("mode", "ro"), ("immutable", "1")])
         do {
             try connection.execute("ATTACH DATABASE ? AS \(SQLIdentifier.quote(bundleName))", [.text(uri)])
             _ = try connection.query("SELECT count(*) FROM \(SQLIdentifier.quote(bundleName)).sqlite_schema")
@@ -102,6 +111,8 @@ public final class LayeredDatabase {
             throw LayeredDatabaseError.bundledDatabaseUnreadable(path: bundledPath, reason: "\(reason) (\(error.message))")
         }
         try DetachGuard.install(on: connection, protecting: bundleName)
+        databaseInEffect = try selected ?? DatabaseInEffect(
+            path: bundledPath, userVersion: connection.userVersion(schema: bundleName), isInstalledUpdate: false)
         self.userPath = userPath
         self.bundledPath = bundledPath
         self.bundleName = bundleName

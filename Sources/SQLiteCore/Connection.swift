@@ -48,6 +48,17 @@ public final class Connection {
         sqlite3_busy_timeout(db, busyTimeout)
     }
 
+    /// False for a connection that borrows another library's handle (``init(borrowing:)``).
+    private var ownsHandle = true
+
+    /// Wraps a handle opened and owned by someone else (another SQLite library, such as
+    /// GRDB's `Database.sqliteConnection`), to run SQL through this API. Closing or releasing
+    /// the wrapper does not close the handle.
+    public init(borrowing handle: OpaquePointer) {
+        self.handle = handle
+        ownsHandle = false
+    }
+
     deinit { close() }
 
     /// The open handle.
@@ -79,7 +90,7 @@ public final class Connection {
     /// Closes the connection (also done when the object is released). Later calls throw.
     public func close() {
         if let handle {
-            sqlite3_close_v2(handle)
+            if ownsHandle { sqlite3_close_v2(handle) }
             self.handle = nil
         }
     }

@@ -38,6 +38,20 @@ struct BuildConnection {
         }
     }
 
+    /// Seals the new database for shipping: rollback-journal mode (header bytes 18 and 19 are
+    /// 1), whatever journal mode the script set, so that it opens read-only from a read-only
+    /// directory (an app bundle) without creating a `-wal` or `-shm` file.
+    static func seal(_ connection: Connection) throws {
+        do {
+            let mode = try connection.scalar("PRAGMA journal_mode=DELETE")
+            guard case .text(let name)? = mode, name.lowercased() == "delete" else {
+                throw DBGenError(.output, "cannot leave WAL mode: the database stayed in journal mode \(String(describing: mode))")
+            }
+        } catch let error as SQLiteError {
+            throw DBGenError(.output, "cannot seal the database in rollback-journal mode: \(error.message)")
+        }
+    }
+
     /// Every ordinary table of the database (including sqlite_sequence) and its row count.
     static func tableCounts(_ connection: Connection) throws -> [BuildSummary.Table] {
         do {

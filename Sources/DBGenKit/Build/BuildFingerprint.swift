@@ -3,8 +3,9 @@ import SQLiteCore
 
 /// What a build depended on: every input's identity (path, size, mtime in ns, inode), the
 /// output's identity right after it was written, dbgen's and sqlite3's versions and the options
-/// that change the output. Stored in a small sidecar file beside the output; when the current
-/// state matches, the build is up to date and nothing is read or written.
+/// that change the output. Stored where ``FingerprintStore`` says (beside the depfile or in a
+/// cache directory, never beside the output); when the current state matches, the build is up
+/// to date and nothing is read or written.
 struct BuildFingerprint: Codable, Equatable, Sendable {
     var dbgenVersion: String
     var sqliteVersion: String
@@ -16,29 +17,18 @@ struct BuildFingerprint: Codable, Equatable, Sendable {
     var output: FileStamp?
     var summary: BuildSummary
 
-    /// The sidecar's path for `output`: `.NAME.dbgen-fingerprint` in the same directory.
-    static func sidecarPath(for output: String) -> String {
-        let directory = (output as NSString).deletingLastPathComponent
-        let name = ".\((output as NSString).lastPathComponent).dbgen-fingerprint"
-        return directory.isEmpty ? name : (directory as NSString).appendingPathComponent(name)
-    }
-
-    /// The stored fingerprint, or nil when there is none or it cannot be decoded (written by
-    /// another dbgen version, damaged): either way the build is not known to be up to date,
-    /// so it runs, and writes a new fingerprint.
-    static func load(for output: String) -> BuildFingerprint? {
-        guard let data = FileManager.default.contents(atPath: sidecarPath(for: output)) else { return nil }
-        do {
-            return try JSONDecoder().decode(BuildFingerprint.self, from: data)
-        } catch {
-            return nil
-        }
+    /// The stored fingerprint at `path` (see ``FingerprintStore``), or nil when there is none
+    /// or it cannot be decoded (written by another dbgen version, damaged): either way the
+    /// build is not known to be up to date, so it runs, and writes a new fingerprint.
+    static func load(from path: String) -> BuildFingerprint? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return try? JSONDecoder().decode(BuildFingerprint.self, from: data)
     }
 
     /// True when this fingerprint was recorded for `schema` with `options` and no input nor the
     /// output has changed since (by stat only).
-    func isCurrent(schema: String, options: [String]) -> Bool {
-        guard dbgenVersion == DBGenKit.version, sqliteVersion == SQLiteLibrary.sourceID,
+    func isCurrent(schema: String, outputPath path: String, options: [String]) -> Bool {
+        guard dbgenVersion == DBGenKit.version, sqliteVersion == SQLiteLibrary.sourceID, outputPath == path,
               self.options == options, self.schema == schema,
               let output, let outputNow = FileStamp.of(outputPath), outputNow == output
         else { return false }
@@ -48,10 +38,12 @@ struct BuildFingerprint: Codable, Equatable, Sendable {
         return true
     }
 
-    /// Writes the sidecar atomically.
-    func save() throws {
+    /// Writes the record atomically at `path`, creating its directory if needed.
+    func save(to path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        try AtomicOutputFile.write(try encoder.encode(self), to: Self.sidecarPath(for: outputPath))
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try AtomicOutputFile.write(try encoder.encode(self), to: path)
     }
 }

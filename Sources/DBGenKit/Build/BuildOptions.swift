@@ -11,7 +11,12 @@ public struct BuildOptions {
     /// Warnings become errors (``DBGenError/Code/warningAsError``).
     public var strict = false
     /// Where to write a Makefile-style dependency file listing every input, if anywhere.
+    /// The build's up-to-date record is kept beside it.
     public var depfile: String?
+    /// Where the build's up-to-date record is kept when there is no depfile (never beside
+    /// the output, which an app ships): by default the user's cache directory
+    /// (``systemCacheDirectory``); nil keeps none, so every build runs.
+    public var cacheDirectory: String? = BuildOptions.systemCacheDirectory
     /// Receives every warning as it happens (`food.csv:12: warning: expected 5 columns…`).
     /// Errors are thrown by the build, not passed here.
     public var diagnosticHandler: ((Diagnostic) -> Void)?
@@ -31,6 +36,20 @@ public struct BuildOptions {
     public static func defaultOutput(forSchema schema: String) -> String {
         let base = ((schema as NSString).lastPathComponent as NSString).deletingPathExtension
         return (base.isEmpty ? "schema" : base) + ".sqlite"
+    }
+
+    /// `dbgen` in the user's cache directory: `~/Library/Caches/dbgen` on macOS,
+    /// `$XDG_CACHE_HOME/dbgen` or `~/.cache/dbgen` elsewhere (as Foundation finds it).
+    public static var systemCacheDirectory: String? {
+        FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first?
+            .appendingPathComponent("dbgen", isDirectory: true).path
+    }
+
+    /// The cache directory `dbgen` uses: `$DBGEN_CACHE_DIR` from `environment` when set,
+    /// else ``systemCacheDirectory``.
+    public static func defaultCacheDirectory(environment: [String: String]) -> String? {
+        if let explicit = environment["DBGEN_CACHE_DIR"], !explicit.isEmpty { return explicit }
+        return systemCacheDirectory
     }
 
     /// The options that change the output (part of the fingerprint).

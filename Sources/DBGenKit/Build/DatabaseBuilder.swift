@@ -14,9 +14,12 @@ public enum DatabaseBuilder {
         let cwd = PathResolution.currentDirectory
         let schemaPath = PathResolution.absolute(options.schema, relativeTo: cwd)
         let outputPath = PathResolution.absolute(options.output, relativeTo: cwd)
+        let fingerprintPath = FingerprintStore.path(
+            forOutput: outputPath, depfile: options.depfile.map { PathResolution.absolute($0, relativeTo: cwd) },
+            cacheDirectory: options.cacheDirectory.map { PathResolution.absolute($0, relativeTo: cwd) })
 
-        if !options.force, let fingerprint = BuildFingerprint.load(for: outputPath),
-           fingerprint.isCurrent(schema: schemaPath, options: options.fingerprintOptions) {
+        if !options.force, let fingerprintPath, let fingerprint = BuildFingerprint.load(from: fingerprintPath),
+           fingerprint.isCurrent(schema: schemaPath, outputPath: outputPath, options: options.fingerprintOptions) {
             var summary = fingerprint.summary
             summary.output = options.output
             summary.upToDate = true
@@ -35,6 +38,7 @@ public enum DatabaseBuilder {
                              strict: options.strict, diagnosticHandler: options.diagnosticHandler,
                              progressHandler: options.progressHandler)
         try file.commit()
+        unlink(FingerprintStore.legacyPath(forOutput: outputPath)) // kept beside the output by earlier versions
 
         let summary = BuildSummary(output: options.output, upToDate: false,
                                    seconds: Date().timeIntervalSince(started), tables: result.tables,
@@ -44,7 +48,7 @@ public enum DatabaseBuilder {
                                            outputPath: outputPath, inputs: result.inputs,
                                            output: FileStamp.of(outputPath), summary: summary)
         do {
-            try fingerprint.save()
+            if let fingerprintPath { try fingerprint.save(to: fingerprintPath) }
         } catch {
             // The database is built; only the next build's up-to-date check is lost.
             options.diagnosticHandler?(.warning("cannot record the build's fingerprint (the next build will not be skipped): \(error)"))
@@ -96,6 +100,7 @@ public enum DatabaseBuilder {
         try runner.run(scriptAt: schemaPath, displayPath: displayPath)
         // The script's `.limit`s were for its statements, not for reading the result back.
         for (limit, value) in limits { connection.setLimit(limit, to: Int32(value)) }
+        try BuildConnection.seal(connection)
         let tables = try BuildConnection.tableCounts(connection)
         return ScriptOutcome(tables: tables, inputs: runner.inputs, warnings: warnings)
     }

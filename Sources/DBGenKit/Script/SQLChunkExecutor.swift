@@ -1,3 +1,4 @@
+import Foundation
 import SQLiteCore
 
 /// Runs the SQL of one script chunk as the shell's `shell_exec` does: prepares and steps every
@@ -46,12 +47,21 @@ struct SQLChunkExecutor {
 
     /// Binds the shell's parameters, then steps the statement to its end.
     private func step(_ statement: Statement, chunk: SQLChunk, statementStart: Int) throws {
+        let setsJournalMode = statement.sql.range(of: "journal_mode", options: .caseInsensitive) != nil
+        var firstValue: DatabaseValue?
         do {
             try ShellParameters(connection: connection).bind(statement)
-            while try statement.step() {}
+            while try statement.step() {
+                if setsJournalMode && firstValue == nil { firstValue = statement.column(0) }
+            }
         } catch let error as SQLiteError {
             if let refusal = refusal(error, chunk: chunk, statementStart: statementStart) { throw refusal }
             throw DBGenError(.sql, error.message, at: location(chunk, statementStart))
+        }
+        if case .text(let mode)? = firstValue, mode.lowercased() == "wal" {
+            try diagnostics(Diagnostic.warning(
+                "journal_mode=WAL is not kept: the output is sealed in rollback-journal mode, because a WAL database cannot be opened read-only from an app bundle",
+                at: location(chunk, statementStart)))
         }
     }
 

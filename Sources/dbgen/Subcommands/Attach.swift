@@ -12,7 +12,9 @@ extension DBGenCommand {
                 with no --template a new empty database), ATTACHes --bundled read-only under \
                 --as NAME (default 'bundle'), runs each SQL argument in order and prints result \
                 rows '|'-separated, NULL as empty. Writes into the bundled database fail with a \
-                read-only error; a missing bundled file is an error, never a new empty database.
+                read-only error; a missing bundled file is an error, never a new empty database. \
+                With --updates DIR, the update `dbgen update` installed there is attached instead \
+                when its user_version is greater than --bundled's (the bundled file wins ties).
 
                 Example (an app's first launch, then a query over shipped and user rows):
                   dbgen attach --bundled database.sqlite --user Documents/user.sqlite \\
@@ -24,6 +26,9 @@ extension DBGenCommand {
 
         @Option(name: .long, help: ArgumentHelp("The shipped database, attached read-only.", valueName: "file"))
         var bundled: String
+
+        @Option(name: .long, help: ArgumentHelp("Updates installed by `dbgen update`: attached instead of --bundled when newer (user_version).", valueName: "dir"))
+        var updates: String?
 
         @Option(name: .long, help: ArgumentHelp("The writable user database (created if missing).", valueName: "file"))
         var user: String
@@ -48,7 +53,8 @@ extension DBGenCommand {
         func run() throws {
             do {
                 let database = try LayeredDatabase(
-                    userPath: user, templatePath: template, bundledPath: bundled, bundleName: name)
+                    userPath: user, templatePath: template, bundledPath: bundled, bundleName: name,
+                    updatesDirectory: updates)
                 for statement in sql {
                     var output = Data()
                     try database.forEachRow(statement) { row in

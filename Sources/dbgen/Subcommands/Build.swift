@@ -51,6 +51,7 @@ extension DBGenCommand {
             options.force = force
             options.strict = strict
             options.depfile = depfile
+            options.cacheDirectory = BuildOptions.defaultCacheDirectory(environment: ProcessInfo.processInfo.environment)
             let progressBar = ProgressBar(enabled: !quiet && isatty(STDERR_FILENO) != 0)
             if !quiet {
                 options.diagnosticHandler = { diagnostic in

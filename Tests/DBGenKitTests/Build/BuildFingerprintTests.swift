@@ -26,26 +26,47 @@ final class BuildFingerprintTests: XCTestCase {
         try Data("a".utf8).write(to: URL(fileURLWithPath: input))
         try Data("db".utf8).write(to: URL(fileURLWithPath: output))
         let stored = fingerprint(input: input, output: output)
-        try stored.save()
-        let loaded = try XCTUnwrap(BuildFingerprint.load(for: output))
+        let record = directory.appendingPathComponent("cache/out.dbgen-fingerprint").path
+        try stored.save(to: record)
+        let loaded = try XCTUnwrap(BuildFingerprint.load(from: record))
         XCTAssertEqual(loaded, stored)
-        XCTAssertTrue(loaded.isCurrent(schema: input, options: []))
-        XCTAssertFalse(loaded.isCurrent(schema: input, options: ["strict"]))
-        XCTAssertFalse(loaded.isCurrent(schema: output, options: []))
+        XCTAssertFalse(loaded.isCurrent(schema: input, outputPath: output + "-elsewhere", options: []), "recorded for another output")
+        XCTAssertTrue(loaded.isCurrent(schema: input, outputPath: output, options: []))
+        XCTAssertFalse(loaded.isCurrent(schema: input, outputPath: output, options: ["strict"]))
+        XCTAssertFalse(loaded.isCurrent(schema: output, outputPath: output, options: []))
 
         // Same size, new mtime: stale.
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-100)], ofItemAtPath: input)
-        XCTAssertFalse(loaded.isCurrent(schema: input, options: []))
+        XCTAssertFalse(loaded.isCurrent(schema: input, outputPath: output, options: []))
 
         // Output replaced: stale.
         let fresh = fingerprint(input: input, output: output)
-        XCTAssertTrue(fresh.isCurrent(schema: input, options: []))
+        XCTAssertTrue(fresh.isCurrent(schema: input, outputPath: output, options: []))
         try Data("db".utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
-        XCTAssertFalse(fresh.isCurrent(schema: input, options: []))
+        XCTAssertFalse(fresh.isCurrent(schema: input, outputPath: output, options: []))
 
         // Input gone: stale.
         let again = fingerprint(input: input, output: output)
         try FileManager.default.removeItem(atPath: input)
-        XCTAssertFalse(again.isCurrent(schema: input, options: []))
+        XCTAssertFalse(again.isCurrent(schema: input, outputPath: output, options: []))
+    }
+}
+
+/// The record is kept beside the depfile or in the cache directory, never beside the output.
+final class FingerprintStoreTests: XCTestCase {
+    func testRecordIsNeverInTheOutputsDirectory() {
+        let withDepfile = FingerprintStore.path(forOutput: "/app/Resources/food.sqlite", depfile: "/build/food.d", cacheDirectory: "/cache")
+        XCTAssertEqual(withDepfile, "/build/.food.d.dbgen-fingerprint")
+        let cached = FingerprintStore.path(forOutput: "/app/Resources/food.sqlite", depfile: nil, cacheDirectory: "/cache")
+        XCTAssertTrue(cached?.hasPrefix("/cache/food.sqlite-") ?? false, "\(cached ?? "nil")")
+        XCTAssertNotEqual(cached, FingerprintStore.path(forOutput: "/other/Resources/food.sqlite", depfile: nil, cacheDirectory: "/cache"))
+        XCTAssertNil(FingerprintStore.path(forOutput: "/app/Resources/food.sqlite", depfile: nil, cacheDirectory: nil))
+    }
+
+    func testDefaultCacheDirectoryFollowsTheEnvironment() {
+        XCTAssertEqual(BuildOptions.defaultCacheDirectory(environment: ["DBGEN_CACHE_DIR": "/c"]), "/c")
+        XCTAssertEqual(BuildOptions.defaultCacheDirectory(environment: [:]), BuildOptions.systemCacheDirectory)
+        XCTAssertTrue(BuildOptions.systemCacheDirectory?.hasSuffix("/dbgen") ?? false)
+        XCTAssertEqual(BuildOptions(schema: "s.txt", output: "o.sqlite").cacheDirectory, BuildOptions.systemCacheDirectory)
     }
 }

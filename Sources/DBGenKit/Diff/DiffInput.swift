@@ -1,0 +1,53 @@
+import CSQLite
+import Foundation
+import SQLiteCore
+
+/// One side of a diff: a database opened read-only, its schema read (so a file that is not
+/// a database fails here, naming the file).
+struct DiffInput {
+    let path: String
+    let connection: Connection
+    let catalog: SchemaCatalog
+
+    init(path: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw DatabaseDiffError.fileNotFound(path: path) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw DatabaseDiffError.notADatabase(path: path, reason: "not a regular file")
+        }
+        self.path = path
+        do {
+            connection = try Connection(uri: SQLiteURI.fileURI(path: path, parameters: [("mode", "ro")]))
+            catalog = try SchemaCatalog(connection)
+        } catch let error as SQLiteError {
+            if error.resultCode == SQLITE_NOTADB || error.resultCode == SQLITE_CORRUPT {
+                throw DatabaseDiffError.notADatabase(path: path, reason: error.message)
+            }
+            throw DatabaseDiffError.sqlite(path: path, error)
+        }
+    }
+
+    /// The layout of `table`, read from this database.
+    func layout(_ table: String) throws -> TableLayout {
+        do {
+            return try TableLayout(table: table, connection: connection, createSQL: catalog.objects[table]?.sql)
+        } catch let error as SQLiteError {
+            throw DatabaseDiffError.sqlite(path: path, error)
+        }
+    }
+
+    /// The rows of `layout`'s table in key order.
+    func rows(_ layout: TableLayout) throws -> Statement {
+        do {
+            return try connection.prepare(layout.selectSQL())
+        } catch let error as SQLiteError {
+            throw DatabaseDiffError.sqlite(path: path, error)
+        }
+    }
+
+    /// `PRAGMA name` as an integer.
+    func pragma(_ name: String) throws -> Int64 {
+        if case .integer(let value)? = try connection.scalar("PRAGMA main.\(name)") { return value }
+        return 0
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import SQLiteCore
+
+/// What the merge of a table's two row streams finds, row by row, in key order.
+protocol RowChangeHandler {
+    /// A row of the old table has no counterpart in the new one.
+    mutating func deleted(_ old: Statement) throws
+    /// A row of the new table has no counterpart in the old one.
+    mutating func inserted(_ new: Statement) throws
+    /// The row is in both, and the columns at `changed` (indexes into the layout's
+    /// ``TableLayout/allColumns``) differ.
+    mutating func updated(_ old: Statement, _ new: Statement, changed: [Int32]) throws
+    /// The row is in both, identical.
+    mutating func unchanged() throws
+}
+
+/// A merge join of two tables read in key order: one pass over each, one row of each in
+/// memory, whatever the tables' sizes.
+struct RowMerge {
+    /// The layout both statements select (key columns first).
+    var layout: TableLayout
+    /// How values are compared.
+    var equality: ValueComparison.Equality = .exact
+
+    /// Steps `old` and `new` (either may be nil: an empty table) to the end, calling
+    /// `handler` for each key.
+    func run<Handler: RowChangeHandler>(old: Statement?, new: Statement?, _ handler: inout Handler) throws {
+        var hasOld = try old?.step() ?? false
+        var hasNew = try new?.step() ?? false
+        let columnCount = Int32(layout.allColumns.count)
+        let keyCount = Int32(layout.keyColumns.count)
+        var changed: [Int32] = []
+        changed.reserveCapacity(Int(columnCount))
+        while hasOld || hasNew {
+            let order: Int
+            if !hasNew { order = -1 } else if !hasOld { order = 1 } else { order = compareKeys(old!, new!) }
+            if order < 0 {
+                try handler.deleted(old!)
+                hasOld = try old!.step()
+            } else if order > 0 {
+                try handler.inserted(new!)
+                hasNew = try new!.step()
+            } else {
+                changed.removeAll(keepingCapacity: true)
+                // A rowid key is equal only when identical; a WITHOUT ROWID key may be equal
+                // under its collation yet differ in bytes (NOCASE 'a' and 'A'): then it changed
+                // (sqldiff, whose counts `.sqlIs` reproduces, compares only the other columns).
+                let first: Int32 = layout.isRowidKey || equality == .sqlIs ? keyCount : 0
+                var index = first
+                while index < columnCount {
+                    if !ValueComparison.same(old!, new!, index, equality) { changed.append(index) }
+                    index += 1
+                }
+                if changed.isEmpty { try handler.unchanged() } else { try handler.updated(old!, new!, changed: changed) }
+                hasOld = try old!.step()
+                hasNew = try new!.step()
+            }
+        }
+    }
+
+    @inline(__always)
+    private func compareKeys(_ a: Statement, _ b: Statement) -> Int {
+        if layout.isRowidKey {
+            let x = a.int64(0), y = b.int64(0)
+            return x < y ? -1 : (x > y ? 1 : 0)
+        }
+        for (index, order) in layout.keyOrder.enumerated() {
+            let result = ValueComparison.compareKey(a, b, Int32(index), order)
+            if result != 0 { return result }
+        }
+        return 0
+    }
+}
+
+/// Tables without a key to match rows by: true when both hold the same rows in the same
+/// (storage) order, compared exactly.
+enum WholeTableComparison {
+    static func same(old: Statement?, new: Statement, columns: Int32) throws -> Bool {
+        guard let old else { return try !new.step() }
+        while true {
+            let hasOld = try old.step(), hasNew = try new.step()
+            if hasOld != hasNew { return false }
+            if !hasOld { return true }
+            for index in 0..<columns where !ValueComparison.same(old, new, index, .exact) { return false }
+        }
+    }
+}
+
+/// Counts what a merge finds (the summary, and checks that need only to know whether a
+/// table differs).
+struct RowChangeCounter: RowChangeHandler {
+    var updates = 0
+    var inserts = 0
+    var deletes = 0
+    var unchangedRows = 0
+
+    /// True when any row differs.
+    var differs: Bool { updates + inserts + deletes > 0 }
+
+    mutating func deleted(_ old: Statement) { deletes += 1 }
+    mutating func inserted(_ new: Statement) { inserts += 1 }
+    mutating func updated(_ old: Statement, _ new: Statement, changed: [Int32]) { updates += 1 }
+    mutating func unchanged() { unchangedRows += 1 }
+}

@@ -1,0 +1,105 @@
+import CSQLite
+import Foundation
+import SQLiteCore
+
+/// Checks of a database file before it is installed, and streaming copies of it.
+enum DatabaseFile {
+    /// The file's size, or ``DatabaseUpdateError/fileNotFound(path:)`` unless it is a regular file.
+    static func size(_ path: String) throws -> Int64 {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { throw DatabaseUpdateError.fileNotFound(path: path) }
+        return Int64(info.st_size)
+    }
+
+    /// Copies `source` into the open descriptor `destination` in 1 MiB pieces, hashing what
+    /// it copies; fsyncs the destination. Returns the SHA-256 of the bytes copied.
+    @discardableResult
+    static func copy(_ source: String, to destination: Int32, destinationPath: String) throws -> String {
+        let input = open(source, O_RDONLY)
+        guard input >= 0 else {
+            throw errno == ENOENT ? DatabaseUpdateError.fileNotFound(path: source)
+                : DatabaseUpdateError.fileSystem(path: source, operation: "open", errno: errno)
+        }
+        defer { close(input) }
+        var hash = SHA256()
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw DatabaseUpdateError.fileSystem(path: source, operation: "read", errno: errno)
+            }
+            if count == 0 { break }
+            try buffer.withUnsafeBytes { raw in
+                let chunk = UnsafeRawBufferPointer(rebasing: raw[0..<count])
+                hash.update(chunk)
+                var offset = 0
+                while offset < count {
+                    let written = write(destination, chunk.baseAddress! + offset, count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        throw DatabaseUpdateError.fileSystem(path: destinationPath, operation: "write", errno: errno)
+                    }
+                    offset += written
+                }
+            }
+        }
+        guard fsync(destination) == 0 else { throw DatabaseUpdateError.fileSystem(path: destinationPath, operation: "fsync", errno: errno) }
+        return hash.hexDigest()
+    }
+
+    /// The SHA-256 of a file, read in 1 MiB pieces.
+    static func sha256(_ path: String) throws -> String {
+        var hash = SHA256()
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw DatabaseUpdateError.fileNotFound(path: path) }
+        defer { try? handle.close() }
+        while let data = try? handle.read(upToCount: 1 << 20), !data.isEmpty { hash.update(data) }
+        return hash.hexDigest()
+    }
+
+    /// Checks the 100-byte header of `path` (a copy of `reported`): the SQLite magic, and a
+    /// file at least as long as the page count the header records (a truncated download).
+    static func checkHeader(_ path: String, reported: String) throws {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw DatabaseUpdateError.fileNotFound(path: reported) }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 100)) ?? Data()
+        let size = try Self.size(path)
+        guard size > 0 else { throw DatabaseUpdateError.notADatabase(path: reported, reason: "the file is empty") }
+        guard header.count == 100, header.prefix(16) == Data("SQLite format 3\0".utf8) else {
+            throw DatabaseUpdateError.notADatabase(path: reported, reason: "no SQLite header")
+        }
+        let bytes = [UInt8](header)
+        func int(_ at: Int) -> Int64 { (0..<4).reduce(Int64(0)) { $0 << 8 | Int64(bytes[at + $1]) } }
+        var pageSize = Int64(bytes[16]) << 8 | Int64(bytes[17])
+        if pageSize == 1 { pageSize = 65536 }
+        let pages = int(28)
+        if pages > 0, int(24) == int(92), size < pages * pageSize {
+            throw DatabaseUpdateError.notADatabase(path: reported, reason: "truncated: \(size) bytes, the header says \(pages * pageSize)")
+        }
+    }
+
+    /// Opens the copy at `path`, puts it in rollback-journal mode (a WAL file cannot be
+    /// read from a read-only directory), runs `PRAGMA quick_check` and returns its
+    /// `user_version`. Errors name `reported`, the file the copy came from.
+    static func verify(_ path: String, reported: String) throws -> Int64 {
+        do {
+            let connection = try Connection(path: path)
+            defer { connection.close() }
+            if case .text(let mode)? = try connection.scalar("PRAGMA journal_mode"), mode.lowercased() == "wal" {
+                try connection.execute("PRAGMA journal_mode = DELETE")
+            }
+            let report = try connection.query("PRAGMA quick_check").compactMap { row -> String? in
+                if case .text(let text) = row[0] { return text } else { return nil }
+            }
+            guard report == ["ok"] else {
+                throw DatabaseUpdateError.integrityCheckFailed(path: reported, report: report.prefix(3).joined(separator: "; "))
+            }
+            return try connection.userVersion()
+        } catch let error as SQLiteError {
+            if error.resultCode == SQLITE_NOTADB || error.resultCode == SQLITE_CORRUPT {
+                throw DatabaseUpdateError.notADatabase(path: reported, reason: error.message)
+            }
+            throw DatabaseUpdateError.sqlite(path: reported, error)
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import CSQLite
+import Foundation
+
+/// A session of SQLite's session extension (`sqlite3session_*`), used here to compute a
+/// changeset between two databases with `sqlite3session_diff`.
+///
+/// The session extension ignores tables without a declared PRIMARY KEY, and Apple's SQLite
+/// may be built without it.
+public final class Session {
+    private let session: OpaquePointer
+    private let connection: Connection
+
+    /// Creates a session recording changes to `schema` (usually `main`) of `connection`.
+    public init(_ connection: Connection, schema: String = "main") throws {
+        let database = try connection.openHandle()
+        var raw: OpaquePointer?
+        let status = sqlite3session_create(database, schema, &raw)
+        guard status == SQLITE_OK, let raw else {
+            throw SQLiteError(extendedResultCode: status, message: "cannot create a session: \(String(cString: sqlite3_errstr(status)))")
+        }
+        session = raw
+        self.connection = connection
+    }
+
+    deinit { sqlite3session_delete(session) }
+
+    /// Records changes to `table` (`sqlite3session_attach`).
+    public func attach(table: String) throws {
+        let status = sqlite3session_attach(session, table)
+        guard status == SQLITE_OK else {
+            throw SQLiteError(extendedResultCode: status, message: "cannot attach table \(table) to the session: \(String(cString: sqlite3_errstr(status)))")
+        }
+    }
+
+    /// Adds to the session the changes that turn `table` of the attached schema `fromSchema`
+    /// into the session's own `table` (`sqlite3session_diff`).
+    public func diff(fromSchema: String, table: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        let status = sqlite3session_diff(session, fromSchema, table, &message)
+        defer { sqlite3_free(message) }
+        guard status == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(status))
+            throw SQLiteError(extendedResultCode: status, message: "\(table): \(text)")
+        }
+    }
+
+    /// The changeset of everything recorded (`sqlite3session_changeset`).
+    public func changeset() throws -> Data {
+        var count: Int32 = 0
+        var bytes: UnsafeMutableRawPointer?
+        let status = sqlite3session_changeset(session, &count, &bytes)
+        defer { sqlite3_free(bytes) }
+        guard status == SQLITE_OK else {
+            throw SQLiteError(extendedResultCode: status, message: "cannot make the changeset: \(String(cString: sqlite3_errstr(status)))")
+        }
+        guard let bytes, count > 0 else { return Data() }
+        return Data(bytes: bytes, count: Int(count))
+    }
+}
+
+/// Applying a changeset (`sqlite3changeset_apply`).
+public enum Changeset {
+    /// Applies `changeset` to `connection`'s main database. Any conflict aborts it, and
+    /// nothing of it stays (SQLite applies a changeset in one savepoint).
+    public static func apply(_ changeset: Data, to connection: Connection) throws {
+        let database = try connection.openHandle()
+        var copy = changeset
+        let status = copy.withUnsafeMutableBytes { raw -> Int32 in
+            sqlite3changeset_apply(database, Int32(raw.count), raw.baseAddress, nil, { _, _, _ in
+                SQLITE_CHANGESET_ABORT
+            }, nil)
+        }
+        guard status == SQLITE_OK else { throw SQLiteError(database: database, sql: nil) }
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import DBGenKit
+import Foundation
+
+extension DBGenCommand {
+    /// `dbgen diff`: SQL (or a summary, or a changeset) that turns OLD into NEW.
+    struct Diff: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print SQL that turns OLD into NEW exactly (rows, values, schema, user_version).",
+            discussion: """
+                `sqlite3 COPY_OF_OLD < patch.sql` gives NEW's content: schema, rows with their \
+                types and exact values (REALs bit for bit), user_version. Tables are compared by \
+                rowid (WITHOUT ROWID tables by primary key), as sqldiff does; schema changes \
+                (tables, columns, indexes, views, triggers, virtual tables) are carried too. \
+                Prints nothing when the contents are the same. Exit 0 whether or not they differ.
+
+                Examples:
+                  dbgen diff v1.sqlite v2.sqlite > v2.patch.sql
+                  dbgen diff --summary v1.sqlite v2.sqlite
+                  dbgen diff --changeset v2.changeset v1.sqlite v2.sqlite
+                """
+        )
+
+        @Argument(help: ArgumentHelp("The database the patch applies to.", valueName: "old"))
+        var old: String
+
+        @Argument(help: ArgumentHelp("The database the patch produces.", valueName: "new"))
+        var new: String
+
+        @Flag(help: "Print sqldiff's per-table summary lines instead of SQL.")
+        var summary = false
+
+        @Option(help: ArgumentHelp("Write a session-extension changeset of the row changes to FILE instead of SQL.", valueName: "file"))
+        var changeset: String?
+
+        @Option(help: ArgumentHelp("Compare only this table (with its indexes and triggers).", valueName: "name"))
+        var table: String?
+
+        func run() throws {
+            do {
+                let diff = try DatabaseDiff(oldPath: old, newPath: new, table: table)
+                if let changeset {
+                    let data = try diff.changeset()
+                    do {
+                        try data.write(to: URL(fileURLWithPath: changeset), options: .atomic)
+                    } catch {
+                        throw DatabaseDiffError.output(path: changeset, reason: "cannot write: \(error.localizedDescription)")
+                    }
+                } else if summary {
+                    FileHandle.standardOutput.write(Data(try diff.summary().utf8))
+                } else {
+                    try diff.writePatch(toFileDescriptor: FileHandle.standardOutput.fileDescriptor)
+                }
+            } catch let error as DatabaseDiffError {
+                FileHandle.standardError.write(Data("\(error.path ?? "dbgen"): error: \(error.message)\n".utf8))
+                throw ExitCode(1)
+            } catch {
+                FileHandle.standardError.write(Data("dbgen: error: \(error)\n".utf8))
+                throw ExitCode(1)
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import LayeredDatabase
+
+extension DBGenCommand {
+    /// `dbgen update`: install newer shipped data into an app-owned updates directory.
+    struct Update: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Install a newer shipped database (a whole file or a diff patch) into an updates directory.",
+            discussion: """
+                With --database, installs that file; with --patch, copies the database in effect \
+                (the newer of --bundled and the installed update) and applies the SQL `dbgen diff` \
+                printed, in one transaction. A patch may change only its copy: ATTACH, VACUUM INTO, \
+                load_extension and pragmas other than user_version/application_id are refused. \
+                Before installing: --sha256 of the given file, PRAGMA quick_check, and a user_version \
+                greater than that of the database in effect. Otherwise exit 1 and DIR is as it was. \
+                The install is atomic (temporary file, fsync, rename) and prints the installed \
+                user_version. The bundled file is only read; no user database is involved.
+
+                Examples:
+                  dbgen update --bundled App/food.sqlite --updates ~/Library/food-updates --database food-v5.sqlite
+                  dbgen update --bundled App/food.sqlite --updates ~/Library/food-updates --patch v4-v5.sql --sha256 9f86d0…
+                """
+        )
+
+        @Option(name: .long, help: ArgumentHelp("The database shipped in the app (only read).", valueName: "file"))
+        var bundled: String
+
+        @Option(name: .long, help: ArgumentHelp("The app-owned directory updates are installed into.", valueName: "dir"))
+        var updates: String
+
+        @Option(name: .long, help: ArgumentHelp("A whole newer database to install.", valueName: "file"))
+        var database: String?
+
+        @Option(name: .long, help: ArgumentHelp("A patch printed by `dbgen diff` to apply to the database in effect.", valueName: "file"))
+        var patch: String?
+
+        @Option(name: .long, help: ArgumentHelp("The expected SHA-256 of --database or --patch (hex).", valueName: "hex"))
+        var sha256: String?
+
+        func validate() throws {
+            guard (database == nil) != (patch == nil) else { throw ValidationError("give exactly one of --database and --patch") }
+            if let sha256, sha256.count != 64 || !sha256.allSatisfy(\.isHexDigit) {
+                throw ValidationError("--sha256 must be 64 hexadecimal digits")
+            }
+        }
+
+        func run() throws {
+            let updater = DatabaseUpdater(bundledPath: bundled, updatesDirectory: updates)
+            do {
+                let version: Int64
+                if let database {
+                    version = try updater.installDatabase(at: database, sha256: sha256)
+                } else {
+                    version = try updater.installPatch(at: patch!, sha256: sha256)
+                }
+                print(version)
+            } catch let error as DatabaseUpdateError {
+                FileHandle.standardError.write(Data("\(error.path): error: \(error.message)\n".utf8))
+                throw ExitCode(1)
+            } catch {
+                FileHandle.standardError.write(Data("dbgen: error: \(error)\n".utf8))
+                throw ExitCode(1)
+            }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import LayeredDatabase
+import ShipyardTestSupport
+import XCTest
+
+/// Installing updates, and which database is in effect afterwards.
+final class DatabaseUpdaterTests: XCTestCase {
+    func testInstalledNewerDatabaseIsAttachedAndStaysReadOnly() throws {
+        let fixture = try UpdateFixture.make(self)
+        let v8 = try fixture.version("v8.sqlite", "INSERT INTO food VALUES (4, 30, 'Kiwi', NULL); PRAGMA user_version = 8;")
+        XCTAssertEqual(try fixture.attachedVersion(), 7)
+        XCTAssertEqual(try fixture.updater.installDatabase(at: v8), 8)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: fixture.updates), ["database.sqlite"])
+        let database = try LayeredDatabase(userPath: fixture.user, bundledPath: fixture.bundled, updatesDirectory: fixture.updates)
+        XCTAssertEqual(database.databaseInEffect.path, fixture.installed)
+        XCTAssertEqual(database.databaseInEffect.userVersion, 8)
+        XCTAssertTrue(database.databaseInEffect.isInstalledUpdate)
+        XCTAssertEqual(try database.query("SELECT name FROM bundle.food WHERE pk = 4").first?[0], "Kiwi")
+        XCTAssertThrowsError(try database.execute("DELETE FROM bundle.food")) {
+            XCTAssertTrue(($0 as? SQLiteError)?.isReadOnly ?? false, "\($0)")
+        }
+        XCTAssertEqual(try sqlite3(fixture.user, "SELECT name FROM user_food"), "mine\n")
+    }
+
+    func testBundledDataWinsTiesAndWhenAnAppUpdateShipsNewerData() throws {
+        let fixture = try UpdateFixture.make(self)
+        try fixture.updater.installDatabase(at: try fixture.version("v9.sqlite", "PRAGMA user_version = 9;"))
+        XCTAssertEqual(try fixture.attachedVersion(), 9)
+        try sqlite3(fixture.bundled, "PRAGMA user_version = 9;") // an app update ships version 9 too: a tie
+        XCTAssertFalse(try fixture.updater.databaseInEffect().isInstalledUpdate)
+        try sqlite3(fixture.bundled, "PRAGMA user_version = 10;")
+        XCTAssertEqual(try fixture.updater.databaseInEffect().path, fixture.bundled)
+        XCTAssertEqual(try fixture.attachedVersion(), 10)
+    }
+
+    func testPatchIsAppliedToTheDatabaseInEffectInOneTransaction() throws {
+        let fixture = try UpdateFixture.make(self)
+        let v8 = try fixture.version("v8.sqlite", "UPDATE food SET name = 'Green apple', desc = 256.09000000000003 WHERE pk = 1; DELETE FROM food WHERE pk = 2; PRAGMA user_version = 8;")
+        let v9 = try fixture.version("v9.sqlite", "UPDATE food SET name = 'Green apple', desc = 256.09000000000003 WHERE pk = 1; DELETE FROM food WHERE pk = 2; INSERT INTO food VALUES (5, 1, 'Fig', x'00'); PRAGMA user_version = 9;")
+        let patch78 = try fixture.directory.appendingPathComponent("7-8.sql").path, patch89 = fixture.directory.appendingPathComponent("8-9.sql").path
+        try BuiltPatch.write(old: fixture.bundled, new: v8, to: patch78)
+        try BuiltPatch.write(old: v8, new: v9, to: patch89)
+        XCTAssertEqual(try fixture.updater.installPatch(at: patch78), 8)
+        XCTAssertEqual(try fixture.updater.installPatch(at: patch89, sha256: BuiltPatch.sha256(patch89)), 9)
+        XCTAssertEqual(try DatabaseContent.dump(fixture.installed), try DatabaseContent.dump(v9))
+    }
+
+    func testStaleTemporariesOfAKilledInstallAreRemovedByTheNextOne() throws {
+        let fixture = try UpdateFixture.make(self)
+        try FileManager.default.createDirectory(atPath: fixture.updates, withIntermediateDirectories: true)
+        for junk in [".database.sqlite.update-AbC123", ".database.sqlite.update-AbC123-journal"] {
+            FileManager.default.createFile(atPath: fixture.updates + "/" + junk, contents: Data("half".utf8))
+        }
+        try fixture.updater.installDatabase(at: try fixture.version("v8.sqlite", "PRAGMA user_version = 8;"))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: fixture.updates), ["database.sqlite"])
+    }
+
+    func testConcurrentInstallsEndConsistent() throws {
+        let fixture = try UpdateFixture.make(self)
+        let versions = try (8...13).map { try fixture.version("v\($0).sqlite", "INSERT INTO version VALUES (\($0)); PRAGMA user_version = \($0);") }
+        let results = ResultsBox()
+        DispatchQueue.concurrentPerform(iterations: versions.count) { index in
+            do { results.add(try fixture.updater.installDatabase(at: versions[index])) } catch { results.add(error) }
+        }
+        XCTAssertTrue(results.installed.contains(13), "the newest is installed whatever the order")
+        for error in results.errors {
+            guard case .notNewer? = error as? DatabaseUpdateError else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: fixture.updates), ["database.sqlite"])
+        XCTAssertEqual(try sqlite3(fixture.installed, "PRAGMA quick_check; SELECT max(ver) FROM version;"), "ok\n13\n")
+    }
+}
+
+/// Thread-safe collection of concurrent install results.
+final class ResultsBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var installed: [Int64] = []
+    private(set) var errors: [Error] = []
+    func add(_ version: Int64) { lock.lock(); installed.append(version); lock.unlock() }
+    func add(_ error: Error) { lock.lock(); errors.append(error); lock.unlock() }
+}
+
+/// The streaming SHA-256 against python3's hashlib (the oracle), across block boundaries.
+final class SHA256Tests: XCTestCase {
+    func testMatchesHashlibInPieces() throws {
+        var generator = SeededGenerator(seed: 5)
+        for length in [0, 1, 55, 56, 63, 64, 65, 1000, 100_000] {
+            let data = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            let dir = try TemporaryDirectory("sha", removedAfter: self)
+            let file = try dir.write("data.bin", data)
+            var hash = SHA256()
+            var offset = 0
+            while offset < data.count {
+                let piece = min(Int.random(in: 1...300, using: &generator), data.count - offset)
+                hash.update(data[offset..<(offset + piece)])
+                offset += piece
+            }
+            XCTAssertEqual(hash.hexDigest(), try BuiltPatch.sha256(file.path), "length \(length)")
+        }
+    }
+}
+
+/// Attaching the database in effect to a handle another library opened.
+final class ShippedDatabaseAttachmentTests: XCTestCase {
+    func testAttachesTheNewerUpdateReadOnlyToABorrowedHandle() throws {
+        let fixture = try UpdateFixture.make(self)
+        try fixture.updater.installDatabase(at: try fixture.version("v8.sqlite", "INSERT INTO food VALUES (9, 0, 'Plum', NULL); PRAGMA user_version = 8;"))
+        let owner = try Connection(path: fixture.user)
+        let inEffect = try ShippedDatabaseAttachment.attach(to: try owner.openHandle(), bundledPath: fixture.bundled,
+                                                            updatesDirectory: fixture.updates, as: "shipped")
+        XCTAssertTrue(inEffect.isInstalledUpdate)
+        XCTAssertEqual(try owner.scalar("SELECT name FROM shipped.food WHERE pk = 9"), "Plum")
+        XCTAssertThrowsError(try owner.execute("DELETE FROM shipped.food")) {
+            XCTAssertTrue(($0 as? SQLiteError)?.isReadOnly ?? false, "\($0)")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: fixture.updates), ["database.sqlite"])
+        let borrowed = Connection(borrowing: try owner.openHandle())
+        borrowed.close()
+        XCTAssertEqual(try owner.scalar("SELECT count(*) FROM shipped.food"), 4, "closing a borrowing wrapper leaves the handle open")
+    }
+}
+
+/// A downloaded database in WAL mode is installed in rollback-journal mode (a WAL file could
+/// not be read immutable from a read-only place), leaving nothing but it in the directory.
+final class UpdateJournalModeTests: XCTestCase {
+    func testWALDownloadIsInstalledInRollbackJournalMode() throws {
+        let fixture = try UpdateFixture.make(self)
+        let wal = try fixture.version("wal.sqlite", "PRAGMA journal_mode = WAL; INSERT INTO food VALUES (8, 1, 'Date', NULL); PRAGMA user_version = 8;")
+        XCTAssertEqual(Array(FileManager.default.contents(atPath: wal)!.prefix(20).suffix(2)), [2, 2], "the download is WAL")
+        XCTAssertEqual(try fixture.updater.installDatabase(at: wal), 8)
+        XCTAssertEqual(Array(FileManager.default.contents(atPath: fixture.installed)!.prefix(20).suffix(2)), [1, 1])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: fixture.updates), ["database.sqlite"])
+        XCTAssertEqual(try sqlite3(fixture.installed, "SELECT name FROM food WHERE pk = 8;"), "Date\n")
+    }
+}

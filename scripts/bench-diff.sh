@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Benchmark `dbgen diff` against sqldiff, and `dbgen update --database` of a large file.
+#
+# usage: scripts/bench-diff.sh [ROWS] [WORKDIR]
+#   ROWS     rows of the generated food table (default 1000000)
+#   WORKDIR  where data and databases go (default: a fresh temporary directory, deleted after)
+#   RUNS     (environment) timed runs of each tool (default 5)
+#   DBGEN    (environment) a dbgen binary to measure instead of this checkout's release build
+#
+# OLD is built by dbgen from scripts/gen-food.py's data; NEW is OLD with 1% of the rows
+# updated (kcal), 0.1% deleted and 0.1% inserted. After one untimed warm-up of each (page
+# cache), `dbgen diff OLD NEW` and `sqldiff OLD NEW` run alternately, RUNS times each, output
+# to /dev/null; prints min / median / max wall seconds of both, the ratio of the medians
+# with its range over paired runs, and peak RSS of each (wait4). dbgen's patch is then
+# checked: applied to a copy of OLD by sqlite3, it leaves nothing to diff against NEW.
+# Last, `dbgen update --database` installs NEW (about 100 MB at 1M rows): time and peak RSS.
+set -euo pipefail
+
+ROWS="${1:-1000000}"
+RUNS="${RUNS:-5}"
+HERE="$(cd "$(dirname "$0")" && pwd)"
+REPO="$(cd "$HERE/.." && pwd)"
+for tool in sqlite3 sqldiff python3; do
+    command -v "$tool" >/dev/null || { echo "bench-diff: $tool is not installed (scripts/setup.sh)" >&2; exit 2; }
+done
+
+WORK="${2:-$(mktemp -d "${TMPDIR:-/tmp}/bench-diff.XXXXXX")}"
+mkdir -p "$WORK"
+if [ -z "${DBGEN:-}" ]; then
+    echo "== building dbgen (release)"
+    (cd "$REPO" && swift build -c release --product dbgen >/dev/null)
+    DBGEN="$(cd "$REPO" && swift build -c release --show-bin-path)/dbgen"
+fi
+if [ "$(cat "$WORK/.rows" 2>/dev/null)" != "$ROWS" ]; then
+    echo "== generating $ROWS rows and the pair in $WORK"
+    python3 "$HERE/gen-food.py" "$ROWS" "$WORK/data"
+    rm -f "$WORK/old.sqlite" "$WORK/new.sqlite"
+    (cd "$WORK/data" && "$DBGEN" schema.txt -o "$WORK/old.sqlite" --quiet --force)
+    cp "$WORK/old.sqlite" "$WORK/new.sqlite"
+    sqlite3 "$WORK/new.sqlite" <<SQL
+BEGIN;
+UPDATE food SET kcal = kcal + 1.5 WHERE pk % 100 = 0;
+DELETE FROM food WHERE pk % 1000 = 1;
+INSERT INTO food SELECT pk + $ROWS, "group", name || ' new', desc, kcal FROM food WHERE pk % 1000 = 2;
+PRAGMA user_version = 2;
+COMMIT;
+SQL
+    echo "$ROWS" > "$WORK/.rows"
+fi
+echo "== $(du -m "$WORK/new.sqlite" | cut -f1) MB per database; load before: $(uptime | sed 's/.*load average: //')"
+
+python3 - "$DBGEN" "$WORK" "$RUNS" "$ROWS" <<'PY'
+import os, shutil, statistics, subprocess, sys, time
+
+dbgen, work, runs, rows = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+old, new = os.path.join(work, "old.sqlite"), os.path.join(work, "new.sqlite")
+
+def timed(argv, stdout=subprocess.DEVNULL):
+    """Wall seconds and peak RSS (KiB) of one run of argv."""
+    start = time.perf_counter()
+    process = subprocess.Popen(argv, stdout=stdout)
+    _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - start
+    if status != 0:
+        sys.exit(f"bench-diff: {' '.join(argv)} failed (status {status})")
+    return seconds, usage.ru_maxrss
+
+def spread(values):
+    return f"min {min(values):.3f}  median {statistics.median(values):.3f}  max {max(values):.3f} s"
+
+timed([dbgen, "diff", old, new]); timed(["sqldiff", old, new])   # warm-up
+ours, theirs, our_rss, their_rss = [], [], [], []
+for run in range(1, runs + 1):
+    d, dr = timed([dbgen, "diff", old, new])
+    s, sr = timed(["sqldiff", old, new])
+    ours.append(d); theirs.append(s); our_rss.append(dr); their_rss.append(sr)
+    print(f"   run {run}: dbgen diff {d:.3f} s, sqldiff {s:.3f} s, ratio {d / s:.2f}, "
+          f"RSS {dr / 1024:.1f} / {sr / 1024:.1f} MiB", flush=True)
+ratios = [d / s for d, s in zip(ours, theirs)]
+print(f"== diff results ({rows} rows; 1% updated, 0.1% deleted, 0.1% inserted; {runs} runs each, alternating)")
+print(f"dbgen diff:     {spread(ours)}, peak RSS {max(our_rss) / 1024:.1f} MiB")
+print(f"sqldiff:        {spread(theirs)}, peak RSS {max(their_rss) / 1024:.1f} MiB")
+print(f"ratio:          {statistics.median(ours) / statistics.median(theirs):.2f} (median dbgen / median sqldiff;"
+      f" paired runs {min(ratios):.2f}-{max(ratios):.2f})")
+
+patch = os.path.join(work, "patch.sql")
+with open(patch, "wb") as out:
+    timed([dbgen, "diff", old, new], stdout=out)
+sqldiff_size = len(subprocess.run(["sqldiff", old, new], check=True, capture_output=True).stdout)
+copy = os.path.join(work, "copy.sqlite")
+shutil.copyfile(old, copy)
+with open(patch, "rb") as script:
+    subprocess.run(["sqlite3", "-bail", copy], stdin=script, check=True)
+left = subprocess.run([dbgen, "diff", copy, new], check=True, capture_output=True).stdout
+print(f"patch:          {os.path.getsize(patch)} bytes (sqldiff's {sqldiff_size}); applied to OLD it leaves "
+      f"{'nothing' if not left else len(left)} to diff against NEW")
+
+updates = os.path.join(work, "updates")
+times, rss = [], []
+for _ in range(3):
+    shutil.rmtree(updates, ignore_errors=True)
+    t, r = timed([dbgen, "update", "--bundled", old, "--updates", updates, "--database", new])
+    times.append(t); rss.append(r)
+print(f"update --database ({os.path.getsize(new) / 1e6:.0f} MB): {spread(times)}, peak RSS {max(rss) / 1024:.1f} MiB")
+PY
+echo "== load after: $(uptime | sed 's/.*load average: //')"
+if [ -z "${2:-}" ]; then rm -rf "$WORK"; fi
