@@ -67,6 +67,7 @@ struct PackPair {
         let first = Int(key >> 56)
         var low = first == 0 ? 0 : Int(index.uint32(at: 8 + (first - 1) * 4))
         var high = Int(index.uint32(at: 8 + first * 4))
+        guard low <= high, high <= objectCount else { return nil }  // a damaged fan-out table
         let ids = UnsafeRawPointer(index.bytes + 8 + 1024)
         func prefix(_ position: Int) -> UInt64 {
             UInt64(bigEndian: ids.loadUnaligned(fromByteOffset: position * 20, as: UInt64.self))

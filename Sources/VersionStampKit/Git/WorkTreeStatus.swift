@@ -1,4 +1,5 @@
 import CGit2
+import Foundation
 
 /// `git describe --dirty`'s question: do tracked files differ from HEAD, in the index or the
 /// work tree? libgit2 1.5.1's status answers it, except where it disagrees with git:
@@ -8,7 +9,9 @@ import CGit2
 /// - a HEAD tree storing a blob as 100664 (early git, some imports) reads as 100644 in git,
 ///   so the index (which git writes as 100644) matches it; libgit2 reports a mode change.
 ///
-/// Untracked files and submodules are ignored; no rename detection.
+/// Untracked files and submodules' contents are ignored; no rename detection. A submodule
+/// whose directory is missing altogether (not merely empty, as a clone leaves it) is a change
+/// for git, and libgit2 does not report it when told to skip submodules.
 enum WorkTreeStatus {
     private static let indexChanges = GIT_STATUS_INDEX_NEW.rawValue | GIT_STATUS_INDEX_MODIFIED.rawValue
         | GIT_STATUS_INDEX_DELETED.rawValue | GIT_STATUS_INDEX_RENAMED.rawValue | GIT_STATUS_INDEX_TYPECHANGE.rawValue
@@ -32,6 +35,19 @@ enum WorkTreeStatus {
         for i in 0..<git_status_list_entrycount(list) {
             guard let entry = git_status_byindex(list, i)?.pointee else { continue }
             if isRealIndexChange(entry) || isRealWorkTreeChange(entry, index: index) { return true }
+        }
+        return hasMissingSubmodule(index: index, workDirectory: repository.workDirectory!)
+    }
+
+    /// True when a submodule entry (mode 160000, not skip-worktree) has no directory in the
+    /// work tree.
+    private static func hasMissingSubmodule(index: OpaquePointer?, workDirectory: String) -> Bool {
+        for i in 0..<git_index_entrycount(index) {
+            guard let entry = git_index_get_byindex(index, i)?.pointee, entry.mode == 0o160000,
+                  UInt32(entry.flags_extended) & GIT_INDEX_ENTRY_SKIP_WORKTREE.rawValue == 0 else { continue }
+            var info = stat()
+            let path = workDirectory + "/" + String(cString: entry.path)
+            if lstat(path, &info) != 0 || info.st_mode & S_IFMT != S_IFDIR { return true }
         }
         return false
     }

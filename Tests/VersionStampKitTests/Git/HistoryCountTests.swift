@@ -101,4 +101,36 @@ final class HistoryCountTests: XCTestCase {
             try repo.assertHistoryMatchesGit(RevisionQuery(firstParent: true, paths: paths))
         }
     }
+
+    /// A path that changes type (file, directory, symbolic link, back), a mode change, an
+    /// emptied directory and a submodule entry: git's tree diff sees each as a change.
+    func testPathsChangingType() throws {
+        let repo = try RevisionTestRepository(self)
+        try repo.commit("base", file: "other.txt")
+        try repo.commit("file", file: "x")
+        try repo.git("rm", "-q", "x")
+        try repo.commit("dir", file: "x/inner.txt")
+        try repo.git("rm", "-rq", "x")
+        try FileManager.default.createSymbolicLink(atPath: repo.root.appendingPathComponent("x").path, withDestinationPath: "other.txt")
+        try repo.git("add", "x")
+        try repo.git("commit", "-q", "-m", "symlink")
+        try repo.git("rm", "-q", "x")
+        try repo.commit("file again", file: "x")
+        try repo.git("update-index", "--chmod=+x", "x")
+        try repo.git("commit", "-q", "-m", "executable")
+        try repo.git("rm", "-qf", "x")
+        try repo.git("commit", "-q", "-m", "gone")
+        let sub = String(repeating: "c", count: 40)
+        try repo.git("update-index", "--add", "--cacheinfo", "160000,\(sub),x")
+        try repo.git("commit", "-q", "-m", "submodule")
+        // The submodule's directory is missing: git's describe says -dirty; a clone leaves it empty.
+        XCTAssertTrue(try repo.gitDescribe(RevisionQuery()).hasSuffix("-dirty"))
+        try repo.assertHistoryMatchesGit(RevisionQuery(paths: ["x"]))
+        try FileManager.default.createDirectory(at: repo.root.appendingPathComponent("x"), withIntermediateDirectories: false)
+        for paths in [["x"], ["x/inner.txt"], ["other.txt", "x"]] {
+            for firstParent in [false, true] {
+                try repo.assertHistoryMatchesGit(RevisionQuery(firstParent: firstParent, paths: paths))
+            }
+        }
+    }
 }

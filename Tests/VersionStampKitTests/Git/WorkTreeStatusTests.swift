@@ -65,4 +65,24 @@ final class WorkTreeStatusTests: XCTestCase {
         try repo.assertTokensMatchGit()
         XCTAssertEqual(try dirty(repo), "M")
     }
+
+    /// Other index flags and settings git's dirty check honours: assume-unchanged entries,
+    /// intent-to-add entries, core.fileMode=false, a file replaced by a directory.
+    func testIndexFlagsAndSettings() throws {
+        let repo = try RevisionTestRepository(self)
+        try repo.commit("a", file: "assumed.txt")
+        try repo.commit("b", file: "mode.sh")
+        try repo.git("update-index", "--assume-unchanged", "assumed.txt")
+        try repo.write("assumed.txt", "edited\n")
+        try repo.assertTokensMatchGit()
+        try repo.write("new.txt", "new\n")
+        try repo.git("add", "-N", "new.txt")
+        try repo.assertTokensMatchGit()
+        try repo.git("rm", "-q", "--cached", "new.txt")
+        try repo.git("config", "core.fileMode", "false")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: repo.root.appendingPathComponent("mode.sh").path)
+        try repo.assertTokensMatchGit()
+        try repo.git("config", "core.fileMode", "true")
+        try repo.assertTokensMatchGit()
+    }
 }
