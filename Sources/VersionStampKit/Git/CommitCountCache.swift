@@ -38,48 +38,22 @@ struct CommitCountCache {
 
     /// The valid entries, most recent first; empty when the file is missing or unreadable.
     func read() -> [Entry] {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        guard lines.first == Self.header else { return [] }
-        lines.removeFirst()
-        return lines.compactMap(Self.parse)
+        file.read().compactMap { Self.entry(key: $0.key, value: $0.value) }
     }
 
-    /// Parses `COMMIT COUNT CHECKSUM`; nil when malformed or the checksum does not match.
-    static func parse(_ line: String) -> Entry? {
-        let fields = line.split(separator: " ").map(String.init)
-        guard fields.count == 3, fields[0].utf8.count == 40,
-              fields[0].allSatisfy({ $0.isHexDigit && !$0.isUppercase }),
-              let count = Int(fields[1]), count >= 1, String(count) == fields[1],
-              fields[2] == checksum(fields[0], count) else { return nil }
-        return Entry(commit: fields[0], count: count)
+    /// An entry from a line whose checksum held: a full lowercase commit id and a count ≥ 1
+    /// written canonically; nil otherwise.
+    static func entry(key commit: String, value: String) -> Entry? {
+        guard commit.utf8.count == 40, commit.allSatisfy({ $0.isHexDigit && !$0.isUppercase }),
+              let count = Int(value), count >= 1, String(count) == value else { return nil }
+        return Entry(commit: commit, count: count)
     }
 
-    /// FNV-1a (64-bit) of `COMMIT COUNT`, hexadecimal: catches truncated or hand-edited lines.
-    static func checksum(_ commit: String, _ count: Int) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in "\(commit) \(count)".utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return String(hash, radix: 16)
-    }
+    private var file: ChecksummedLineFile { ChecksummedLineFile(path: path, header: Self.header) }
 
     /// Writes `entries` (most recent first, at most `capacity`) atomically; errors are ignored.
     func write(_ entries: [Entry]) {
-        let directory = (path as NSString).deletingLastPathComponent
-        var text = Self.header + "\n"
-        for entry in entries.prefix(Self.capacity) {
-            text += "\(entry.commit) \(entry.count) \(Self.checksum(entry.commit, entry.count))\n"
-        }
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            let temporary = directory + "/.commit-counts-\(getpid())-\(UUID().uuidString)"
-            guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else { return }
-            if rename(temporary, path) != 0 { unlink(temporary) }
-        } catch {
-            return
-        }
+        file.write(entries.prefix(Self.capacity).map { ($0.commit, String($0.count)) })
     }
 
     /// `git rev-list --count HEAD` for `head`, using and refreshing the cache.

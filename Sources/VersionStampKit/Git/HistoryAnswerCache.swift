@@ -31,7 +31,7 @@ struct HistoryAnswerCache {
 
     /// The key of an answer: FNV-1a of its parts, hexadecimal.
     static func key(_ parts: [String]) -> String {
-        String(fnv(parts.joined(separator: "\u{0}")), radix: 16)
+        String(ChecksummedLineFile.fnv1a(parts.joined(separator: "\u{0}")), radix: 16)
     }
 
     /// The cached value for `key`, nil when absent.
@@ -48,40 +48,10 @@ struct HistoryAnswerCache {
     func store(_ value: String, for key: String) {
         var kept = lines().filter { $0.key != key }
         kept.insert((key, value), at: 0)
-        var text = Self.header + "\n"
-        for (key, value) in kept.prefix(Self.capacity) {
-            text += "\(key) \(value) \(String(Self.fnv("\(key) \(value)"), radix: 16))\n"
-        }
-        let directory = (path as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            let temporary = directory + "/.history-answers-\(getpid())-\(UUID().uuidString)"
-            guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else { return }
-            if rename(temporary, path) != 0 { unlink(temporary) }
-        } catch {
-            return
-        }
+        file.write(Array(kept.prefix(Self.capacity)))
     }
 
-    private func lines() -> [(key: String, value: String)] {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
-        var lines = text.split(separator: "\n").map(String.init)
-        guard lines.first == Self.header else { return [] }
-        lines.removeFirst()
-        return lines.compactMap { line in
-            let fields = line.split(separator: " ").map(String.init)
-            guard fields.count == 3, fields[2] == String(Self.fnv("\(fields[0]) \(fields[1])"), radix: 16) else { return nil }
-            return (fields[0], fields[1])
-        }
-    }
+    private var file: ChecksummedLineFile { ChecksummedLineFile(path: path, header: Self.header) }
 
-    /// FNV-1a, 64-bit.
-    static func fnv(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return hash
-    }
+    private func lines() -> [(key: String, value: String)] { file.read() }
 }
