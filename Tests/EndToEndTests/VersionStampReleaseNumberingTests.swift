@@ -45,20 +45,7 @@ final class VersionStampReleaseNumberingTests: XCTestCase {
     }
 
     private func writeInfoPlist(_ fixture: VersionStampGitFixture, short: String = "1.0", version: String = "1") throws -> URL {
-        let url = fixture.base.appendingPathComponent("Info.plist")
-        try Data("""
-        <?xml version="1.0" encoding="UTF-8"?>
-        <plist version="1.0">
-        <dict>
-        \t<key>CFBundleShortVersionString</key>
-        \t<string>\(short)</string>
-        \t<key>CFBundleVersion</key>
-        \t<string>\(version)</string>
-        </dict>
-        </plist>
-
-        """.utf8).write(to: url)
-        return url
+        try InfoPlistFixture.write(in: fixture.base, short: short, version: version)
     }
 
     /// A plist value as python3's plistlib reads it.

@@ -1,4 +1,5 @@
 import Foundation
+import ShipyardTestSupport
 import XCTest
 @testable import VersionStampKit
 
@@ -15,20 +16,7 @@ final class StampAssignmentTests: XCTestCase {
     }
 
     private func infoPlist(short: String, version: String) throws -> URL {
-        let url = directory.appendingPathComponent("Info.plist")
-        try Data("""
-        <?xml version="1.0" encoding="UTF-8"?>
-        <plist version="1.0">
-        <dict>
-        \t<key>CFBundleShortVersionString</key>
-        \t<string>\(short)</string>
-        \t<key>CFBundleVersion</key>
-        \t<string>\(version)</string>
-        </dict>
-        </plist>
-
-        """.utf8).write(to: url)
-        return url
+        try InfoPlistFixture.write(in: directory, short: short, version: version)
     }
 
     private func plan(_ plist: URL, _ mode: StampMode, offset: Int = 0, force: Bool = false) -> StampPlan {
