@@ -15,6 +15,8 @@ final class ScriptRunner {
     let diagnostics: DiagnosticHandler
     let progress: ((ImportProgress) -> Void)?
     var settings = ShellOutputSettings()
+    /// Set by `.quit`/`.exit`: the script being read ends there (a script that `.read` it
+    /// carries on, as in the 3.40.1 shell, where `.quit` ends only the input it came from).
     var quitRequested = false
     private var readStack: [String] = []
     /// The scripts being run, innermost last.
@@ -94,7 +96,10 @@ final class ScriptRunner {
         for (index, line) in ScriptReader.lines(of: [UInt8](data)).enumerated() {
             if let item = splitter.feed(Array(line), lineNumber: index + 1) {
                 try perform(item)
-                if quitRequested { return }
+                if quitRequested {
+                    quitRequested = false
+                    return
+                }
             }
         }
         if let item = splitter.finish() {

@@ -36,6 +36,8 @@ final class DotCommandDifferentialTests: XCTestCase {
         "data.csv": "7|x|y\n8|z|w\n",
         "sub/data.csv": "9,p,q\n",
         "sub/more.sql": "INSERT INTO t VALUES ('more', 0, 0);\n",
+        "sub/quits.sql": "INSERT INTO t VALUES ('before', 0, 0);\n.quit\nINSERT INTO t VALUES ('after', 0, 0);\n",
+        "sub/exits.sql": "INSERT INTO t VALUES ('before', 0, 0);\n.exit 0\nINSERT INTO t VALUES ('after', 0, 0);\n",
     ]
 
     static let outputOnlyRows: [Row] = [
@@ -87,6 +89,11 @@ final class DotCommandDifferentialTests: XCTestCase {
         Row(middle: ".separator |\n.import data.csv t", expectation: .same),
         Row(middle: ".cd sub\n.mode csv\n.import data.csv t\n.read more.sql", expectation: .same),
         Row(middle: ".read sub/more.sql", expectation: .same),
+        // `.quit` and `.exit` end only the script they are in; the one that read it goes on.
+        Row(middle: ".read sub/quits.sql\nINSERT INTO t VALUES ('read again', 0, 0);\n.read sub/exits.sql",
+            expectation: .same),
+        Row(middle: "INSERT INTO t VALUES ('before', 0, 0);\n.quit\nINSERT INTO t VALUES ('after', 0, 0);",
+            expectation: .same),
         Row(middle: "ATTACH 'other.db' AS o;\nINSERT INTO t SELECT * FROM o.o;\nDETACH o;", expectation: .same),
         Row(middle: "ATTACH ':memory:' AS m;\nCREATE TABLE m.s(x);\nINSERT INTO m.s VALUES (5);\nINSERT INTO t SELECT x, x, x FROM m.s;",
             expectation: .same),
