@@ -47,6 +47,9 @@ struct SQLChunkExecutor {
     /// Binds the shell's parameters, then steps the statement to its end.
     private func step(_ statement: Statement, chunk: SQLChunk, statementStart: Int) throws {
         do {
+            if let reason = try authorizer.refusal(toRun: statement) {
+                throw DBGenError(.refused, "refused: \(reason)", at: location(chunk, statementStart))
+            }
             try ShellParameters(connection: connection).bind(statement)
             while try statement.step() {}
         } catch let error as SQLiteError {

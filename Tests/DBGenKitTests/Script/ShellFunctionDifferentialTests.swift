@@ -73,8 +73,9 @@ final class ShellFunctionDifferentialTests: XCTestCase {
         ]
         for row in rows {
             let differential = try ShellScriptDifferential(files: Self.files, removedAfter: self)
-            let before = try differential.files().union(["script.txt"])
-            let dbgen = try differential.runDBGen("CREATE TABLE keep(x);\n" + row + "\n")
+            let script = "CREATE TABLE keep(x);\n" + row + "\n"
+            let before = try differential.files(writing: script)
+            let dbgen = try differential.runDBGen(script)
             XCTAssertNotNil(dbgen.error, row)
             XCTAssertEqual(dbgen.error?.location?.line, 1 + row.split(separator: "\n").count, "\(row): \(String(describing: dbgen.error))")
             XCTAssertEqual(try differential.files(), before, "\(row) wrote something")
