@@ -81,7 +81,7 @@ enum DotCommandCatalog {
         entry("quit", 1, .honoured),
         entry("read", 3, .honoured),
         entry("recover", 3, .unavailable(needsDbpage)),
-        entry("restore", 3, .refused("it replaces the database with another file's content")),
+        entry("restore", 3, .honoured),
         entry("save", 3, .refused(writesFile)),
         entry("scanstats", 2, .outputOnly),
         entry("schema", 3, .outputOnly),

@@ -95,6 +95,11 @@ final class DotCommandDifferentialTests: XCTestCase {
         Row(middle: "INSERT INTO t VALUES ('before', 0, 0);\n.quit\nINSERT INTO t VALUES ('after', 0, 0);",
             expectation: .same),
         Row(middle: "ATTACH 'other.db' AS o;\nINSERT INTO t SELECT * FROM o.o;\nDETACH o;", expectation: .same),
+        // `.restore` replaces the database with the file's (an input); `t` is then new again.
+        Row(middle: ".restore other.db\nCREATE TABLE t(a, b, c);\nINSERT INTO t SELECT * FROM o;", expectation: .same),
+        Row(middle: ".restore main other.db\nCREATE TABLE t(a, b, c);", expectation: .same),
+        Row(middle: ".restore temp other.db\nINSERT INTO t SELECT * FROM temp.o;", expectation: .same),
+        Row(middle: "ATTACH ':memory:' AS m;\n.restore m other.db\nINSERT INTO t SELECT * FROM m.o;", expectation: .same),
         Row(middle: "ATTACH ':memory:' AS m;\nCREATE TABLE m.s(x);\nINSERT INTO m.s VALUES (5);\nINSERT INTO t SELECT x, x, x FROM m.s;",
             expectation: .same),
     ]
@@ -103,7 +108,7 @@ final class DotCommandDifferentialTests: XCTestCase {
         ".archive --list", ".ar -c x.sqlar", ".backup copy.db", ".save copy.db", ".clone copy.db", ".excel", ".expert",
         ".filectrl size_limit", ".imposter i t2", ".load ./x", ".log out.txt", ".nonce x", ".once out.txt",
         ".open copy.db", ".output out.txt", ".output |cat", ".read |ls", ".import \"|cat data.csv\" t",
-        ".restore other.db", ".selftest", ".session", ".shell touch x", ".system touch x", ".testcase x",
+        ".selftest", ".session", ".shell touch x", ".system touch x", ".testcase x",
         ".testctrl always", ".check x", ".trace out.txt", ".connection 1", ".progress 1 --limit 2",
         ".dbconfig load_extension on", "VACUUM INTO 'copy.db';", "VACUUM main INTO 'copy.db';", "ATTACH 'new.db' AS n;",
         "SELECT load_extension('x');",
@@ -113,6 +118,7 @@ final class DotCommandDifferentialTests: XCTestCase {
         Row(middle: "ATTACH 'other.db' AS o;\nPRAGMA o.user_version = 9;", expectation: .refused, line: 2),
         // SQLite asks no authorizer about VACUUM, which rewrites the attached file in place.
         Row(middle: "ATTACH 'other.db' AS o;\nVACUUM o;", expectation: .refused, line: 2),
+        Row(middle: "ATTACH 'other.db' AS o;\n.restore o other.db", expectation: .refused, line: 2),
         Row(middle: "ATTACH 'other.db' AS \"O x\";\n/* c */ vacuum \"o X\";", expectation: .refused, line: 2),
         Row(middle: "ATTACH 'other.db' AS o;\n.import --schema o data.csv o", expectation: .refused, line: 2),
     ]
@@ -123,6 +129,7 @@ final class DotCommandDifferentialTests: XCTestCase {
         ".read", ".read nosuch.sql", ".cd", ".cd nowhere", ".frobnicate", ".import nosuch.csv t", ".import data.csv",
         ".import --schema nosuch data.csv t", ".exit 3", ".indexes a b", ".fullschema --bogus", ".log",
         ".auth maybe", ".stats maybe", ".eqp maybe", ".timer maybe", ".dbinfo", ".recover",
+        ".restore", ".restore a b c", ".restore nosuch.db", ".restore nosuch other.db",
     ].map { Row(middle: $0, expectation: .rejected) }
 
     static let stricterRows: [Row] = [
@@ -147,6 +154,27 @@ final class DotCommandDifferentialTests: XCTestCase {
         for entry in DotCommandCatalog.entries {
             XCTAssertTrue(named.contains(entry.name), "no differential row for .\(entry.name)")
         }
+    }
+
+    /// The file `.restore` reads is an input of the build, and is left as it was, with nothing
+    /// beside it (a WAL database opened read-only would leave its -wal and -shm files).
+    func testRestoredFileIsAnInputAndLeftAsItWas() throws {
+        let differential = try ShellScriptDifferential(removedAfter: self)
+        let source = try Connection(path: differential.directory.url("wal.db").path, create: true)
+        try source.execute("PRAGMA journal_mode=WAL; CREATE TABLE w(x); INSERT INTO w VALUES (1);")
+        source.close()
+        let script = ".restore wal.db\nINSERT INTO w VALUES (2);\n"
+        let before = try differential.files(writing: script)
+        let dbgen = try differential.runDBGen(script)
+        XCTAssertNil(dbgen.error)
+        XCTAssertEqual(dbgen.content?.filter { $0.hasPrefix("w:") }.count, 2)
+        // The output (and what reading it back leaves beside it) aside, every file is as it was.
+        XCTAssertEqual(try differential.files().filter { !$0.key.hasPrefix("dbgen.sqlite") && !$0.key.hasPrefix(".") },
+                       before)
+        var options = BuildOptions(schema: differential.directory.url("script.txt").path,
+                                   output: differential.directory.url("again.sqlite").path)
+        options.force = true
+        XCTAssertTrue(try DatabaseBuilder.build(options).inputs.contains { $0.hasSuffix("wal.db") })
     }
 
     private func check(_ rows: [Row], file: StaticString = #filePath, line: UInt = #line) throws {
