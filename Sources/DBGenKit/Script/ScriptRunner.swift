@@ -27,6 +27,8 @@ final class ScriptRunner {
 
     /// Every file read, in the order first read.
     private(set) var inputs: [InputFile] = []
+    /// The paths in `inputs` (fsdir records every entry of a tree it walks).
+    private var inputPaths: Set<String> = []
 
     /// The script being run: how it is shown, and the directory its relative paths resolve
     /// against (the script's own, until a `.cd`).
@@ -69,7 +71,7 @@ final class ScriptRunner {
     }
 
     func recordInput(_ absolutePath: String, _ displayPath: String) {
-        guard !inputs.contains(where: { $0.path == absolutePath }) else { return }
+        guard inputPaths.insert(absolutePath).inserted else { return }
         inputs.append(InputFile(path: absolutePath, displayPath: displayPath, stamp: FileStamp.of(absolutePath)))
     }
 

@@ -88,7 +88,7 @@ final class ShellFunctionDifferentialTests: XCTestCase {
         let directory = try TemporaryDirectory("shell-inputs", removedAfter: self)
         try directory.write("data/schema.txt", "CREATE TABLE j AS SELECT value FROM json_each(readfile('rows.json'));\n")
         try directory.write("data/rows.json", "[1, 2, 3]")
-        var options = BuildOptions(schema: directory.url("data/schema.txt").path, output: directory.url("out.sqlite").path)
+        let options = BuildOptions(schema: directory.url("data/schema.txt").path, output: directory.url("out.sqlite").path)
         let first = try DatabaseBuilder.build(options)
         XCTAssertTrue(first.inputs.contains { $0.hasSuffix("data/rows.json") }, "\(first.inputs)")
         XCTAssertEqual(first.tables, [BuildSummary.Table(name: "j", rows: 3)])
@@ -97,7 +97,22 @@ final class ShellFunctionDifferentialTests: XCTestCase {
         let second = try DatabaseBuilder.build(options)
         XCTAssertFalse(second.upToDate)
         XCTAssertEqual(second.tables, [BuildSummary.Table(name: "j", rows: 4)])
-        options.force = true
-        _ = options
+    }
+
+    /// What fsdir lists comes from the file system: a file added to a listed directory makes
+    /// the next build run (every entry it walks, directories included, is an input).
+    func testEntriesFsdirListsAreInputsOfTheBuild() throws {
+        let directory = try TemporaryDirectory("shell-fsdir-inputs", removedAfter: self)
+        try directory.write("schema.txt", "CREATE TABLE f AS SELECT name FROM fsdir('files');\n")
+        try directory.write("files/a.txt", "a")
+        let options = BuildOptions(schema: directory.url("schema.txt").path, output: directory.url("out.sqlite").path)
+        let first = try DatabaseBuilder.build(options)
+        XCTAssertEqual(first.tables, [BuildSummary.Table(name: "f", rows: 2)])
+        XCTAssertTrue(first.inputs.contains { $0.hasSuffix("files/a.txt") }, "\(first.inputs)")
+        XCTAssertTrue(try DatabaseBuilder.build(options).upToDate)
+        try directory.write("files/b.txt", "b")
+        let second = try DatabaseBuilder.build(options)
+        XCTAssertFalse(second.upToDate)
+        XCTAssertEqual(second.tables, [BuildSummary.Table(name: "f", rows: 3)])
     }
 }
