@@ -73,7 +73,7 @@ enum DotCommandCatalog {
         entry("nullvalue", 2, .outputOnly),
         entry("open", 2, .refused(otherDatabase)),
         entry("output", 2, .outputOnly),
-        entry("once", 2, .refused(writesFile)),
+        entry("once", 2, .outputOnly),
         entry("parameter", 4, .honoured),
         entry("print", 3, .outputOnly),
         entry("progress", 4, .outputOnly),

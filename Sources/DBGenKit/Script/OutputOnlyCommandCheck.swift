@@ -1,6 +1,6 @@
 /// The argument checks of the dot-commands that only print: what the sqlite3 3.40.1 shell
 /// reports as a usage error is an error; the forms that would write a file (`.log FILE`,
-/// `.trace FILE`, `.output FILE`) or run a program are refused.
+/// `.trace FILE`, `.output FILE`, `.once FILE`) or run a program are refused.
 enum OutputOnlyCommandCheck {
     static func check(_ name: String, _ args: [String]) throws {
         switch name {
@@ -49,10 +49,12 @@ enum OutputOnlyCommandCheck {
             try requireConsole(".log", args[0])
         case "trace":
             let files = try checkOptions(".trace", args, known: ["expanded", "plain", "profile", "row", "stmt", "close"],
-                                         patterns: 1, usage: ".trace ?OPTIONS? ?FILE?")
-            try files.forEach { try requireConsole(".trace", $0) }
-        case "output":
-            try checkOutput(args)
+                                         patterns: Int.max, usage: ".trace ?OPTIONS? ?FILE?")
+            // The shell opens its first argument whenever there is a file argument, even when
+            // that first argument is an option (`.trace --plain off` writes a file "--plain").
+            if !files.isEmpty { try requireConsole(".trace", args[0]) }
+        case "output", "once":
+            try checkOutput(".\(name)", args)
         case "connection":
             guard args.isEmpty else {
                 throw DotCommandParser.refusal(".connection \(args.joined(separator: " "))", DotCommandCatalog.otherDatabase)
@@ -72,7 +74,7 @@ enum OutputOnlyCommandCheck {
                                      usage: String) throws -> [String] {
         var others: [String] = []
         for argument in args {
-            if argument.hasPrefix("-") && argument != "-" {
+            if argument.hasPrefix("-") { // "-" alone too: an unknown option in the shell
                 let option = String(argument.drop { $0 == "-" })
                 guard known.contains(option) else {
                     throw DBGenError(.dotCommand, "unknown option \"\(argument)\" on \"\(command)\"")
@@ -85,23 +87,38 @@ enum OutputOnlyCommandCheck {
         return others
     }
 
-    private static func checkOutput(_ args: [String]) throws {
+    /// `.output` and `.once` as the 3.40.1 shell reads them: `--bom`; `-x`/`-e` and `|cmd` run a
+    /// program; one target, where `stdout` and `stderr` write no file, and `off` fails (the
+    /// shell keeps stdout and reports an error status).
+    private static func checkOutput(_ command: String, _ args: [String]) throws {
+        var target: String?
         for argument in args {
-            if argument == "-e" || argument == "-x" {
-                throw DotCommandParser.refusal(".output \(argument)", DotCommandCatalog.runsProgram)
-            } else if argument == "--bom" || argument == "-bom" {
-                continue
-            } else if argument.hasPrefix("|") {
-                throw DotCommandParser.refusal(".output \(argument)", DotCommandCatalog.runsProgram)
+            if argument.hasPrefix("-") {
+                let option = argument.hasPrefix("--") ? String(argument.dropFirst()) : argument
+                if option == "-bom" { continue }
+                if option == "-x" || option == "-e" {
+                    throw DotCommandParser.refusal("\(command) \(argument)", DotCommandCatalog.runsProgram)
+                }
+                throw DBGenError(.dotCommand, "unknown option \"\(argument)\" on \"\(command)\"")
+            } else if target == nil {
+                if argument.hasPrefix("|") {
+                    throw DotCommandParser.refusal("\(command) \(argument)", DotCommandCatalog.runsProgram)
+                }
+                target = argument
             } else {
-                try requireConsole(".output", argument, alsoAllowed: ["off"])
+                throw DBGenError(.dotCommand, "extra parameter \"\(argument)\" on \"\(command)\"")
             }
         }
+        if target == "off" {
+            throw DBGenError(.dotCommand, "\(command) off: the shell keeps writing to stdout and fails")
+        }
+        if let target { try requireConsole(command, target) }
     }
 
-    /// `off`, `stdout`, `stderr` (and `-` for stdout) write no file; anything else is a file.
-    private static func requireConsole(_ command: String, _ target: String, alsoAllowed: Set<String> = []) throws {
-        guard ["off", "stdout", "stderr", "-"].contains(target) || alsoAllowed.contains(target) else {
+    /// `stdout` and `stderr` write no file (nor does `off` where the command takes it);
+    /// anything else, `-` included, is a file.
+    private static func requireConsole(_ command: String, _ target: String) throws {
+        guard ["off", "stdout", "stderr"].contains(target) else {
             throw DotCommandParser.refusal("\(command) \(target)", DotCommandCatalog.writesFile)
         }
     }

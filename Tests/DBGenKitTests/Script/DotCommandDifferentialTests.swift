@@ -45,7 +45,8 @@ final class DotCommandDifferentialTests: XCTestCase {
         ".dbconfig", ".dbconfig enable_fkey", ".dump", ".dump --data-only t", ".dump --newlines --nosys", ".echo on",
         ".echo off", ".eqp on", ".eqp full", ".explain", ".explain auto", ".fullschema", ".fullschema --indent",
         ".headers on", ".header off", ".help", ".help mode", ".indexes", ".indices t", ".limit", ".limit length",
-        ".lint fkey-indexes", ".log off", ".log stdout", ".nullvalue NULL", ".output", ".output stdout", ".print hello world",
+        ".lint fkey-indexes", ".log off", ".log stdout", ".nullvalue NULL", ".output", ".output stdout", ".output --bom stderr",
+        ".once", ".once stderr", ".trace stdout stderr", ".trace off --row", ".print hello world",
         ".progress 100", ".prompt 'a> ' '.. '", ".scanstats off", ".schema", ".schema t", ".schema --indent",
         ".selecttrace 0", ".sha3sum", ".sha3sum --schema", ".show", ".stats on", ".stats off", ".stats", ".tables",
         ".tables t%", ".timeout 100", ".timer off", ".trace off", ".treetrace 0", ".version", ".vfsinfo", ".vfslist",
@@ -106,7 +107,8 @@ final class DotCommandDifferentialTests: XCTestCase {
 
     static let refusedRows: [Row] = [
         ".archive --list", ".ar -c x.sqlar", ".backup copy.db", ".save copy.db", ".clone copy.db", ".excel", ".expert",
-        ".filectrl size_limit", ".imposter i t2", ".load ./x", ".log out.txt", ".nonce x", ".once out.txt",
+        ".filectrl size_limit", ".imposter i t2", ".load ./x", ".log out.txt", ".nonce x", ".once out.txt", ".once -x",
+        ".log -", ".trace --plain off",
         ".open copy.db", ".output out.txt", ".output |cat", ".read |ls", ".import \"|cat data.csv\" t",
         ".selftest", ".session", ".shell touch x", ".system touch x", ".testcase x",
         ".testctrl always", ".check x", ".trace out.txt", ".connection 1", ".progress 1 --limit 2",
@@ -129,6 +131,7 @@ final class DotCommandDifferentialTests: XCTestCase {
         ".read", ".read nosuch.sql", ".cd", ".cd nowhere", ".frobnicate", ".import nosuch.csv t", ".import data.csv",
         ".import --schema nosuch data.csv t", ".exit 3", ".indexes a b", ".fullschema --bogus", ".log",
         ".auth maybe", ".stats maybe", ".eqp maybe", ".timer maybe", ".dbinfo", ".recover",
+        ".output off", ".output -", ".output stdout stderr", ".once off", ".trace -", ".schema -",
         ".restore", ".restore a b c", ".restore nosuch.db", ".restore nosuch other.db",
     ].map { Row(middle: $0, expectation: .rejected) }
 
