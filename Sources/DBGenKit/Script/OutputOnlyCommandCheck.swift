@@ -9,10 +9,11 @@ enum OutputOnlyCommandCheck {
         case "nullvalue":
             guard args.count == 1 else { throw DotCommandParser.usage(".nullvalue STRING") }
         case "eqp":
+            // `trace` exists only in SQLITE_DEBUG builds of the shell.
             guard args.count == 1 else { throw DotCommandParser.usage(".eqp on|off|full|trigger") }
-            try requireBoolean(args[0], except: ["full", "trigger", "trace"])
+            try requireBoolean(args[0], except: ["full", "trigger"])
         case "explain":
-            guard args.count <= 1 else { throw DotCommandParser.usage(".explain ?on|off|auto?") }
+            // The shell reads the first argument and ignores the rest.
             try args.first.map { try requireBoolean($0, except: ["auto"]) }
         case "stats":
             guard args.count <= 1 else { throw DotCommandParser.usage(".stats ?on|off|stmt|vmstep?") }
@@ -24,7 +25,11 @@ enum OutputOnlyCommandCheck {
         case "fullschema":
             guard args.isEmpty || args == ["--indent"] else { throw DotCommandParser.usage(".fullschema ?--indent?") }
         case "lint":
-            guard let first = args.first, !first.isEmpty, "fkey-indexes".hasPrefix(first) else {
+            // The options are case-insensitive prefixes of at least two characters.
+            let options = args.dropFirst().map { $0.lowercased() }
+            guard let first = args.first, !first.isEmpty, "fkey-indexes".hasPrefix(first),
+                  options.allSatisfy({ $0.count > 1 && ("-verbose".hasPrefix($0) || "-groupbyparent".hasPrefix($0)) })
+            else {
                 throw DotCommandParser.usage(".lint fkey-indexes ?-verbose? ?-groupbyparent?")
             }
         default:
@@ -60,11 +65,26 @@ enum OutputOnlyCommandCheck {
                 throw DotCommandParser.refusal(".connection \(args.joined(separator: " "))", DotCommandCatalog.otherDatabase)
             }
         case "progress":
-            if args.contains(where: { $0 == "--limit" || $0 == "-limit" }) {
-                throw DotCommandParser.refusal(".progress --limit", "it interrupts statements the shell would finish")
-            }
+            try checkProgress(args)
         default:
             break // .print .prompt .width .help .databases .dbinfo .recover .tables .timeout .version .vfs* …
+        }
+    }
+
+    /// `.progress ?N? ?--quiet|-q? ?--reset? ?--once? ?--limit N?`: `--limit` interrupts
+    /// statements (refused); an unknown option or a `--limit` without its value is an error.
+    private static func checkProgress(_ args: [String]) throws {
+        for (index, argument) in args.enumerated() where argument.hasPrefix("-") {
+            let option = argument.hasPrefix("--") ? String(argument.dropFirst(2)) : String(argument.dropFirst())
+            switch option {
+            case "quiet", "q", "reset", "once":
+                continue
+            case "limit":
+                guard index + 1 < args.count else { throw DBGenError(.dotCommand, "missing argument on --limit") }
+                throw DotCommandParser.refusal(".progress --limit", "it interrupts statements the shell would finish")
+            default:
+                throw DBGenError(.dotCommand, "unknown option \"\(argument)\" on \".progress\"")
+            }
         }
     }
 

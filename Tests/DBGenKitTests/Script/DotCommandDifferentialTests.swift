@@ -46,7 +46,9 @@ final class DotCommandDifferentialTests: XCTestCase {
         ".echo off", ".eqp on", ".eqp full", ".explain", ".explain auto", ".fullschema", ".fullschema --indent",
         ".headers on", ".header off", ".help", ".help mode", ".indexes", ".indices t", ".limit", ".limit length",
         ".lint fkey-indexes", ".log off", ".log stdout", ".nullvalue NULL", ".output", ".output stdout", ".output --bom stderr",
-        ".once", ".once stderr", ".trace stdout stderr", ".trace off --row", ".print hello world",
+        ".once", ".once stderr", ".trace stdout stderr", ".trace off --row",
+        ".explain on off", ".lint fkey-indexes -VERB -groupby", ".progress 10 --quiet --reset --once -q",
+        ".import --skip x data.csv t", ".import --skip -3 data.csv t", ".print hello world",
         ".progress 100", ".prompt 'a> ' '.. '", ".scanstats off", ".schema", ".schema t", ".schema --indent",
         ".selecttrace 0", ".sha3sum", ".sha3sum --schema", ".show", ".stats on", ".stats off", ".stats", ".tables",
         ".tables t%", ".timeout 100", ".timer off", ".trace off", ".treetrace 0", ".version", ".vfsinfo", ".vfslist",
@@ -131,6 +133,7 @@ final class DotCommandDifferentialTests: XCTestCase {
         ".read", ".read nosuch.sql", ".cd", ".cd nowhere", ".frobnicate", ".import nosuch.csv t", ".import data.csv",
         ".import --schema nosuch data.csv t", ".exit 3", ".indexes a b", ".fullschema --bogus", ".log",
         ".auth maybe", ".stats maybe", ".eqp maybe", ".timer maybe", ".dbinfo", ".recover",
+        ".eqp trace", ".lint fkey-indexes -bogus", ".progress 10 --bogus", ".progress --limit",
         ".output off", ".output -", ".output stdout stderr", ".once off", ".trace -", ".schema -",
         ".restore", ".restore a b c", ".restore nosuch.db", ".restore nosuch other.db",
     ].map { Row(middle: $0, expectation: .rejected) }
