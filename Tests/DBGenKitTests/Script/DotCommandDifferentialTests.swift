@@ -162,6 +162,42 @@ final class DotCommandDifferentialTests: XCTestCase {
         }
     }
 
+    /// Every prefix of every command name: the shell knows it exactly when the catalog does,
+    /// and the tricky ones name the command the shell's `do_meta_command` tries first.
+    func testAbbreviationsNameWhatTheyNameInTheShell() throws {
+        let names = DotCommandCatalog.entries.map(\.name) + Array(DotCommandCatalog.aliases.keys)
+        let prefixes = Set(names.flatMap { name in (1...name.count).map { String(name.prefix($0)) } })
+        let directory = try TemporaryDirectory("abbreviations", removedAfter: self)
+        // One shell reads them all (it reports each unknown one and goes on); those that end
+        // its input (`.quit`, `.exit`, and `.check` without its pattern) each get their own.
+        let ending = prefixes.filter { ["quit", "exit", "check"].contains(DotCommandCatalog.entry(named: $0)?.name) }
+        var unknown: Set<String> = []
+        for input in [prefixes.subtracting(ending).sorted()] + ending.sorted().map({ [$0] }) {
+            let script = input.map { ".\($0)\n" }.joined()
+            let shell = try Oracle.sqlite3.run([":memory:"], in: directory.url, stdin: script)
+            for line in shell.stderrText.split(separator: "\n") where line.contains("unknown command or invalid arguments") {
+                let quoted = line.split(separator: "\"")
+                if quoted.count > 1 { unknown.insert(String(quoted[1])) }
+            }
+        }
+        for prefix in prefixes.sorted() {
+            XCTAssertEqual(DotCommandCatalog.entry(named: prefix) != nil, !unknown.contains(prefix), ".\(prefix)")
+        }
+        XCTAssertFalse(unknown.isEmpty, "the shell's message for an unknown command was not recognised")
+        let expected = [
+            "a": "auth", "ar": "archive", "c": "clone", "co": "connection", "d": "dump", "da": "databases",
+            "e": "echo", "ex": "exit", "exp": "explain", "f": "filectrl", "h": "headers", "i": "import",
+            "imp": "import", "impos": "imposter", "in": "indices", "l": "load", "log": "log", "o": "output",
+            "on": "once", "op": "open", "p": "prompt", "par": "parameter", "pro": "progress", "r": "recover",
+            "rea": "read", "res": "restore", "s": "scanstats", "sc": "scanstats", "sch": "schema", "se": "separator",
+            "ses": "session", "sh": "shell", "t": "trace", "ta": "tables", "v": "version", "vf": "vfsinfo",
+            "w": "wheretrace", "wi": "width",
+        ]
+        for (written, name) in expected {
+            XCTAssertEqual(DotCommandCatalog.entry(named: written)?.name, name, ".\(written)")
+        }
+    }
+
     /// The file `.restore` reads is an input of the build, and is left as it was, with nothing
     /// beside it (a WAL database opened read-only would leave its -wal and -shm files).
     func testRestoredFileIsAnInputAndLeftAsItWas() throws {
