@@ -24,9 +24,11 @@ extension ScriptRunner {
         case .restore(let schema, let file):
             try restore(schema, from: file, in: script)
         case .parameter(let subcommand):
-            if let warning = try ShellParameters(connection: connection).perform(subcommand) {
-                try diagnostics(Diagnostic.warning(warning, at: location))
-            }
+            authorizer.reset()
+            let warning = try ShellParameters(connection: connection).perform(subcommand)
+            // A VALUE the authorizer refused (`writefile(...)`) would otherwise be kept as text.
+            if let reason = authorizer.lastRefusal { throw DBGenError(.refused, "refused: \(reason)") }
+            if let warning { try diagnostics(Diagnostic.warning(warning, at: location)) }
         case .databaseOption(let option, let enabled):
             if let enabled { try setOption(option, enabled) }
         case .limit(let limit, let value):

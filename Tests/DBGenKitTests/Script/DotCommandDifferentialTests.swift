@@ -123,6 +123,9 @@ final class DotCommandDifferentialTests: XCTestCase {
         // SQLite asks no authorizer about VACUUM, which rewrites the attached file in place.
         Row(middle: "ATTACH 'other.db' AS o;\nVACUUM o;", expectation: .refused, line: 2),
         Row(middle: "ATTACH 'other.db' AS o;\n.restore o other.db", expectation: .refused, line: 2),
+        // The shell evaluates the value, so it would write the file.
+        Row(middle: ".parameter set :w \"writefile('w.txt', 'x')\"", expectation: .refused),
+        Row(middle: ".param set :e \"edit('x', 'true')\"", expectation: .refused),
         Row(middle: "ATTACH 'other.db' AS \"O x\";\n/* c */ vacuum \"o X\";", expectation: .refused, line: 2),
         Row(middle: "ATTACH 'other.db' AS o;\n.import --schema o data.csv o", expectation: .refused, line: 2),
     ]
