@@ -88,6 +88,10 @@ final class BuildAuthorizer {
         guard let path = Self.filePath(ofDatabaseName: name, relativeTo: baseDirectory()) else {
             return .allow // in memory, temporary
         }
+        if Self.namesOtherVFSWithRelativePath(name) {
+            return refuse("ATTACH of \"\(name)\" names its own VFS, which would resolve the relative path against "
+                          + "the process's directory (and create the file there), not the script's; give an absolute path")
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
             return refuse("ATTACH of \"\(name)\", which does not exist, would create it (VACUUM INTO does so too); "
@@ -113,6 +117,16 @@ final class BuildAuthorizer {
         }
         if path.isEmpty || path == ":memory:" { return nil }
         return PathResolution.absolute(path, relativeTo: directory)
+    }
+
+    /// A `file:` URI with a `vfs=` parameter and a relative path: that VFS, not the build's,
+    /// resolves the path.
+    static func namesOtherVFSWithRelativePath(_ name: String) -> Bool {
+        guard name.hasPrefix("file:"), let query = name.split(separator: "?", maxSplits: 1).dropFirst().first else {
+            return false
+        }
+        let namesVFS = query.split(separator: "&").contains { $0.hasPrefix("vfs=") }
+        return namesVFS && !name.dropFirst("file:".count).hasPrefix("/")
     }
 
     private func refuse(_ reason: String) -> AuthorizerDecision {

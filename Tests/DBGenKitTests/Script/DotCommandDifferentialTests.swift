@@ -123,6 +123,8 @@ final class DotCommandDifferentialTests: XCTestCase {
         // SQLite asks no authorizer about VACUUM, which rewrites the attached file in place.
         Row(middle: "ATTACH 'other.db' AS o;\nVACUUM o;", expectation: .refused, line: 2),
         Row(middle: "ATTACH 'other.db' AS o;\n.restore o other.db", expectation: .refused, line: 2),
+        // Another VFS would resolve the relative name against the process's directory.
+        Row(middle: "ATTACH 'file:other.db?vfs=unix-none' AS o;", expectation: .refused),
         // The shell evaluates the value, so it would write the file.
         Row(middle: ".parameter set :w \"writefile('w.txt', 'x')\"", expectation: .refused),
         Row(middle: ".param set :e \"edit('x', 'true')\"", expectation: .refused),
