@@ -92,6 +92,9 @@ final class DotCommandDifferentialTests: XCTestCase {
         Row(middle: ".separator |\n.import data.csv t", expectation: .same),
         Row(middle: ".cd sub\n.mode csv\n.import data.csv t\n.read more.sql", expectation: .same),
         Row(middle: ".read sub/more.sql", expectation: .same),
+        // A CRLF script: each line's `\r` goes before the dot-command is read, as in the shell.
+        Row(middle: ".mode csv\r\n.separator |\r\n.param set :c 'crlf'\r\nINSERT INTO t VALUES (:c, 0, 0);\r\n.import data.csv t\r",
+            expectation: .same),
         // `.quit` and `.exit` end only the script they are in; the one that read it goes on.
         Row(middle: ".read sub/quits.sql\nINSERT INTO t VALUES ('read again', 0, 0);\n.read sub/exits.sql",
             expectation: .same),
