@@ -109,11 +109,17 @@ static int fsdir_close(sqlite3_vtab_cursor *base) {
     return SQLITE_OK;
 }
 
-/** lstat() of a path as written, resolved against the base directory. */
+/** lstat() of a path as written, resolved against the base directory. A directory or regular
+ *  file is recorded as an input: its row (name, mode, mtime, a directory's entries) comes from
+ *  the file system, so a file added, removed or touched changes what fsdir returns. (A symbolic
+ *  link is not: its stamp would be its target's, and it is an entry of a recorded directory.) */
 static int fsdir_lstat(fsdir_cursor *cursor, const char *path, struct stat *status) {
     char *resolved = shipyard_file_resolve(cursor_environment(cursor), path);
     if (resolved == NULL) return -1;
     int rc = lstat(resolved, status);
+    if (rc == 0 && (S_ISDIR(status->st_mode) || S_ISREG(status->st_mode))) {
+        shipyard_file_record(cursor_environment(cursor), resolved);
+    }
     sqlite3_free(resolved);
     return rc;
 }

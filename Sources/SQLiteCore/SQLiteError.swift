@@ -36,11 +36,6 @@ public struct SQLiteError: Error, Equatable, CustomStringConvertible {
     /// True when SQLite refused a write because the database is read-only (`SQLITE_READONLY`).
     public var isReadOnly: Bool { resultCode == SQLITE_READONLY }
 
-    /// SQLite's English name for the result code (`sqlite3_errstr`).
-    public var codeDescription: String {
-        String(cString: sqlite3_errstr(extendedResultCode))
-    }
-
     /// `MESSAGE (SQLite result code CODE) in "SQL"`; a read-only refusal says so explicitly.
     public var description: String {
         var text = message

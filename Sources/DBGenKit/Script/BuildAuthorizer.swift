@@ -28,6 +28,27 @@ final class BuildAuthorizer {
     /// Forgets the last refusal (before each statement).
     func reset() { lastRefusal = nil }
 
+    /// Why a compiled statement must not run, for what SQLite asks no authorizer about:
+    /// `VACUUM name` rewrites the attached database file `name` in place. The compiled program
+    /// says which database it vacuums (the `Vacuum` opcode's P1 is the schema's index).
+    func refusal(toRun statement: Statement) throws -> String? {
+        guard !statement.isReadOnly, statement.sql.range(of: "vacuum", options: .caseInsensitive) != nil else {
+            return nil
+        }
+        let explained = try connection.query("EXPLAIN " + statement.sql)
+        let vacuumed = explained.compactMap { row -> Int64? in
+            guard case .text("Vacuum") = row[1], case .integer(let schemaIndex) = row[2] else { return nil }
+            return schemaIndex
+        }
+        guard !vacuumed.isEmpty else { return nil }
+        for row in try connection.query("SELECT seq, name FROM pragma_database_list") {
+            guard case .integer(let index) = row[0], vacuumed.contains(index), case .text(let schema) = row[1],
+                  schema != "main", schema != "temp", connection.filename(ofSchema: schema) != "" else { continue }
+            return "VACUUM rewrites the attached database \"\(schema)\" (attached databases are read-only inputs)"
+        }
+        return nil
+    }
+
     private func decide(_ request: AuthorizerRequest) -> AuthorizerDecision {
         if request.action == AuthorizerAction.attach {
             return decideAttach(request.argument1)
@@ -67,6 +88,10 @@ final class BuildAuthorizer {
         guard let path = Self.filePath(ofDatabaseName: name, relativeTo: baseDirectory()) else {
             return .allow // in memory, temporary
         }
+        if Self.namesOtherVFSWithRelativePath(name) {
+            return refuse("ATTACH of \"\(name)\" names its own VFS, which would resolve the relative path against "
+                          + "the process's directory (and create the file there), not the script's; give an absolute path")
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
             return refuse("ATTACH of \"\(name)\", which does not exist, would create it (VACUUM INTO does so too); "
@@ -92,6 +117,16 @@ final class BuildAuthorizer {
         }
         if path.isEmpty || path == ":memory:" { return nil }
         return PathResolution.absolute(path, relativeTo: directory)
+    }
+
+    /// A `file:` URI with a `vfs=` parameter and a relative path: that VFS, not the build's,
+    /// resolves the path.
+    static func namesOtherVFSWithRelativePath(_ name: String) -> Bool {
+        guard name.hasPrefix("file:"), let query = name.split(separator: "?", maxSplits: 1).dropFirst().first else {
+            return false
+        }
+        let namesVFS = query.split(separator: "&").contains { $0.hasPrefix("vfs=") }
+        return namesVFS && !name.dropFirst("file:".count).hasPrefix("/")
     }
 
     private func refuse(_ reason: String) -> AuthorizerDecision {

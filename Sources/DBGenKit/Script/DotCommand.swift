@@ -11,6 +11,8 @@ enum DotCommand: Equatable {
     case importFile(ImportArguments)
     /// `.read FILE`.
     case read(String)
+    /// `.restore ?DB? FILE`: the content of `schema` is replaced by the database in FILE.
+    case restore(schema: String, file: String)
     /// `.parameter init|set|unset|clear|list`.
     case parameter(ParameterCommand)
     /// `.dbconfig OPTION ?on|off?` (nil: only shows it).

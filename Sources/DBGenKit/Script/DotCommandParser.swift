@@ -60,6 +60,9 @@ enum DotCommandParser {
             guard args.count == 1 else { throw usage(".read FILE") }
             if args[0].hasPrefix("|") { throw refusal(".read \(args[0])", DotCommandCatalog.runsProgram) }
             return .read(args[0])
+        case "restore":
+            guard args.count == 1 || args.count == 2 else { throw usage(".restore ?DB? FILE") }
+            return .restore(schema: args.count == 2 ? args[0] : "main", file: args[args.count - 1])
         default: // separator
             guard args.count == 1 || args.count == 2 else { throw usage(".separator COL ?ROW?") }
             return .separator

@@ -29,10 +29,8 @@ struct ImportArguments: Equatable {
                 schema = args[index]
             } else if option == "-skip", index + 1 < args.count {
                 index += 1
-                guard let value = Int(args[index].trimmingCharacters(in: .whitespaces)) else {
-                    throw DBGenError(.dotCommand, "invalid --skip count: \"\(args[index])\"")
-                }
-                skip = value
+                // The shell's integerValue: what it does not understand counts as 0.
+                skip = Int(clamping: max(0, ShellArgumentValue.integer(args[index])))
             } else if option == "-ascii" {
                 forcedQuoting = .ascii
             } else if option == "-csv" {

@@ -50,6 +50,9 @@ struct SQLChunkExecutor {
         let setsJournalMode = statement.sql.range(of: "journal_mode", options: .caseInsensitive) != nil
         var firstValue: DatabaseValue?
         do {
+            if let reason = try authorizer.refusal(toRun: statement) {
+                throw DBGenError(.refused, "refused: \(reason)", at: location(chunk, statementStart))
+            }
             try ShellParameters(connection: connection).bind(statement)
             while try statement.step() {
                 if setsJournalMode && firstValue == nil { firstValue = statement.column(0) }

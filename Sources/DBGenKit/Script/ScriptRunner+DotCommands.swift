@@ -2,7 +2,7 @@ import Foundation
 import SQLiteCore
 
 /// How the runner carries out each dot-command: the state later statements see (`.mode`,
-/// `.separator`, `.parameter`, `.dbconfig`, `.limit`, `.cd`), `.read`, `.import` and `.quit`;
+/// `.separator`, `.parameter`, `.dbconfig`, `.limit`, `.cd`), `.read`, `.import`, `.restore` and `.quit`;
 /// commands that only print do nothing.
 extension ScriptRunner {
     func perform(_ command: DotCommand, line: String, at location: SourceLocation) throws {
@@ -21,10 +21,14 @@ extension ScriptRunner {
                           namedAt: location)
         case .importFile(let arguments):
             try runImport(arguments, at: location, in: script)
+        case .restore(let schema, let file):
+            try restore(schema, from: file, in: script)
         case .parameter(let subcommand):
-            if let warning = try ShellParameters(connection: connection).perform(subcommand) {
-                try diagnostics(Diagnostic.warning(warning, at: location))
-            }
+            authorizer.reset()
+            let warning = try ShellParameters(connection: connection).perform(subcommand)
+            // A VALUE the authorizer refused (`writefile(...)`) would otherwise be kept as text.
+            if let reason = authorizer.lastRefusal { throw DBGenError(.refused, "refused: \(reason)") }
+            if let warning { try diagnostics(Diagnostic.warning(warning, at: location)) }
         case .databaseOption(let option, let enabled):
             if let enabled { try setOption(option, enabled) }
         case .limit(let limit, let value):
@@ -58,6 +62,32 @@ extension ScriptRunner {
         updateCurrentContext { context in
             context.directory = absolute
             context.displayDirectory = display
+        }
+    }
+
+    /// `.restore ?DB? FILE`: FILE (an input of the build) replaces the content of DB. The shell
+    /// would create a missing FILE (and restore an empty database); dbgen writes no such file.
+    private func restore(_ schema: String, from file: String, in script: ScriptContext) throws {
+        let absolute = PathResolution.absolute(file, relativeTo: script.directory)
+        let display = PathResolution.display(file, inDisplayDirectory: script.displayDirectory)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw DBGenError(.input, "cannot open \"\(display)\" for .restore: no such file")
+        }
+        if let target = connection.filename(ofSchema: schema), !target.isEmpty,
+           schema.lowercased() != "main", schema.lowercased() != "temp" {
+            throw DotCommandParser.refusal(".restore \(schema)", "it writes into the attached database \"\(schema)\" "
+                                           + "(attached databases are read-only inputs)")
+        }
+        recordInput(absolute, display)
+        do {
+            // Read-write without create, as ATTACH opens it: a read-only connection to a WAL
+            // database leaves its -wal and -shm files behind; this one removes them on close.
+            let source = try Connection(path: absolute)
+            defer { source.close() }
+            try connection.restore(schema, from: source)
+        } catch let error as SQLiteError {
+            throw DBGenError(.input, "cannot restore \"\(display)\" into \(schema): \(error.message)")
         }
     }
 

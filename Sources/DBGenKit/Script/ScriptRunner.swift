@@ -15,6 +15,8 @@ final class ScriptRunner {
     let diagnostics: DiagnosticHandler
     let progress: ((ImportProgress) -> Void)?
     var settings = ShellOutputSettings()
+    /// Set by `.quit`/`.exit`: the script being read ends there (a script that `.read` it
+    /// carries on, as in the 3.40.1 shell, where `.quit` ends only the input it came from).
     var quitRequested = false
     private var readStack: [String] = []
     /// The scripts being run, innermost last.
@@ -25,6 +27,8 @@ final class ScriptRunner {
 
     /// Every file read, in the order first read.
     private(set) var inputs: [InputFile] = []
+    /// The paths in `inputs` (fsdir records every entry of a tree it walks).
+    private var inputPaths: Set<String> = []
 
     /// The script being run: how it is shown, and the directory its relative paths resolve
     /// against (the script's own, until a `.cd`).
@@ -67,7 +71,7 @@ final class ScriptRunner {
     }
 
     func recordInput(_ absolutePath: String, _ displayPath: String) {
-        guard !inputs.contains(where: { $0.path == absolutePath }) else { return }
+        guard inputPaths.insert(absolutePath).inserted else { return }
         inputs.append(InputFile(path: absolutePath, displayPath: displayPath, stamp: FileStamp.of(absolutePath)))
     }
 
@@ -94,7 +98,10 @@ final class ScriptRunner {
         for (index, line) in ScriptReader.lines(of: [UInt8](data)).enumerated() {
             if let item = splitter.feed(Array(line), lineNumber: index + 1) {
                 try perform(item)
-                if quitRequested { return }
+                if quitRequested {
+                    quitRequested = false
+                    return
+                }
             }
         }
         if let item = splitter.finish() {

@@ -72,11 +72,14 @@ final class DotCommandTests: XCTestCase {
         XCTAssertNil(ShellArgumentValue.boolean("true"), "3.40 does not know true/false")
         XCTAssertEqual(try DotCommandParser.parse(["exit", "0"]), .quit)
         XCTAssertThrowsError(try DotCommandParser.parse(["exit", "2"]))
+        XCTAssertEqual(try DotCommandParser.parse(["rest", "db.sqlite"]), .restore(schema: "main", file: "db.sqlite"))
+        XCTAssertEqual(try DotCommandParser.parse(["restore", "temp", "db.sqlite"]), .restore(schema: "temp", file: "db.sqlite"))
+        XCTAssertThrowsError(try DotCommandParser.parse(["restore"]))
     }
 
     func testUnsafeAndUnknownCommandsAreRefused() {
         for name in ["shell", "system", "output", "once", "backup", "save", "open", "load", "log", "trace", "excel",
-                     "clone", "archive", "ar", "testcase", "restore", "session"] {
+                     "clone", "archive", "ar", "testcase", "session"] {
             XCTAssertThrowsError(try DotCommandParser.parse([name, "x"]), name) { error in
                 XCTAssertTrue((error as? DBGenError)?.code == .refused, name)
             }

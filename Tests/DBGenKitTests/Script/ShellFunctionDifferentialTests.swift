@@ -73,8 +73,9 @@ final class ShellFunctionDifferentialTests: XCTestCase {
         ]
         for row in rows {
             let differential = try ShellScriptDifferential(files: Self.files, removedAfter: self)
-            let before = try differential.files().union(["script.txt"])
-            let dbgen = try differential.runDBGen("CREATE TABLE keep(x);\n" + row + "\n")
+            let script = "CREATE TABLE keep(x);\n" + row + "\n"
+            let before = try differential.files(writing: script)
+            let dbgen = try differential.runDBGen(script)
             XCTAssertNotNil(dbgen.error, row)
             XCTAssertEqual(dbgen.error?.location?.line, 1 + row.split(separator: "\n").count, "\(row): \(String(describing: dbgen.error))")
             XCTAssertEqual(try differential.files(), before, "\(row) wrote something")
@@ -84,19 +85,37 @@ final class ShellFunctionDifferentialTests: XCTestCase {
     /// A file readfile() reads is an input: listed in the summary (and so the depfile), and a
     /// change to it makes the next build run.
     func testFilesTheFunctionsReadAreInputsOfTheBuild() throws {
+        try assertRebuilds(
+            files: ["data/schema.txt": "CREATE TABLE j AS SELECT value FROM json_each(readfile('rows.json'));\n",
+                    "data/rows.json": "[1, 2, 3]"],
+            schema: "data/schema.txt", input: "data/rows.json", rows: ("j", 3),
+            after: ("data/rows.json", "[1, 2, 3, 4]"), rows: ("j", 4))
+    }
+
+    /// What fsdir lists comes from the file system: a file added to a listed directory makes
+    /// the next build run (every entry it walks, directories included, is an input).
+    func testEntriesFsdirListsAreInputsOfTheBuild() throws {
+        try assertRebuilds(
+            files: ["schema.txt": "CREATE TABLE f AS SELECT name FROM fsdir('files');\n", "files/a.txt": "a"],
+            schema: "schema.txt", input: "files/a.txt", rows: ("f", 2),
+            after: ("files/b.txt", "b"), rows: ("f", 3))
+    }
+
+    /// Builds `schema` among `files` (`input` among the inputs, the table with that many rows),
+    /// sees the next build skipped, writes `change`, and sees the build after it run.
+    private func assertRebuilds(files: [String: String], schema: String, input: String, rows before: (String, Int),
+                                after change: (path: String, text: String), rows after: (String, Int),
+                                file: StaticString = #filePath, line: UInt = #line) throws {
         let directory = try TemporaryDirectory("shell-inputs", removedAfter: self)
-        try directory.write("data/schema.txt", "CREATE TABLE j AS SELECT value FROM json_each(readfile('rows.json'));\n")
-        try directory.write("data/rows.json", "[1, 2, 3]")
-        var options = BuildOptions(schema: directory.url("data/schema.txt").path, output: directory.url("out.sqlite").path)
+        for (path, text) in files { try directory.write(path, text) }
+        let options = BuildOptions(schema: directory.url(schema).path, output: directory.url("out.sqlite").path)
         let first = try DatabaseBuilder.build(options)
-        XCTAssertTrue(first.inputs.contains { $0.hasSuffix("data/rows.json") }, "\(first.inputs)")
-        XCTAssertEqual(first.tables, [BuildSummary.Table(name: "j", rows: 3)])
-        XCTAssertTrue(try DatabaseBuilder.build(options).upToDate)
-        try directory.write("data/rows.json", "[1, 2, 3, 4]")
+        XCTAssertTrue(first.inputs.contains { $0.hasSuffix(input) }, "\(first.inputs)", file: file, line: line)
+        XCTAssertEqual(first.tables, [BuildSummary.Table(name: before.0, rows: before.1)], file: file, line: line)
+        XCTAssertTrue(try DatabaseBuilder.build(options).upToDate, file: file, line: line)
+        try directory.write(change.path, change.text)
         let second = try DatabaseBuilder.build(options)
-        XCTAssertFalse(second.upToDate)
-        XCTAssertEqual(second.tables, [BuildSummary.Table(name: "j", rows: 4)])
-        options.force = true
-        _ = options
+        XCTAssertFalse(second.upToDate, file: file, line: line)
+        XCTAssertEqual(second.tables, [BuildSummary.Table(name: after.0, rows: after.1)], file: file, line: line)
     }
 }

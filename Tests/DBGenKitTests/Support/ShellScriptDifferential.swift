@@ -54,11 +54,20 @@ struct ShellScriptDifferential {
         }
     }
 
-    /// The names of the files in the directory (recursively), to see that nothing was written.
-    func files() throws -> Set<String> {
+    /// Every file in the directory (recursively) with its bytes, after writing `script` as
+    /// `script.txt`: compare with a later ``files()`` to see that nothing was written or changed.
+    func files(writing script: String) throws -> [String: Data] {
+        try directory.write("script.txt", script)
+        return try files()
+    }
+
+    /// Every file in the directory (recursively) with its bytes (a directory: empty).
+    func files() throws -> [String: Data] {
         let enumerator = FileManager.default.enumerator(atPath: directory.path)
-        var names = Set<String>()
-        while let name = enumerator?.nextObject() as? String { names.insert(name) }
-        return names
+        var files: [String: Data] = [:]
+        while let name = enumerator?.nextObject() as? String {
+            files[name] = FileManager.default.contents(atPath: directory.url(name).path) ?? Data()
+        }
+        return files
     }
 }
