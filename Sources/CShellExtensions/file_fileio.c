@@ -1,3 +1,4 @@
+#include <errno.h>
 #include "file_extensions_internal.h"
 
 #include <stdio.h>
@@ -50,11 +51,15 @@ static int result_from_stream(sqlite3_context *ctx, FILE *in, long size) {
 }
 
 /** Sets the result to the file's bytes as the shell does, recording the file when its
- *  bytes are returned (a missing file, a directory or an oversized file is not recorded). */
+ *  bytes are returned, and a missing file too (the result is then NULL; should the file
+ *  appear, the host's build is out of date). A directory or an oversized file is not recorded. */
 void shipyard_file_result_contents(sqlite3_context *ctx, const shipyard_shell_environment *environment,
                                    const char *resolved_path) {
     FILE *in = fopen(resolved_path, "rb");
-    if (in == NULL) return; /* missing or unreadable: the result stays NULL */
+    if (in == NULL) { /* missing or unreadable: the result stays NULL */
+        if (errno == ENOENT) shipyard_file_record(environment, resolved_path);
+        return;
+    }
     fseek(in, 0, SEEK_END);
     long size = ftell(in);
     rewind(in);

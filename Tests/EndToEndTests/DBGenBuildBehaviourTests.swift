@@ -68,6 +68,37 @@ final class DBGenBuildBehaviourTests: XCTestCase {
         XCTAssertEqual(try DBGenTestSupport.query(output, "SELECT count(*) FROM tag;"), "2\n")
     }
 
+    func testAFileReadfileDidNotFindIsWatchedAndKeptOutOfTheDepfile() throws {
+        let dir = try TemporaryDirectory("dbgen-missing", removedAfter: self).url
+        try DBGenTestSupport.write("CREATE TABLE t AS SELECT readfile('optional.json') AS data;\n", to: "schema.txt", in: dir)
+        let first = try DBGenTestSupport.dbgen(["schema.txt", "-o", "out.sqlite", "--depfile", "out.d"], in: dir)
+        XCTAssertEqual(first.status, 0, first.stderrText)
+        let output = dir.appendingPathComponent("out.sqlite")
+        XCTAssertEqual(try DBGenTestSupport.query(output, "SELECT quote(data) FROM t;"), "NULL\n")
+        // make (the oracle) must be able to read the depfile: no prerequisite that does not exist.
+        let depfile = try String(contentsOf: dir.appendingPathComponent("out.d"), encoding: .utf8)
+        XCTAssertFalse(depfile.contains("optional.json"), depfile)
+        try DBGenTestSupport.write("include out.d\nout.sqlite:\n\t@echo rebuild\n", to: "Makefile", in: dir)
+        XCTAssertEqual(try Oracle.make.run(["-q", "out.sqlite"], in: dir).status, 0)
+        // Still missing: up to date. Once it appears, the build runs and reads it.
+        let again = try DBGenTestSupport.dbgen(["schema.txt", "-o", "out.sqlite", "--depfile", "out.d", "--json"], in: dir)
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(again.stdoutText.utf8)) as? [String: Any])?["upToDate"] as? Bool, true)
+        try DBGenTestSupport.write("{}", to: "optional.json", in: dir)
+        let appeared = try DBGenTestSupport.dbgen(["schema.txt", "-o", "out.sqlite", "--depfile", "out.d", "--json"], in: dir)
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(appeared.stdoutText.utf8)) as? [String: Any])?["upToDate"] as? Bool, false)
+        XCTAssertEqual(try DBGenTestSupport.query(output, "SELECT quote(data) FROM t;"), "X'7B7D'\n")
+    }
+
+    func testAKilledBuildsTemporaryGoesAtTheNextRunEvenWhenUpToDate() throws {
+        let dir = try makeProject()
+        XCTAssertEqual(try DBGenTestSupport.dbgen(["in put/schema.txt", "-o", "out.sqlite"], in: dir).status, 0)
+        // What kill -9 leaves: a temporary beside the output that no process holds a lock on.
+        try DBGenTestSupport.write("half a database", to: ".out.sqlite.dbgen-Ab12Cd", in: dir)
+        let upToDate = try DBGenTestSupport.dbgen(["in put/schema.txt", "-o", "out.sqlite", "--json"], in: dir)
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(upToDate.stdoutText.utf8)) as? [String: Any])?["upToDate"] as? Bool, true)
+        XCTAssertEqual(try DBGenTestSupport.files(in: dir, prefix: ".out.sqlite.dbgen-"), [])
+    }
+
     func testDepfileListsEveryInputAndMakeReadsIt() throws {
         let dir = try makeProject()
         let spaced = try DBGenTestSupport.dbgen(["in put/schema.txt", "-o", "out db.sqlite", "--depfile", "spaced.d"], in: dir)

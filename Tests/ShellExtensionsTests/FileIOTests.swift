@@ -33,9 +33,10 @@ final class FileIOTests: XCTestCase {
         let recorder = InputRecorder()
         let outcome = runOurs("SELECT length(readfile('sub/deeper/n.txt')), readfile('missing') IS NULL;", baseDirectory: dir.path, recorder: recorder)
         XCTAssertEqual(outcome, QueryOutcome(rows: ["6|1"], error: nil))
-        XCTAssertEqual(recorder.paths, [dir.path + "/sub/deeper/n.txt"])
+        // A missing file is recorded too: if it appears, what readfile returns changes.
+        XCTAssertEqual(recorder.paths, [dir.path + "/sub/deeper/n.txt", dir.path + "/missing"])
         _ = runOurs("SELECT readfile('sub');", baseDirectory: dir.path, recorder: recorder)
-        XCTAssertEqual(recorder.paths, [dir.path + "/sub/deeper/n.txt"], "a directory is not recorded")
+        XCTAssertEqual(recorder.paths, [dir.path + "/sub/deeper/n.txt", dir.path + "/missing"], "a directory is not recorded")
     }
 
     func testDirectOnlyFunctionsAndTablesMatchShellInViewsAndTriggers() throws {

@@ -32,9 +32,9 @@ struct BuildFingerprint: Codable, Equatable, Sendable {
               self.options == options, self.schema == schema,
               let output, let outputNow = FileStamp.of(outputPath), outputNow == output
         else { return false }
-        for input in inputs {
-            guard let stamp = input.stamp, FileStamp.of(input.path) == stamp else { return false }
-        }
+        // An input recorded as missing (readfile of a file that did not exist) is current
+        // while it is still missing.
+        for input in inputs where FileStamp.of(input.path) != input.stamp { return false }
         return true
     }
 

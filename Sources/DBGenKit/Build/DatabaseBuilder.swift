@@ -18,6 +18,8 @@ public enum DatabaseBuilder {
             forOutput: outputPath, depfile: options.depfile.map { PathResolution.absolute($0, relativeTo: cwd) },
             cacheDirectory: options.cacheDirectory.map { PathResolution.absolute($0, relativeTo: cwd) })
 
+        // A killed build's temporary file goes first, even when nothing needs building.
+        AtomicOutputFile.removeStaleTemporaries(of: outputPath)
         if !options.force, let fingerprintPath, let fingerprint = BuildFingerprint.load(from: fingerprintPath),
            fingerprint.isCurrent(schema: schemaPath, outputPath: outputPath, options: options.fingerprintOptions) {
             var summary = fingerprint.summary
@@ -25,13 +27,12 @@ public enum DatabaseBuilder {
             summary.upToDate = true
             summary.seconds = Date().timeIntervalSince(started)
             if let depfile = options.depfile {
-                try Depfile.write(target: options.output, inputs: fingerprint.inputs.map(\.displayPath), to: depfile)
+                try Depfile.write(target: options.output, inputs: fingerprint.inputs.existing.map(\.displayPath), to: depfile)
             }
             return summary
         }
         try checkPaths(options, schemaPath: schemaPath, outputPath: outputPath)
 
-        AtomicOutputFile.removeStaleTemporaries(of: outputPath)
         let file = try AtomicOutputFile(destination: outputPath)
         defer { file.discard() }
         let result = try run(schema: options.schema, schemaPath: schemaPath, into: file.temporaryPath,
@@ -42,7 +43,7 @@ public enum DatabaseBuilder {
 
         let summary = BuildSummary(output: options.output, upToDate: false,
                                    seconds: Date().timeIntervalSince(started), tables: result.tables,
-                                   warnings: result.warnings, inputs: result.inputs.map(\.displayPath))
+                                   warnings: result.warnings, inputs: result.inputs.existing.map(\.displayPath))
         let fingerprint = BuildFingerprint(dbgenVersion: DBGenKit.version, sqliteVersion: SQLiteLibrary.sourceID,
                                            options: options.fingerprintOptions, schema: schemaPath,
                                            outputPath: outputPath, inputs: result.inputs,
@@ -54,7 +55,7 @@ public enum DatabaseBuilder {
             options.diagnosticHandler?(.warning("cannot record the build's fingerprint (the next build will not be skipped): \(error)"))
         }
         if let depfile = options.depfile {
-            try Depfile.write(target: options.output, inputs: result.inputs.map(\.displayPath), to: depfile)
+            try Depfile.write(target: options.output, inputs: result.inputs.existing.map(\.displayPath), to: depfile)
         }
         return summary
     }

@@ -15,3 +15,10 @@ struct InputFile: Codable, Hashable, Sendable {
         self.stamp = stamp
     }
 }
+
+extension Array where Element == InputFile {
+    /// The inputs that existed when they were read: what a depfile and the summary list
+    /// (make stops at a prerequisite that does not exist). A file `readfile()` looked for and
+    /// did not find stays in the fingerprint only, so its appearing makes the build run.
+    var existing: [InputFile] { filter { $0.stamp != nil } }
+}
