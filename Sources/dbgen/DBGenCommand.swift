@@ -6,12 +6,18 @@ import SQLiteCore
 struct DBGenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dbgen",
-        abstract: "Build a SQLite database from a sqlite3-shell schema script and CSV files.",
+        abstract: "Build, compare and update the SQLite database an app ships, from a sqlite3-shell script.",
         discussion: """
-            dbgen reads a schema script in the sqlite3 shell's dialect (SQL plus .mode, \
-            .separator, .import and .read) and builds the database it describes, as \
-            `sqlite3 OUTPUT < SCHEMA` would, but stops at the first error and never leaves \
-            a half-written OUTPUT. With no subcommand, `build` runs.
+            `dbgen build` reads a schema script in the sqlite3 3.40.1 shell's dialect (SQL, \
+            the shell's dot-commands such as .mode, .separator, .import, .read and \
+            .parameter, and its SQL functions such as readfile() and generate_series) and \
+            builds the database `sqlite3 OUTPUT < SCHEMA` would, but stops at the first \
+            error with FILE:LINE, never leaves a half-written OUTPUT, and refuses what would \
+            write outside it or run a program. With no subcommand, `build` runs.
+
+            Then `check` guards it in CI, `diff` prints the SQL patch from one shipped \
+            version to the next, `update` installs a patch or a newer file in the field, \
+            and `attach` opens a user database with the shipped one attached read-only.
 
             Example:
               dbgen schema/schema.txt -o Resources/food.sqlite --depfile food.d
