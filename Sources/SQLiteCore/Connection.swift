@@ -120,42 +120,53 @@ public final class Connection {
     /// Runs every statement in `sql`, calling `body` for each result row as it is stepped
     /// (rows are not buffered).
     public func forEachRow(_ sql: String, _ arguments: [DatabaseValue] = [], _ body: (Row) throws -> Void) throws {
-        guard let db = handle else {
+        guard handle != nil else {
             throw SQLiteError(extendedResultCode: SQLITE_MISUSE, message: "connection is closed", sql: sql)
         }
         var bound = arguments.isEmpty
-        var utf8 = Array(sql.utf8CString)
-        try utf8.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var cursor: UnsafePointer<CChar>? = UnsafePointer(base)
-            while let start = cursor, start.pointee != 0 {
-                var raw: OpaquePointer?
-                var tail: UnsafePointer<CChar>?
-                let status = sqlite3_prepare_v2(db, start, -1, &raw, &tail)
-                let statementText = tail.map { statementSQL(from: start, to: $0) } ?? String(cString: start)
-                guard status == SQLITE_OK else {
-                    throw SQLiteError(database: db, sql: statementText)
+        try forEachStatement(sql) { statement, _ in
+            if statement.parameterCount > 0 {
+                guard statement.parameterCount == arguments.count else {
+                    throw SQLiteError(
+                        extendedResultCode: SQLITE_RANGE,
+                        message: "statement has \(statement.parameterCount) parameter(s) but \(arguments.count) argument(s) were given",
+                        sql: statement.sql)
                 }
-                cursor = tail
-                guard let raw else { continue } // whitespace or a comment
-                let statement = Statement(handle: raw, database: db, sql: statementText)
-                if statement.parameterCount > 0 {
-                    guard statement.parameterCount == arguments.count else {
-                        throw SQLiteError(
-                            extendedResultCode: SQLITE_RANGE,
-                            message: "statement has \(statement.parameterCount) parameter(s) but \(arguments.count) argument(s) were given",
-                            sql: statementText)
-                    }
-                    try statement.bind(arguments)
-                    bound = true
-                }
-                try Self.readRows(of: statement, body)
+                try statement.bind(arguments)
+                bound = true
             }
+            try Self.readRows(of: statement, body)
         }
         if !bound {
             throw SQLiteError(
                 extendedResultCode: SQLITE_RANGE,
                 message: "\(arguments.count) argument(s) given but the SQL has no parameters", sql: sql)
+        }
+    }
+
+    /// Prepares the statements of `sql` one at a time and hands each to `body` unstepped
+    /// (to inspect, step or skip), with the 1-based line of `sql` where it starts.
+    public func forEachStatement(_ sql: String, _ body: (Statement, Int) throws -> Void) throws {
+        let db = try openHandle()
+        var utf8 = Array(sql.utf8CString)
+        try utf8.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var cursor: UnsafePointer<CChar>? = UnsafePointer(base)
+            var line = 1
+            while let start = cursor, start.pointee != 0 {
+                var raw: OpaquePointer?
+                var tail: UnsafePointer<CChar>?
+                let status = sqlite3_prepare_v2(db, start, -1, &raw, &tail)
+                let end = tail ?? start.advanced(by: strlen(start))
+                let text = String(decoding: UnsafeRawBufferPointer(start: start, count: end - start), as: UTF8.self)
+                var leading = 0
+                for char in text.utf8 { if char == 10 { leading += 1 } else if char > 32 { break } }
+                guard status == SQLITE_OK else { throw SQLiteError(database: db, sql: text) }
+                cursor = tail
+                defer { line += text.utf8.reduce(0) { $0 + ($1 == 10 ? 1 : 0) } }
+                guard let raw else { continue }
+                try body(Statement(handle: raw, database: db, sql: text), line + leading)
+            }
         }
     }
 
@@ -182,13 +193,6 @@ public final class Connection {
             let count = statement.columnCount
             if names == nil { names = (0..<count).map { statement.columnName($0) } }
             try body(Row(columnNames: names ?? [], values: statement.row()))
-        }
-    }
-
-    private func statementSQL(from start: UnsafePointer<CChar>, to end: UnsafePointer<CChar>) -> String {
-        let count = end - start
-        return start.withMemoryRebound(to: UInt8.self, capacity: count) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
         }
     }
 }
