@@ -201,39 +201,34 @@ final class ObjectStore {
 
     /// Inflates exactly `size` bytes into a new array; nil on error.
     private func inflateWhole(_ data: UnsafePointer<UInt8>, _ available: Int, size: Int) -> [UInt8]? {
-        guard available > 2, data[0] & 0x0f == 8, data[1] & 0x20 == 0, inflateReset(&stream) == Z_OK else { return nil }
-        var ok = true
+        var produced: Int?
         let bytes = [UInt8](unsafeUninitializedCapacity: max(size, 1)) { buffer, count in
-            stream.next_in = UnsafeMutablePointer(mutating: data + 2)  // past the zlib header
-            stream.avail_in = UInt32(clamping: available - 2)
-            stream.next_out = buffer.baseAddress
-            stream.avail_out = UInt32(size)
-            while stream.avail_out > 0 {
-                let status = CGit2.inflate(&stream, Z_NO_FLUSH)
-                if status == Z_STREAM_END { break }
-                if status != Z_OK { ok = false; break }
-            }
-            ok = ok && stream.avail_out == 0
-            count = ok ? size : 0
+            produced = inflate(data, available, into: buffer.baseAddress!, size: size)
+            count = produced == size ? size : 0
         }
-        return ok ? bytes : nil
+        return produced == size ? bytes : nil
     }
 
     /// Inflates up to `size` bytes from `data` into `scratch`; the byte count, nil on error.
     private func inflate(_ data: UnsafePointer<UInt8>, _ available: Int, size: Int) -> Int? {
         if scratch.count < size + 1 { scratch = [UInt8](repeating: 0, count: max(size + 1, scratch.count * 2)) }
+        return scratch.withUnsafeMutableBufferPointer { out in inflate(data, available, into: out.baseAddress!, size: size) }
+    }
+
+    /// Inflates the zlib stream at `data` (its 2-byte header checked and skipped) into `out`,
+    /// at most `size` bytes; the byte count written, nil on a zlib error.
+    private func inflate(_ data: UnsafePointer<UInt8>, _ available: Int, into out: UnsafeMutablePointer<UInt8>,
+                         size: Int) -> Int? {
         guard available > 2, data[0] & 0x0f == 8, data[1] & 0x20 == 0, inflateReset(&stream) == Z_OK else { return nil }
-        return scratch.withUnsafeMutableBufferPointer { out -> Int? in
-            stream.next_in = UnsafeMutablePointer(mutating: data + 2)  // past the zlib header
-            stream.avail_in = UInt32(clamping: available - 2)
-            stream.next_out = out.baseAddress
-            stream.avail_out = UInt32(size)
-            while stream.avail_out > 0 {
-                let status = CGit2.inflate(&stream, Z_NO_FLUSH)
-                if status == Z_STREAM_END { break }
-                if status != Z_OK { return nil }
-            }
-            return size - Int(stream.avail_out)
+        stream.next_in = UnsafeMutablePointer(mutating: data + 2)  // past the zlib header
+        stream.avail_in = UInt32(clamping: available - 2)
+        stream.next_out = out
+        stream.avail_out = UInt32(size)
+        while stream.avail_out > 0 {
+            let status = CGit2.inflate(&stream, Z_NO_FLUSH)
+            if status == Z_STREAM_END { break }
+            if status != Z_OK { return nil }
         }
+        return size - Int(stream.avail_out)
     }
 }
