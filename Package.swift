@@ -53,12 +53,15 @@ let package = Package(
         ),
         // Shipyard's version number, defined once for every tool and library.
         .target(name: "ShipyardVersion"),
+        // The JSON options files the tools read when they run (dbgen.json, versionstamp.json):
+        // one reader, errors naming file, line and key. Package-internal API only.
+        .target(name: "ToolConfiguration"),
         // The one SQLite layer: Connection, Statement, SQLiteError, values, identifier quoting.
         // Nothing else calls sqlite3 directly.
         .target(name: "SQLiteCore", dependencies: ["CSQLite"]),
-        .target(name: "DBGenKit", dependencies: ["SQLiteCore", "CShellExtensions", "ShipyardVersion"]),
+        .target(name: "DBGenKit", dependencies: ["SQLiteCore", "CShellExtensions", "ShipyardVersion", "ToolConfiguration"]),
         .target(name: "LayeredDatabase", dependencies: ["SQLiteCore", "CSQLite"]),
-        .target(name: "VersionStampKit", dependencies: ["CGit2", "CLibXML2", "ShipyardVersion"]),
+        .target(name: "VersionStampKit", dependencies: ["CGit2", "CLibXML2", "ShipyardVersion", "ToolConfiguration"]),
 
         // MARK: Executables (thin)
         .executableTarget(

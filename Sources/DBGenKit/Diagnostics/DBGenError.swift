@@ -23,6 +23,12 @@ public struct DBGenError: Error, Hashable, Sendable, CustomStringConvertible {
         case warningAsError
         /// A database to compare cannot be read (`check`).
         case unreadableDatabase
+        /// The configuration file (``BuildOptions/configurationFile``, `dbgen.json`) cannot be
+        /// read, is not a JSON object, or holds an unknown key or a value of the wrong type.
+        case configuration
+        /// The script read a file outside the directories the build system watches
+        /// (``BuildOptions/inputRoots``): a change to it would not make the build run again.
+        case unwatchedInput
     }
 
     /// The kind of failure.

@@ -46,8 +46,11 @@ extension DBGenCommand {
         @Flag(help: "Print nothing but errors.")
         var quiet = false
 
+        @OptionGroup(title: "Build systems")
+        var buildSystem: BuildSystemOptions
+
         func run() throws {
-            var options = BuildOptions(schema: schema, output: output ?? BuildOptions.defaultOutput(forSchema: schema))
+            var options = buildSystem.applied(to: BuildOptions(schema: schema, output: output ?? BuildOptions.defaultOutput(forSchema: schema)))
             options.force = force
             options.strict = strict
             options.depfile = depfile
