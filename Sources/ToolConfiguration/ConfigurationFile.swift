@@ -50,7 +50,7 @@ package enum ConfigurationFile {
     }
 
     /// The 1-based line where `"key"` first appears as an object key, nil when not found.
-    static func line(ofKey key: String, in text: String) -> Int? {
+    package static func line(ofKey key: String, in text: String) -> Int? {
         let needle = "\"\(key)\""
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
         where line.contains(needle) {

@@ -22,8 +22,8 @@ extension VersionStampCommand {
         @Option(name: .long, help: ArgumentHelp("Where repository discovery starts (like git -C).", valueName: "dir"))
         var repo: String?
 
-        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The version format; may start with -.", valueName: "fmt"))
-        var format: String = "{count}"
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The version format (default {count}); may start with -.", valueName: "fmt"))
+        var format: String?
 
         @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("What {dirty} renders when tracked files changed; may start with -.", valueName: "m"))
         var dirtyMarker: String = "M"
@@ -31,11 +31,15 @@ extension VersionStampCommand {
         @OptionGroup(title: "Release numbering")
         var numbering: ReleaseNumberingOptions
 
+        @OptionGroup var configurationFile: ConfigurationFileOption
+
         func run() throws {
             do {
+                let configuration = try configurationFile.load()
                 let context = try VersionContext.load(repository: repo, environment: ProcessInfo.processInfo.environment,
-                                                      query: numbering.query, buildNumber: numbering.buildNumber)
-                print(try context.render(format, dirtyMarker: dirtyMarker))
+                                                      query: numbering.query(configuredBy: configuration),
+                                                      buildNumber: numbering.buildNumber(configuredBy: configuration))
+                print(try context.render(format ?? configuration.format ?? "{count}", dirtyMarker: dirtyMarker))
             } catch {
                 throw Diagnostics.exit(reporting: [error])
             }

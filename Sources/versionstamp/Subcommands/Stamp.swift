@@ -115,6 +115,8 @@ extension VersionStampCommand {
         @OptionGroup(title: "Release numbering")
         var numbering: ReleaseNumberingOptions
 
+        @OptionGroup var configurationFile: ConfigurationFileOption
+
         func run() throws {
             let environment = ProcessInfo.processInfo.environment
             var generated: [GeneratedVersionFile: String] = [:]
@@ -131,13 +133,16 @@ extension VersionStampCommand {
             }
             let failure = ExitCode(check ? 2 : 1)
             let context: VersionContext
+            let configuration: VersionStampConfiguration
             do {
+                configuration = try configurationFile.load()
                 context = try VersionContext.load(repository: repo, environment: environment,
-                                                  query: numbering.query, buildNumber: numbering.buildNumber)
+                                                  query: numbering.query(configuredBy: configuration),
+                                                  buildNumber: numbering.buildNumber(configuredBy: configuration))
             } catch {
                 throw Diagnostics.exit(reporting: [error], failure: failure.rawValue)
             }
-            let options = StampOptions(plists: files, format: format, mode: mode, dirtyMarker: dirtyMarker,
+            let options = StampOptions(plists: files, format: format ?? configuration.format, mode: mode, dirtyMarker: dirtyMarker,
                                        generatedFiles: generated, force: force)
             let plan = StampPlan(options: options, context: context)
             guard plan.errors.isEmpty else {
