@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "VersionStampKit", targets: ["VersionStampKit"]),
         .plugin(name: "DBGenCommandPlugin", targets: ["DBGenCommandPlugin"]),
         .plugin(name: "VersionStampCommandPlugin", targets: ["VersionStampCommandPlugin"]),
+        .plugin(name: "DBGenWriteCommandPlugin", targets: ["DBGenWriteCommandPlugin"]),
+        .plugin(name: "VersionStampWriteCommandPlugin", targets: ["VersionStampWriteCommandPlugin"]),
         .plugin(name: "DBGenBuildToolPlugin", targets: ["DBGenBuildToolPlugin"]),
         .plugin(name: "VersionConstantsBuildToolPlugin", targets: ["VersionConstantsBuildToolPlugin"]),
     ],
@@ -80,21 +82,39 @@ let package = Package(
         ),
 
         // MARK: Plugins (thin: locate the tool, forward arguments / declare build commands)
+        // The command plugins declare no permission, so read-only commands (`dbgen check`,
+        // `dbgen diff`, `versionstamp print`) run with no flag and no prompt; a writing command
+        // passes `--allow-writing-to-package-directory`, which SwiftPM grants to any plugin.
+        // The `-write` twins declare the permission: Xcode grants a plugin only what it declares.
         .plugin(
             name: "DBGenCommandPlugin",
+            capability: .command(intent: .custom(
+                verb: "dbgen",
+                description: "Run dbgen (check and diff need no permission; a command that writes into the package needs --allow-writing-to-package-directory, or use dbgen-write)"
+            )),
+            dependencies: ["dbgen"]
+        ),
+        .plugin(
+            name: "DBGenWriteCommandPlugin",
             capability: .command(
-                intent: .custom(verb: "dbgen", description: "Build a SQLite database from a schema script with dbgen"),
-                permissions: [.writeToPackageDirectory(reason: "dbgen writes the database it builds into the package")]
+                intent: .custom(verb: "dbgen-write", description: "Run dbgen with permission to write into the package (build, update, attach)"),
+                permissions: [.writeToPackageDirectory(reason: "dbgen writes the database it builds or updates into the package")]
             ),
             dependencies: ["dbgen"]
         ),
         .plugin(
             name: "VersionStampCommandPlugin",
+            capability: .command(intent: .custom(
+                verb: "versionstamp",
+                description: "Print the git-derived build version (stamp needs --allow-writing-to-package-directory, or use versionstamp-write)"
+            )),
+            dependencies: ["versionstamp"]
+        ),
+        .plugin(
+            name: "VersionStampWriteCommandPlugin",
             capability: .command(
-                intent: .custom(verb: "versionstamp", description: "Print the git-derived build version or stamp it into plists")
-                // No declared permission, so `swift package versionstamp print` runs without a flag.
-                // `stamp` writes: `--allow-writing-to-package-directory` grants that whether or not
-                // a permission is declared (SwiftPM adds the package directory to the writable set).
+                intent: .custom(verb: "versionstamp-write", description: "Run versionstamp with permission to write into the package (stamp plists)"),
+                permissions: [.writeToPackageDirectory(reason: "versionstamp stamp writes the build version into the plists you name")]
             ),
             dependencies: ["versionstamp"]
         ),
