@@ -24,7 +24,7 @@ enum WatchedFiles {
     }
 
     private static func collect(_ directory: String, into found: inout [Path], visited: inout Set<String>) {
-        guard visited.insert((directory as NSString).resolvingSymlinksInPath).inserted,
+        guard visited.insert(URL(fileURLWithPath: directory).resolvingSymlinksInPath().path).inserted,
               let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         for name in names {
             let path = (directory as NSString).appendingPathComponent(name)
