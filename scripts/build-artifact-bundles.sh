@@ -19,7 +19,7 @@
 # Swift SDK for it is installed (`swift sdk list`), else it says it skipped it. On macOS, one
 # universal binary (arm64 + x86_64). The binaries still link the system's C libraries:
 # libsqlite3 and zlib (dbgen), libgit2 and libxml2 (versionstamp); the script prints what each
-# needs (ldd / otool -L).
+# links (readelf -d / otool -L).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -69,7 +69,7 @@ case "$(uname -s)" in
       swift build -c release --static-swift-stdlib --product "$tool" >&2
       binary=$(swift build -c release --static-swift-stdlib --show-bin-path)/$tool
       add_variant "$tool" "$binary" "$tool-$version-linux-$host" "$host-unknown-linux-gnu"
-      say "$tool: Linux $host, Swift runtime static; it needs from the system: $(ldd "$binary" | awk '{print $1}' | grep -v -e '^linux-vdso' -e '^/lib64/ld-linux' | tr '\n' ' ')"
+      say "$tool: Linux $host, Swift runtime static; it links: $(readelf -d "$binary" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | tr '\n' ' ')"
     done
     sdk=
     if [ -n "$other" ]; then sdk=$(swift sdk list 2>/dev/null | grep -i "$other" | grep -i linux | head -n 1 || true); fi
