@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 import SQLiteCore
 
@@ -96,7 +95,7 @@ enum DatabaseFile {
             }
             return try connection.userVersion()
         } catch let error as SQLiteError {
-            if error.resultCode == SQLITE_NOTADB || error.resultCode == SQLITE_CORRUPT {
+            if error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
                 throw DatabaseUpdateError.notADatabase(path: reported, reason: error.message)
             }
             throw DatabaseUpdateError.sqlite(path: reported, error)
