@@ -137,8 +137,21 @@ struct LineReader {
             }
             buffer.removeFirst(position)
             position = 0
-            let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
+            let chunk = try handle.readChunk(upToCount: 1 << 20)
             if chunk.isEmpty { finished = true } else { buffer.append(contentsOf: chunk) }
         }
+    }
+}
+
+extension FileHandle {
+    /// Up to `count` bytes from the current position, empty at the end of the file:
+    /// `read(upToCount:)` where the system has it (macOS 10.15.4, iOS and tvOS 13.4, watchOS
+    /// 6.2, per Apple's documentation), else `readData(ofLength:)` (macOS 10.15.0 to 10.15.3,
+    /// iOS 13.0 to 13.3), which reports a read error as an Objective-C exception instead.
+    func readChunk(upToCount count: Int) throws -> Data {
+        if #available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *) {
+            return try read(upToCount: count) ?? Data()
+        }
+        return readData(ofLength: count)
     }
 }
