@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteCore
+import SQLiteSession
 
 extension DatabaseDiff {
     /// The row changes as a session-extension changeset: `sqlite3changeset_apply` on the old
