@@ -25,6 +25,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `swift package generate-documentation --target NAME` builds each library's DocC catalog.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // SHA-256 for the updater's checksums: `Crypto` is CryptoKit on Apple platforms (macOS 10.15,
+        // iOS 13, tvOS 13, watchOS 6) and BoringSSL elsewhere. Neither 3.x nor 4.x declares
+        // `platforms:`; 4.x needs Swift 6.1 tools, so an older Xcode resolves a 3.x release.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // MARK: System libraries
@@ -56,9 +60,13 @@ let package = Package(
         // The one SQLite layer: Connection, Statement, SQLiteError, values, identifier quoting.
         // Nothing else calls sqlite3 directly.
         .target(name: "SQLiteCore", dependencies: ["CSQLite"]),
-        .target(name: "DBGenKit", dependencies: ["SQLiteCore", "CShellExtensions", "ShipyardVersion"]),
-        .target(name: "LayeredDatabase", dependencies: ["SQLiteCore", "CSQLite"]),
-        .target(name: "VersionStampKit", dependencies: ["CGit2", "CLibXML2", "ShipyardVersion"]),
+        // The one file-system layer (no product; `package` API): atomic replace, atomic output
+        // files, durable sync (F_FULLFSYNC on Darwin), sidecar locks, file stamps, content hashes.
+        // Every durable write and every lock of the libraries goes through it.
+        .target(name: "FileSystemKit", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "DBGenKit", dependencies: ["SQLiteCore", "CShellExtensions", "ShipyardVersion", "FileSystemKit"]),
+        .target(name: "LayeredDatabase", dependencies: ["SQLiteCore", "CSQLite", "FileSystemKit"]),
+        .target(name: "VersionStampKit", dependencies: ["CGit2", "CLibXML2", "ShipyardVersion", "FileSystemKit"]),
 
         // MARK: Executables (thin)
         .executableTarget(
@@ -105,7 +113,8 @@ let package = Package(
         .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CGit2", "CLibXML2", "ShipyardTestSupport"]),
         .testTarget(name: "ShellExtensionsTests", dependencies: ["CShellExtensions", "CSQLite", "ShipyardTestSupport"]),
         .testTarget(name: "SQLiteCoreTests", dependencies: ["SQLiteCore", "ShipyardTestSupport"]),
-        .testTarget(name: "DBGenKitTests", dependencies: ["DBGenKit", "SQLiteCore", "ShipyardTestSupport"]),
+        .testTarget(name: "FileSystemKitTests", dependencies: ["FileSystemKit", "ShipyardTestSupport"]),
+        .testTarget(name: "DBGenKitTests", dependencies: ["DBGenKit", "FileSystemKit", "SQLiteCore", "ShipyardTestSupport"]),
         .testTarget(name: "LayeredDatabaseTests", dependencies: ["LayeredDatabase", "ShipyardTestSupport"]),
         .testTarget(name: "VersionStampKitTests", dependencies: ["VersionStampKit", "ShipyardTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "EndToEndTests", dependencies: ["dbgen", "versionstamp", "ShipyardTestSupport"]),
