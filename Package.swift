@@ -25,9 +25,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `swift package generate-documentation --target NAME` builds each library's DocC catalog.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-        // SHA-256 for the updater's checksums: `Crypto` is CryptoKit on Apple platforms (macOS 10.15,
-        // iOS 13, tvOS 13, watchOS 6) and BoringSSL elsewhere. Neither 3.x nor 4.x declares
-        // `platforms:`; 4.x needs Swift 6.1 tools, so an older Xcode resolves a 3.x release.
+        // SHA-256 for the updater's checksums (FileSystemKit): `Crypto` is CryptoKit on Apple
+        // platforms (macOS 10.15, iOS 13, tvOS 13, watchOS 6, within this package's minimums) and
+        // BoringSSL elsewhere. Neither 3.x nor 4.x declares `platforms:`; 4.x needs tools 6.1,
+        // so an older toolchain resolves 3.12.3 or later 3.x.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [

@@ -143,7 +143,7 @@ struct TemporaryName {
 
     /// The path of the temporary with `id` (and `suffix`, for a sidecar or a companion file).
     func path(id: String, suffix: String = "") -> String {
-        directory + "/" + prefix + id + suffix
+        (directory == "/" ? "" : directory) + "/" + prefix + id + suffix
     }
 
     /// Creates a new, empty file `.NAME.TAG-XXXXXX` open for writing, with the permission bits

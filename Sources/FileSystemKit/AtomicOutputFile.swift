@@ -59,7 +59,7 @@ package final class AtomicOutputFile {
         companionPaths = companionSuffixes.map { names.path(id: id, suffix: $0) }
         liveness = lock
         removesOnSignal = removeOnSignal
-        if removeOnSignal { SignalCleanup.install(removing: [temporaryPath] + companionPaths + [lock.path]) }
+        if removeOnSignal { SignalCleanup.install(removing: [temporaryPath] + companionPaths + [lock.path], for: ObjectIdentifier(self)) }
     }
 
     deinit { discard() }
@@ -121,7 +121,7 @@ package final class AtomicOutputFile {
 
     private func finish(_ lock: SidecarLock) {
         liveness = nil
-        if removesOnSignal { SignalCleanup.clear() }
+        if removesOnSignal { SignalCleanup.clear(for: ObjectIdentifier(self)) }
         lock.release()
     }
 
@@ -184,7 +184,8 @@ package final class AtomicOutputFile {
     }
 }
 
-/// Removal of one output's files when SIGINT, SIGTERM or SIGHUP ends the process. The handler
+/// Removal of one output's files when SIGINT, SIGTERM or SIGHUP ends the process: the output
+/// registered last (a command-line tool writes one at a time; not thread-safe). The handler
 /// may not allocate: the paths are C strings prepared beforehand.
 private enum SignalCleanup {
     typealias Handler = @convention(c) (Int32) -> Void
@@ -192,9 +193,12 @@ private enum SignalCleanup {
     /// A nil-terminated array of paths to unlink.
     nonisolated(unsafe) static var paths: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
     nonisolated(unsafe) static var previous: [(signal: Int32, handler: Handler?)] = []
+    /// The output the paths belong to.
+    nonisolated(unsafe) static var owner: ObjectIdentifier?
 
-    static func install(removing files: [String]) {
-        clear()
+    static func install(removing files: [String], for output: ObjectIdentifier) {
+        if let owner { clear(for: owner) }
+        owner = output
         let list = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: files.count + 1)
         for (index, file) in files.enumerated() { list[index] = strdup(file) }
         list[files.count] = nil
@@ -220,7 +224,10 @@ private enum SignalCleanup {
         }
     }
 
-    static func clear() {
+    /// Puts the previous handlers back, unless another output registered since.
+    static func clear(for output: ObjectIdentifier) {
+        guard owner == output else { return }
+        owner = nil
         for (number, handler) in previous { signal(number, handler) }
         previous = []
         guard let list = paths else { return }

@@ -246,6 +246,35 @@ final class DBGenBuildBehaviourTests: XCTestCase {
         XCTAssertEqual(try DBGenTestSupport.files(in: dir, prefix: ".out.sqlite.dbgen-").filter { !$0.hasSuffix("fingerprint") }, [])
     }
 
+    /// Under `nohup` (SIGHUP ignored) a hangup does not end the build: dbgen's cleanup handler
+    /// leaves an ignored signal ignored.
+    func testAnIgnoredHangupDoesNotStopTheBuild() throws {
+        let dir = try TemporaryDirectory("dbgen", removedAfter: self).url
+        try DBGenTestSupport.write("""
+            CREATE TABLE big (id INTEGER PRIMARY KEY, payload BLOB);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n LIMIT 1500000)
+              INSERT INTO big SELECT i, randomblob(16) FROM n;
+
+            """, to: "slow.txt", in: dir)
+        // python3 ignores SIGHUP and execs dbgen, which keeps the disposition and the pid (as nohup does).
+        let build = try ProcessRunner.start(try Oracle.python3.path(), [
+            "-c", "import os, signal, sys; signal.signal(signal.SIGHUP, signal.SIG_IGN); os.execv(sys.argv[1], sys.argv[1:])",
+            BuiltProducts.path("dbgen"), "slow.txt", "-o", "out.sqlite", "--quiet",
+        ], in: dir)
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, build.isRunning, try DBGenTestSupport.files(in: dir, prefix: ".out.sqlite.dbgen-").first(where: { name in
+            !name.hasSuffix(".lock") && ((try? FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent(name).path)[.size] as? Int) ?? 0) > 100_000
+        }) == nil {
+            usleep(10_000)
+        }
+        XCTAssertTrue(build.isRunning, "the build finished too fast to be signalled")
+        kill(build.processIdentifier, SIGHUP)
+        build.waitUntilExit()
+        XCTAssertEqual(build.terminationReason, .exit)
+        XCTAssertEqual(build.terminationStatus, 0)
+        XCTAssertEqual(try DBGenTestSupport.query(dir.appendingPathComponent("out.sqlite"), "SELECT count(*) FROM big;"), "1500000\n")
+    }
+
     #if os(Linux)
     /// The file SQLite writes is never flock()ed: on Darwin flock() and fcntl() locks share one
     /// list per file, so SQLite's own locks on it would fail ("database is locked"). A running
