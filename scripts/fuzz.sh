@@ -27,13 +27,15 @@ if [ "${1:-}" = "--list" ]; then printf '%s\n' "${targets[@]}"; exit 0; fi
 target=$1; shift
 
 # Each target: the module its harness is compiled into, the library modules that module
-# imports (built first, with the same sanitizers), and the C targets it links.
+# imports (built first, with the same sanitizers, in dependency order), and the C targets it
+# links. Every module is compiled with one -package-name, as SwiftPM does, so `package` API
+# (SQLiteCore's tool-only part) is visible across them.
 case "$target" in
   csv-reader)    module=DBGenKit; harness=FuzzCSVReader.swift
-                 swift_deps=(ShipyardVersion SQLiteCore); c_deps=(CShellExtensions)
+                 swift_deps=(ShipyardVersion SQLiteCore SQLiteSession); c_deps=(CShellExtensions)
                  flags=(-I Sources/CSQLite); libs=(-lsqlite3 -lz) ;;
   script-reader) module=DBGenKit; harness=FuzzScriptReader.swift
-                 swift_deps=(ShipyardVersion SQLiteCore); c_deps=(CShellExtensions)
+                 swift_deps=(ShipyardVersion SQLiteCore SQLiteSession); c_deps=(CShellExtensions)
                  flags=(-I Sources/CSQLite); libs=(-lsqlite3 -lz) ;;
   plist-editor)  module=VersionStampKit; harness=FuzzPlistEditor.swift
                  swift_deps=(ShipyardVersion); c_deps=()
@@ -80,12 +82,12 @@ if [ $stale = 1 ]; then
   for dep in "${swift_deps[@]}"; do
     [ -d "Sources/$dep" ] || continue
     mapfile -t dep_sources < <(swift_files "$dep")
-    swiftc -O -g -parse-as-library -module-name "$dep" -emit-module -emit-module-path "$work/$dep.swiftmodule" \
+    swiftc -O -g -parse-as-library -module-name "$dep" -package-name Shipyard -I "$work" -emit-module -emit-module-path "$work/$dep.swiftmodule" \
       -emit-object -wmo -sanitize=fuzzer,"$sanitizer" -parse-as-library "${flags[@]}" "${dep_sources[@]}" \
       -o "$work/$dep.o"
     objects+=("$work/$dep.o")
   done
-  swiftc -O -g -parse-as-library -module-name "$module" \
+  swiftc -O -g -parse-as-library -module-name "$module" -package-name Shipyard \
     -sanitize=fuzzer,"$sanitizer" -I "$work" \
     "${flags[@]}" "${sources[@]}" "${objects[@]}" "${libs[@]}" -o "$binary.tmp"
   mv "$binary.tmp" "$binary"

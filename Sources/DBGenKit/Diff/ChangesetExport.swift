@@ -1,6 +1,7 @@
 import FileSystemKit
 import Foundation
 import SQLiteCore
+import SQLiteSession
 
 extension DatabaseDiff {
     /// Writes ``changeset()`` to `path`, atomically and durably (a temporary file beside it,

@@ -1,4 +1,3 @@
-import CSQLite
 import FileSystemKit
 import Foundation
 import SQLiteCore
@@ -42,7 +41,7 @@ enum DatabaseFile {
     static func checkHeader(_ path: String, reported: String) throws {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw DatabaseUpdateError.fileNotFound(path: reported) }
         defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 100)) ?? Data()
+        let header = (try? handle.readChunk(upToCount: 100)) ?? Data()
         let size = try Self.size(path)
         guard size > 0 else { throw DatabaseUpdateError.notADatabase(path: reported, reason: "the file is empty") }
         guard header.count == 100, header.prefix(16) == Data("SQLite format 3\0".utf8) else {
@@ -76,7 +75,7 @@ enum DatabaseFile {
             }
             return try connection.userVersion()
         } catch let error as SQLiteError {
-            if error.resultCode == SQLITE_NOTADB || error.resultCode == SQLITE_CORRUPT {
+            if error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
                 throw DatabaseUpdateError.notADatabase(path: reported, reason: error.message)
             }
             throw DatabaseUpdateError.sqlite(path: reported, error)
