@@ -64,30 +64,6 @@ package final class AtomicOutputFile {
 
     deinit { discard() }
 
-    /// Copies the file at `source` into the temporary (replacing what it held), in 1 MiB
-    /// pieces, and returns the SHA-256 of the bytes copied as 64 lowercase hexadecimal digits.
-    ///
-    /// - Throws: ``FileSystemError``: `.open` / `.read` naming `source` (`ENOENT` when it is
-    ///   missing), `.write` naming the destination (disk full).
-    @discardableResult
-    package func write(copying source: String) throws -> String {
-        let output = POSIXFile.open(temporaryPath, O_WRONLY | O_TRUNC)
-        guard output >= 0 else { throw FileSystemError(.open, path: destination, code: errno) }
-        var hash = ContentHash.Stream()
-        do {
-            try ContentHash.forEachChunk(ofFileAt: source) { chunk in
-                hash.update(chunk)
-                let code = POSIXFile.writeAll(output, chunk)
-                if code != 0 { throw FileSystemError(.write, path: destination, code: code) }
-            }
-        } catch {
-            close(output)
-            throw error
-        }
-        guard close(output) == 0 else { throw FileSystemError(.write, path: destination, code: errno) }
-        return hash.hexDigest()
-    }
-
     /// Syncs the temporary, renames it over the destination and syncs the directory; then the
     /// sidecar goes. Call it once the writer has closed the temporary (closing a descriptor of
     /// a file drops the process's `fcntl` locks on it, SQLite's included). Does nothing once

@@ -1,4 +1,3 @@
-import Crypto
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -8,8 +7,9 @@ import Musl
 #endif
 
 /// Hashes of content: SHA-256 from swift-crypto's `Crypto` (CryptoKit on Apple platforms,
-/// BoringSSL elsewhere) for checksums someone else gives us, and FNV-1a for short,
-/// non-cryptographic keys and line checksums of Shipyard's own caches.
+/// BoringSSL elsewhere) for checksums someone else gives us (``sha256(ofFileAt:)``, in
+/// SHA256Hashing.swift), and FNV-1a for short, non-cryptographic keys and line checksums of
+/// Shipyard's own caches.
 ///
 /// Digests are returned as lowercase hexadecimal text, so no caller needs to import `Crypto`
 /// (and an app that imports CryptoKit and Shipyard sees one `SHA256`).
@@ -17,16 +17,6 @@ package enum ContentHash {
     /// The size of the pieces a file is read in: large enough for `read(2)` to cost nothing,
     /// small enough that a 100 MB download is never held in memory.
     static let chunkSize = 1 << 20
-
-    /// The SHA-256 of the file at `path`, as 64 lowercase hexadecimal digits, read in 1 MiB
-    /// pieces.
-    ///
-    /// - Throws: ``FileSystemError`` (`.open`, with `ENOENT` for a missing file, or `.read`).
-    package static func sha256(ofFileAt path: String) throws -> String {
-        var hasher = SHA256()
-        try forEachChunk(ofFileAt: path) { hasher.update(bufferPointer: $0) }
-        return hexadecimal(hasher.finalize())
-    }
 
     /// FNV-1a (64-bit) of the UTF-8 bytes of `text`: a fast, stable key for a short text (a
     /// path, a cache line). Not a defence against anyone choosing the text.
@@ -55,22 +45,5 @@ package enum ContentHash {
             if count == 0 { return }
             try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         }
-    }
-
-    /// A streaming SHA-256, for a copy that hashes what it copies.
-    struct Stream {
-        private var hasher = SHA256()
-        mutating func update(_ bytes: UnsafeRawBufferPointer) { hasher.update(bufferPointer: bytes) }
-        func hexDigest() -> String { hexadecimal(hasher.finalize()) }
-    }
-
-    private static func hexadecimal<Digest: Sequence>(_ digest: Digest) -> String where Digest.Element == UInt8 {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        for byte in digest {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: text, as: UTF8.self)
     }
 }
