@@ -13,7 +13,10 @@ import PackageDescription
 //   sqlite3 only (libsqlite3 of the SDK; Debian: libsqlite3-dev), and only API that Apple's
 //   sqlite3.h declares, guarded by `#available` where newer than the platforms below. It
 //   re-exports SQLiteCore's public API (Connection, Statement, Row, DatabaseValue,
-//   SQLiteError, ResultCode, SQLiteLibrary).
+//   SQLiteError, ResultCode, SQLiteLibrary). Through FileSystemKit it also links swift-crypto's
+//   Crypto for SHA-256: on Apple platforms that is CryptoKit, a system framework (nothing
+//   compiled in); elsewhere BoringSSL, compiled from swift-crypto's sources (so do all the
+//   products, whose durable writes go through FileSystemKit too).
 // - DBGenKit, dbgen: build tools (macOS, Linux). sqlite3 and zlib (libz of the SDK; Debian:
 //   zlib1g-dev); the session extension through SQLiteSession.
 // - VersionStampKit, versionstamp: build tools (macOS, Linux). libgit2 (Homebrew's on a Mac:
@@ -46,6 +49,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `swift package generate-documentation --target NAME` builds each library's DocC catalog.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // SHA-256 for the updater's checksums (FileSystemKit): `Crypto` is CryptoKit on Apple
+        // platforms (macOS 10.15, iOS 13, tvOS 13, watchOS 6, within this package's minimums) and
+        // BoringSSL elsewhere. Neither 3.x nor 4.x declares `platforms:`; 4.x needs tools 6.1,
+        // so an older toolchain resolves 3.12.3 or later 3.x.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // MARK: System libraries
@@ -86,9 +94,13 @@ let package = Package(
         // The session extension (changesets), which Apple's sqlite3.h does not declare: part of
         // the SQLite layer, linked by the tools only, never by what an app links.
         .target(name: "SQLiteSession", dependencies: ["SQLiteCore", "CSQLite"]),
-        .target(name: "DBGenKit", dependencies: ["SQLiteCore", "SQLiteSession", "CShellExtensions", "ShipyardVersion", "ToolConfiguration"]),
-        .target(name: "LayeredDatabase", dependencies: ["SQLiteCore"]),
-        .target(name: "VersionStampKit", dependencies: ["CGit2", "CLibXML2", "ShipyardVersion", "ToolConfiguration"]),
+        // The one file-system layer (no product; `package` API): atomic replace, atomic output
+        // files, durable sync (F_FULLFSYNC on Darwin), sidecar locks, file stamps, content hashes.
+        // Every durable write and every lock of the libraries goes through it.
+        .target(name: "FileSystemKit", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "DBGenKit", dependencies: ["SQLiteCore", "SQLiteSession", "CShellExtensions", "ShipyardVersion", "FileSystemKit", "ToolConfiguration"]),
+        .target(name: "LayeredDatabase", dependencies: ["SQLiteCore", "FileSystemKit"]),
+        .target(name: "VersionStampKit", dependencies: ["CGit2", "CLibXML2", "ShipyardVersion", "FileSystemKit", "ToolConfiguration"]),
 
         // MARK: Executables (thin)
         .executableTarget(
@@ -153,7 +165,8 @@ let package = Package(
         .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CGit2", "CLibXML2", "ShipyardTestSupport"]),
         .testTarget(name: "ShellExtensionsTests", dependencies: ["CShellExtensions", "CSQLite", "ShipyardTestSupport"]),
         .testTarget(name: "SQLiteCoreTests", dependencies: ["SQLiteCore", "ShipyardTestSupport"]),
-        .testTarget(name: "DBGenKitTests", dependencies: ["DBGenKit", "SQLiteCore", "SQLiteSession", "ShipyardTestSupport"]),
+        .testTarget(name: "FileSystemKitTests", dependencies: ["FileSystemKit", "ShipyardTestSupport"]),
+        .testTarget(name: "DBGenKitTests", dependencies: ["DBGenKit", "FileSystemKit", "SQLiteCore", "SQLiteSession", "ShipyardTestSupport"]),
         .testTarget(name: "LayeredDatabaseTests", dependencies: ["LayeredDatabase", "ShipyardTestSupport"]),
         .testTarget(name: "VersionStampKitTests", dependencies: ["VersionStampKit", "ShipyardTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "EndToEndTests", dependencies: ["dbgen", "versionstamp", "ShipyardTestSupport"]),

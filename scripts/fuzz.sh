@@ -28,17 +28,18 @@ target=$1; shift
 
 # Each target: the module its harness is compiled into, the library modules that module
 # imports (built first, with the same sanitizers, in dependency order), and the C targets it
-# links. Every module is compiled with one -package-name, as SwiftPM does, so `package` API
+# links. FileSystemKit is compiled without swift-crypto (its SHA-256 file is then empty: no
+# fuzz target hashes anything). Every module is compiled with one -package-name, as SwiftPM does, so `package` API
 # (SQLiteCore's tool-only part) is visible across them.
 case "$target" in
   csv-reader)    module=DBGenKit; harness=FuzzCSVReader.swift
-                 swift_deps=(ShipyardVersion ToolConfiguration SQLiteCore SQLiteSession); c_deps=(CShellExtensions)
+                 swift_deps=(ShipyardVersion FileSystemKit ToolConfiguration SQLiteCore SQLiteSession); c_deps=(CShellExtensions)
                  flags=(-I Sources/CSQLite); libs=(-lsqlite3 -lz) ;;
   script-reader) module=DBGenKit; harness=FuzzScriptReader.swift
-                 swift_deps=(ShipyardVersion ToolConfiguration SQLiteCore SQLiteSession); c_deps=(CShellExtensions)
+                 swift_deps=(ShipyardVersion FileSystemKit ToolConfiguration SQLiteCore SQLiteSession); c_deps=(CShellExtensions)
                  flags=(-I Sources/CSQLite); libs=(-lsqlite3 -lz) ;;
   plist-editor)  module=VersionStampKit; harness=FuzzPlistEditor.swift
-                 swift_deps=(ShipyardVersion ToolConfiguration); c_deps=()
+                 swift_deps=(ShipyardVersion FileSystemKit ToolConfiguration); c_deps=()
                  flags=(-I Sources/CGit2 -I Sources/CLibXML2 $(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g'))
                  libs=(-lxml2 -lgit2) ;;
   *) echo "fuzz.sh: unknown target '$target' (one of: ${targets[*]})" >&2; exit 64 ;;

@@ -1,3 +1,4 @@
+import FileSystemKit
 import Foundation
 
 /// The count cache extended to every history answer of a `RevisionQuery`: path-limited and
@@ -31,7 +32,7 @@ struct HistoryAnswerCache {
 
     /// The key of an answer: FNV-1a of its parts, hexadecimal.
     static func key(_ parts: [String]) -> String {
-        String(ChecksummedLineFile.fnv1a(parts.joined(separator: "\u{0}")), radix: 16)
+        String(ContentHash.fnv1a(parts.joined(separator: "\u{0}")), radix: 16)
     }
 
     /// The cached value for `key`, nil when absent.

@@ -7,9 +7,9 @@ import XCTest
 /// declared platforms must sit under an `#available` guard. On Linux `#available` is always
 /// true, so only this reading catches a missing guard before a Mac build does.
 final class AppleAvailabilityTests: XCTestCase {
-    /// What an app links (LayeredDatabase and the SQLite layer under it, with CSQLite's shim):
-    /// only functions Apple's sqlite3.h declares.
-    static let appLinked = ["Sources/SQLiteCore", "Sources/LayeredDatabase"]
+    /// What an app links (LayeredDatabase, the SQLite layer and the file-system layer under it,
+    /// with CSQLite's shim): only functions Apple's sqlite3.h declares.
+    static let appLinked = ["Sources/SQLiteCore", "Sources/LayeredDatabase", "Sources/FileSystemKit"]
     /// The rest of the SQLite layer, linked by the tools only.
     static let toolsOnly = ["Sources/SQLiteSession"]
 
