@@ -8,7 +8,8 @@ import PackagePlugin
 /// A database is rebuilt exactly when a file under its script's directory, or the target's
 /// `dbgen.json` (options such as `{"strict": true}`, read by dbgen when it runs), changes; see
 /// ``DatabaseBuildCommands``. A target with no script, and a database whose script was
-/// renamed or removed, get a warning.
+/// renamed or removed, get a warning (that database is
+/// removed from the plugin's outputs and the target's bundle).
 @main
 struct DBGenBuildToolPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {

@@ -19,8 +19,9 @@ struct DatabaseBuildCommands {
     /// The target's (or Xcode project's) directory, where `dbgen.json` is looked for.
     let targetDirectory: Path
 
-    /// The commands for the target's `files`; warns when there is no script and when an output
-    /// of an earlier plan has lost its script.
+    /// The commands for the target's `files`; warns when there is no script, and when an output
+    /// of an earlier plan has lost its script (removing it from the work directory and the
+    /// target's resource bundles).
     func commands(for files: [Path]) throws -> [Command] {
         let scripts = files.filter(ScriptNaming.isScript).sorted { $0.string < $1.string }
         var seen: [String: Path] = [:]
@@ -37,7 +38,7 @@ struct DatabaseBuildCommands {
         let leftovers = LeftoverOutputs(workDirectory: workDirectory, pathExtension: "sqlite")
         for name in leftovers.removeAll(except: outputs) {
             let script = String(name.dropLast(".sqlite".count)) + ScriptNaming.suffix
-            Diagnostics.warning(leftovers.warning(for: name, target: targetName, source: "'\(script)'"), file: nil, line: nil)
+            Diagnostics.warning(leftovers.removeBundleCopies(of: name, target: targetName, source: "'\(script)'"), file: nil, line: nil)
         }
         let configuration = targetDirectory.appending(Self.configurationFileName)
         let hasConfiguration = FileManager.default.fileExists(atPath: configuration.string)

@@ -2,12 +2,16 @@ import Foundation
 import PackagePlugin
 
 /// Outputs a build-tool plugin wrote in an earlier plan whose source is gone (renamed or
-/// removed): removed from the plugin's work directory, and reported, because SwiftPM's native
-/// build system never removes a resource it copied into a target's bundle. Its copy command
-/// (`CopyCommand` in SwiftPM's `LLBuildCommands.swift`) replaces only its own destination, and
-/// the bundle holds one copy per resource of the *current* plan (`createResourcesBundle` in
-/// `LLBuildManifestBuilder+Resources.swift`), so a renamed script's old database would ship
-/// unannounced. (Xcode and `swift build --build-system swiftbuild` remove stale bundle files.)
+/// removed): removed from the plugin's work directory and from the target's resource bundles,
+/// and reported. SwiftPM's native build system never removes a resource it copied into a
+/// target's bundle: its copy command (`CopyCommand` in SwiftPM's `LLBuildCommands.swift`)
+/// replaces only its own destination, and the bundle holds one copy per resource of the
+/// *current* plan (`createResourcesBundle` in `LLBuildManifestBuilder+Resources.swift`), so a
+/// renamed script's old database would otherwise ship unannounced. The plugin runs when SwiftPM
+/// plans the build, before the copies are made, so removing the stale copy then leaves the
+/// bundle exactly as the new plan describes it. Where the plugin may not write there (SwiftPM's
+/// sandbox on macOS lets a plugin write only its work directory), the warning names the copy to
+/// remove. (Xcode and `swift build --build-system swiftbuild` remove stale bundle files.)
 ///
 /// This file is shared by the build-tool plugins (a symbolic link in each plugin's directory).
 struct LeftoverOutputs {
@@ -28,14 +32,21 @@ struct LeftoverOutputs {
         }
     }
 
-    /// The warning for a leftover output of `target`, naming the copies SwiftPM left in the
-    /// target's resource bundles when they can be found.
-    func warning(for name: String, target: String, source: String) -> String {
-        let copies = bundleCopies(of: name, target: target)
-        let remedy = copies.isEmpty
-            ? "a bundle built by `swift build` keeps its copy until `swift package clean`"
-            : "`swift build` leaves its copy in the bundle: remove \(copies.joined(separator: " and ")) or run `swift package clean`"
-        return "'\(name)' was built from \(source), which is no longer in target '\(target)' (renamed or removed); \(remedy)"
+    /// Removes the copies of the leftover `name` from `target`'s resource bundles and returns
+    /// the warning that reports it: what was removed, or the copies that could not be.
+    func removeBundleCopies(of name: String, target: String, source: String) -> String {
+        var removed: [String] = []
+        var kept: [String] = []
+        for copy in bundleCopies(of: name, target: target) {
+            if (try? FileManager.default.removeItem(atPath: copy)) != nil { removed.append(copy) } else { kept.append(copy) }
+        }
+        let gone = "'\(name)' was built from \(source), which is no longer in target '\(target)' (renamed or removed)"
+        if !kept.isEmpty {
+            return gone + "; `swift build` leaves its copy in the bundle and the plugin may not remove it: "
+                + "remove \(kept.joined(separator: " and ")) or run `swift package clean`"
+        }
+        if !removed.isEmpty { return gone + "; removed it from the bundle (\(removed.joined(separator: " and ")))" }
+        return gone + "; removed it from the plugin's outputs"
     }
 
     /// Copies of `name` in the target's resource bundles under SwiftPM's build directory:
