@@ -4,7 +4,7 @@
 # ShipyardPlugins, whose plugins run those binaries instead of compiling the tools from source,
 # the way SwiftLint's SwiftLintPlugins package does.
 #
-#   scripts/build-artifact-bundles.sh [--output DIR] [--release-url URL]
+#   scripts/build-artifact-bundles.sh [--output DIR] [--release-url URL] [--configuration debug|release]
 #
 # DIR (default .build-artifacts) receives:
 #   dbgen.artifactbundle/, versionstamp.artifactbundle/     the bundles
@@ -20,16 +20,24 @@
 # universal binary (arm64 + x86_64). The binaries still link the system's C libraries:
 # libsqlite3 and zlib (dbgen), libgit2 and libxml2 (versionstamp); the script prints what each
 # links (readelf -d / otool -L).
+#
+# --configuration (default release) is the build configuration. CI passes `debug` to reuse its
+# test build: nothing is compiled again, but the binaries then load the Swift runtime of the
+# toolchain (Swift 6.3.1 cannot link a debug build with the runtime static: Foundation's ICU
+# symbols are left undefined), so such bundles are for CI only; a release uses the default.
+# CI builds for the host's architecture only (no Swift SDK for the other one is installed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 output=.build-artifacts
 release_url=
+configuration=release
 while [ $# -gt 0 ]; do
   case "$1" in
     --output) output=$2; shift 2 ;;
     --release-url) release_url=${2%/}; shift 2 ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    --configuration|-c) configuration=$2; shift 2 ;;
+    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
     *) echo "build-artifact-bundles: unknown argument $1" >&2; exit 64 ;;
   esac
 done
@@ -57,26 +65,29 @@ add_variant() {
 case "$(uname -s)" in
   Darwin)
     for tool in "${tools[@]}"; do
-      swift build -c release --arch arm64 --arch x86_64 --product "$tool" >&2
-      add_variant "$tool" ".build/apple/Products/Release/$tool" "$tool-$version-macos" arm64-apple-macosx x86_64-apple-macosx
-      say "$tool: macOS universal (arm64, x86_64); it links: $(otool -L ".build/apple/Products/Release/$tool" | tail -n +2 | awk '{print $1}' | grep -v '^/usr/lib/swift/' | tr '\n' ' ')"
+      swift build -c "$configuration" --arch arm64 --arch x86_64 --product "$tool" >&2
+      binary=$(swift build -c "$configuration" --arch arm64 --arch x86_64 --show-bin-path)/$tool
+      add_variant "$tool" "$binary" "$tool-$version-macos" arm64-apple-macosx x86_64-apple-macosx
+      say "$tool: macOS universal (arm64, x86_64, $configuration); it links: $(otool -L "$binary" | tail -n +2 | awk '{print $1}' | grep -v '^/usr/lib/swift/' | tr '\n' ' ')"
     done
     ;;
   Linux)
     host=$(uname -m)
+    runtime=(--static-swift-stdlib) runtime_note="Swift runtime static"
+    if [ "$configuration" != release ]; then runtime=() runtime_note="Swift runtime of the toolchain: for CI only"; fi
     case "$host" in x86_64) other=aarch64 ;; aarch64|arm64) host=aarch64; other=x86_64 ;; *) other= ;; esac
     for tool in "${tools[@]}"; do
-      swift build -c release --static-swift-stdlib --product "$tool" >&2
-      binary=$(swift build -c release --static-swift-stdlib --show-bin-path)/$tool
+      swift build -c "$configuration" "${runtime[@]}" --product "$tool" >&2
+      binary=$(swift build -c "$configuration" "${runtime[@]}" --show-bin-path)/$tool
       add_variant "$tool" "$binary" "$tool-$version-linux-$host" "$host-unknown-linux-gnu"
-      say "$tool: Linux $host, Swift runtime static; it links: $(readelf -d "$binary" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | tr '\n' ' ')"
+      say "$tool: Linux $host ($configuration), $runtime_note; it links: $(readelf -d "$binary" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | tr '\n' ' ')"
     done
     sdk=
     if [ -n "$other" ]; then sdk=$(swift sdk list 2>/dev/null | grep -i "$other" | grep -i linux | head -n 1 || true); fi
     if [ -n "$sdk" ]; then
       for tool in "${tools[@]}"; do
-        swift build -c release --static-swift-stdlib --swift-sdk "$sdk" --product "$tool" >&2
-        add_variant "$tool" "$(swift build -c release --swift-sdk "$sdk" --show-bin-path)/$tool" "$tool-$version-linux-$other" "$other-unknown-linux-gnu"
+        swift build -c "$configuration" "${runtime[@]}" --swift-sdk "$sdk" --product "$tool" >&2
+        add_variant "$tool" "$(swift build -c "$configuration" --swift-sdk "$sdk" --show-bin-path)/$tool" "$tool-$version-linux-$other" "$other-unknown-linux-gnu"
       done
       say "$other: cross-built with the Swift SDK $sdk"
     else

@@ -3,7 +3,7 @@
 # Swift runtime linked statically on Linux), their man pages (swift-argument-parser's
 # generate-manual plugin) and shell completions for bash, zsh and fish.
 #
-#   scripts/install.sh [--prefix PREFIX] [--no-man]
+#   scripts/install.sh [--prefix PREFIX] [--no-man] [--configuration debug|release]
 #
 #   PREFIX/bin/dbgen, PREFIX/bin/versionstamp
 #   PREFIX/share/man/man1/dbgen.1, versionstamp.1
@@ -14,18 +14,22 @@
 # PREFIX defaults to $PREFIX, else /usr/local; $DESTDIR, when set, is prepended to every
 # installed path (for packagers). The commands still need the C libraries at run time:
 # libsqlite3 and zlib (dbgen), libgit2 and libxml2 (versionstamp) — README, "Install".
+# --configuration (default release): CI passes `debug` to reuse its test build (then the
+# commands load the toolchain's Swift runtime: a debug build cannot link it statically).
 # Run from anywhere; needs swift, and write access to PREFIX.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 prefix=${PREFIX:-/usr/local}
 man=yes
+configuration=release
 while [ $# -gt 0 ]; do
   case "$1" in
     --prefix) prefix=$2; shift 2 ;;
     --prefix=*) prefix=${1#--prefix=}; shift ;;
     --no-man) man=no; shift ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    --configuration|-c) configuration=$2; shift 2 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "install: unknown argument $1" >&2; exit 64 ;;
   esac
 done
@@ -33,8 +37,8 @@ root="${DESTDIR:-}$prefix"
 tools=(dbgen versionstamp)
 say() { printf 'install: %s\n' "$*" >&2; }
 
-build_flags=(-c release)
-[ "$(uname -s)" = Linux ] && build_flags+=(--static-swift-stdlib)
+build_flags=(-c "$configuration")
+if [ "$(uname -s)" = Linux ] && [ "$configuration" = release ]; then build_flags+=(--static-swift-stdlib); fi
 for tool in "${tools[@]}"; do
   swift build "${build_flags[@]}" --product "$tool" >&2
 done
