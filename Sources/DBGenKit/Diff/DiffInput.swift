@@ -10,9 +10,9 @@ struct DiffInput {
 
     init(path: String) throws {
         var info = stat()
-        guard stat(path, &info) == 0 else { throw DatabaseDiffError.fileNotFound(path: path) }
+        guard stat(path, &info) == 0 else { throw DBGenError.fileNotFound(path: path) }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw DatabaseDiffError.notADatabase(path: path, reason: "not a regular file")
+            throw DBGenError.notADatabase(path: path, reason: "not a regular file")
         }
         self.path = path
         do {
@@ -20,9 +20,9 @@ struct DiffInput {
             catalog = try SchemaCatalog(connection)
         } catch let error as SQLiteError {
             if error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
-                throw DatabaseDiffError.notADatabase(path: path, reason: error.message)
+                throw DBGenError.notADatabase(path: path, reason: error.message)
             }
-            throw DatabaseDiffError.sqlite(path: path, error)
+            throw DBGenError.sqlite(path: path, error)
         }
     }
 
@@ -31,7 +31,7 @@ struct DiffInput {
         do {
             return try TableLayout(table: table, connection: connection, createSQL: catalog.objects[table]?.sql)
         } catch let error as SQLiteError {
-            throw DatabaseDiffError.sqlite(path: path, error)
+            throw DBGenError.sqlite(path: path, error)
         }
     }
 
@@ -40,7 +40,7 @@ struct DiffInput {
         do {
             return try connection.prepare(layout.selectSQL())
         } catch let error as SQLiteError {
-            throw DatabaseDiffError.sqlite(path: path, error)
+            throw DBGenError.sqlite(path: path, error)
         }
     }
 
