@@ -95,18 +95,12 @@ final class ScriptRunner {
             readStack.removeLast()
             leave()
         }
-        var splitter = ScriptStatementSplitter()
-        for (index, line) in ScriptReader.lines(of: [UInt8](data)).enumerated() {
-            if let item = splitter.feed(Array(line), lineNumber: index + 1) {
-                try perform(item)
-                if quitRequested {
-                    quitRequested = false
-                    return
-                }
-            }
-        }
-        if let item = splitter.finish() {
+        for item in ScriptReader([UInt8](data)) {
             try perform(item)
+            if quitRequested {
+                quitRequested = false
+                return
+            }
         }
     }
 
