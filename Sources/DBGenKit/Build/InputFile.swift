@@ -65,4 +65,17 @@ enum PathResolution {
     }
 
     static var currentDirectory: String { FileManager.default.currentDirectoryPath }
+
+    /// True when something that is not a directory is at `path` (following links): a file a
+    /// build can read.
+    static func isFile(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+    }
+
+    /// True when a directory is at `path` (following links).
+    static func isDirectory(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
 }

@@ -24,9 +24,7 @@ public enum SchemaCheck {
         let cwd = PathResolution.currentDirectory
         let schemaPath = PathResolution.absolute(schema, relativeTo: cwd)
         let outputPath = PathResolution.absolute(output, relativeTo: cwd)
-        guard FileManager.default.fileExists(atPath: schemaPath) else {
-            throw DBGenError(.input, "cannot open schema \"\(schema)\": no such file")
-        }
+        try DatabaseBuilder.requireSchema(schema, at: schemaPath)
         guard FileManager.default.fileExists(atPath: outputPath) else {
             throw DBGenError(.unreadableDatabase, "cannot open \"\(output)\": no such file")
         }

@@ -82,9 +82,7 @@ final class ScriptRunner {
         if readStack.contains(canonical) {
             throw DBGenError(.dotCommand, "recursive .read of \"\(displayPath)\" (it is already being read)", at: location)
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: absolutePath, isDirectory: &isDirectory), !isDirectory.boolValue,
-              let data = FileManager.default.contents(atPath: absolutePath) else {
+        guard PathResolution.isFile(absolutePath), let data = FileManager.default.contents(atPath: absolutePath) else {
             throw DBGenError(.input, "cannot open script \"\(displayPath)\"", at: location)
         }
         recordInput(absolutePath, displayPath)
@@ -198,8 +196,7 @@ extension ScriptRunner {
     /// against the new directory, as the shell's working directory would.
     private func changeDirectory(to directory: String, in script: ScriptContext) throws {
         let absolute = PathResolution.absolute(directory, relativeTo: script.directory)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard PathResolution.isDirectory(absolute) else {
             throw DBGenError(.input, "cannot change to directory \"\(directory)\"")
         }
         let display = PathResolution.display(directory, inDisplayDirectory: script.displayDirectory)
@@ -214,8 +211,7 @@ extension ScriptRunner {
     private func restore(_ schema: String, from file: String, in script: ScriptContext) throws {
         let absolute = PathResolution.absolute(file, relativeTo: script.directory)
         let display = PathResolution.display(file, inDisplayDirectory: script.displayDirectory)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory), !isDirectory.boolValue else {
+        guard PathResolution.isFile(absolute) else {
             throw DBGenError(.input, "cannot open \"\(display)\" for .restore: no such file")
         }
         if let target = connection.filename(ofSchema: schema), !target.isEmpty,
@@ -238,12 +234,11 @@ extension ScriptRunner {
     private func runImport(_ arguments: ImportArguments, at location: SourceLocation, in script: ScriptContext) throws {
         let absolute = PathResolution.absolute(arguments.file, relativeTo: script.directory)
         let display = PathResolution.display(arguments.file, inDisplayDirectory: script.displayDirectory)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) else {
-            throw DBGenError(.input, "cannot open \"\(display)\" for .import: no such file", at: location)
-        }
-        guard !isDirectory.boolValue else {
+        guard !PathResolution.isDirectory(absolute) else {
             throw DBGenError(.input, "cannot open \"\(display)\" for .import: it is a directory", at: location)
+        }
+        guard PathResolution.isFile(absolute) else {
+            throw DBGenError(.input, "cannot open \"\(display)\" for .import: no such file", at: location)
         }
         if let schema = arguments.schema { try requireSchema(schema) }
         recordInput(absolute, display)
