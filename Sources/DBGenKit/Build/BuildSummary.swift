@@ -19,8 +19,8 @@ public struct BuildSummary: Codable, Equatable, Sendable {
     /// Every ordinary table of the output, by name.
     public var tables: [Table]
     /// Warnings as printed (`PATH:LINE: warning: MESSAGE`): a warning `.import` gives once
-    /// per row is there at most ``ImportWarningTally/reportedPerKind`` times per file and
-    /// kind, then as the one line that sums the rest up.
+    /// per row (``ImportWarningKind``) is there at most five times per import and kind, then
+    /// as the one line that sums the rest up.
     public var warnings: [String]
     /// Every warning the build gave, those only counted included.
     public var warningCount = 0

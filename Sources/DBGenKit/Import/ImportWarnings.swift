@@ -10,7 +10,7 @@ public enum ImportWarningKind: String, Codable, Hashable, Sendable, CaseIterable
 }
 
 /// How many rows of one imported file had one kind of warning: what `--json` carries where
-/// the output shows only the first few (``ImportWarningTally/reportedPerKind``) and a count.
+/// the output shows only the first five and a count.
 public struct ImportWarningCount: Codable, Hashable, Sendable {
     /// The file, as shown in its warnings.
     public var file: String
@@ -34,7 +34,9 @@ public struct ImportWarningCount: Codable, Hashable, Sendable {
 /// ``reportedPerKind`` of a kind are reported one by one, with their lines, as sqlite3 prints
 /// them; the rest only counted, and summed up in one warning when the import ends
 /// (`lineitem.tbl:1: warning: 6001215 rows had 17 fields, expected 16 - extras ignored (first
-/// at line 1)`). Memory and time per warned row are a few integer operations.
+/// at line 1)`). Memory and time per warned row are a few integer operations. An import that
+/// stops with an error prints no summing-up line: the build failed, and the error is what to
+/// fix first.
 struct ImportWarningTally: Sendable {
     /// Warnings of one kind reported one by one in an import before they are only counted.
     static let reportedPerKind = 5
