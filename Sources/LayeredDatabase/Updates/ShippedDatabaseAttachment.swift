@@ -23,7 +23,7 @@ public enum ShippedDatabaseAttachment {
     ///
     /// - Throws: ``LayeredDatabaseError`` when the bundled file is missing or not a database,
     ///   or when the connection does not interpret URI filenames (then nothing is attached or
-    ///   created: call ``SQLiteLibrary/enableURIFilenames()`` before opening connections).
+    ///   created: call `SQLiteLibrary.enableURIFilenames()` before opening connections).
     @discardableResult
     public static func attach(to handle: OpaquePointer, bundledPath: String, updatesDirectory: String?,
                               as name: String = LayeredDatabase.defaultBundleName) throws -> DatabaseInEffect {
