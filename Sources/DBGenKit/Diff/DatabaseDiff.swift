@@ -1,3 +1,4 @@
+import FileSystemKit
 import Foundation
 import SQLiteCore
 
@@ -39,8 +40,40 @@ public final class DatabaseDiff {
     ///
     /// Running it on a copy of the old database (`sqlite3 COPY < patch.sql`) gives the new
     /// database's content: schema, rows with their types and exact values, `user_version`.
+    /// A whole-database patch (no `table`) starts with a header in SQL comments naming its
+    /// base and target, each by `user_version` and the SHA-256 of the file, which the
+    /// updater checks (`-- dbgen diff base: user_version=4 sha256=…`, then `target:`).
     public func writePatch(to write: @escaping (UnsafeRawBufferPointer) throws -> Void) throws {
-        try PatchComposer(old: old, new: new, only: table, output: PatchOutput(write)).write()
+        try PatchComposer(old: old, new: new, only: table, header: try patchHeader(), output: PatchOutput(write)).write()
+    }
+
+    /// The header's two comment lines, or nil for a patch of one table.
+    private func patchHeader() throws -> String? {
+        guard table == nil else { return nil }
+        func side(_ name: String, _ input: DiffInput) throws -> String {
+            let digest: String
+            do {
+                digest = try ContentHash.sha256(ofFileAt: input.path)
+            } catch let error as FileSystemError {
+                throw DatabaseDiffError.notADatabase(path: input.path, reason: "cannot read it: \(error.reason)")
+            }
+            return "-- dbgen diff \(name): user_version=\(try input.pragma("user_version")) sha256=\(digest)\n"
+        }
+        return try side("base", old) + side("target", new)
+    }
+
+    /// Checks that NEW's `user_version` is greater than OLD's, as an update needs to install:
+    /// else throws ``DatabaseDiffError/notNewer(newPath:newVersion:oldPath:oldVersion:)``,
+    /// unless the two hold the same content (the patch is empty).
+    public func requireNewerVersion() throws {
+        let oldVersion = try old.pragma("user_version"), newVersion = try new.pragma("user_version")
+        guard newVersion <= oldVersion else { return }
+        struct NotEmpty: Error {}
+        do {
+            try PatchComposer(old: old, new: new, only: table, header: nil, output: PatchOutput { _ in throw NotEmpty() }).write()
+        } catch is NotEmpty {
+            throw DatabaseDiffError.notNewer(newPath: new.path, newVersion: newVersion, oldPath: old.path, oldVersion: oldVersion)
+        }
     }
 
     /// Writes the SQL patch to an open file descriptor (standard output: 1).

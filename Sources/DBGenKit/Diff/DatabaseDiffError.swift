@@ -21,6 +21,9 @@ public enum DatabaseDiffError: Error, Equatable, CustomStringConvertible {
     case sqlite(path: String, SQLiteError)
     /// Writing the output failed.
     case output(path: String, reason: String)
+    /// NEW's `user_version` is not greater than OLD's while their contents differ: the patch
+    /// would not install (``DatabaseDiff/requireNewerVersion()``; `dbgen diff --force` skips it).
+    case notNewer(newPath: String, newVersion: Int64, oldPath: String, oldVersion: Int64)
 
     /// `PATH: MESSAGE` or `table NAME: MESSAGE`.
     public var description: String {
@@ -35,6 +38,9 @@ public enum DatabaseDiffError: Error, Equatable, CustomStringConvertible {
         case .unsupportedTable(let table, let reason): return "\(table): \(reason)"
         case .sqlite(let path, let error): return "\(path): \(error)"
         case .output(let path, let reason): return "\(path): \(reason)"
+        case .notNewer(let newPath, let newVersion, let oldPath, let oldVersion):
+            return "\(newPath): user_version \(newVersion) is not greater than \(oldVersion), that of \(oldPath): "
+                + "the patch would not install (give every release a greater PRAGMA user_version, or --force)"
         }
     }
 }
@@ -43,7 +49,8 @@ extension DatabaseDiffError {
     /// The file the error is about, when it is about one.
     public var path: String? {
         switch self {
-        case .fileNotFound(let path), .notADatabase(let path, _), .sqlite(let path, _), .output(let path, _): return path
+        case .fileNotFound(let path), .notADatabase(let path, _), .sqlite(let path, _), .output(let path, _),
+             .notNewer(let path, _, _, _): return path
         default: return nil
         }
     }

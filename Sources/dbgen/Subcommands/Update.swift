@@ -12,8 +12,10 @@ extension DBGenCommand {
                 (the newer of --bundled and the installed update) and applies the SQL `dbgen diff` \
                 printed, in one transaction. A patch may change only its copy: ATTACH, VACUUM INTO, \
                 load_extension and pragmas other than user_version/application_id are refused. \
-                Before installing: --sha256 of the given file, PRAGMA quick_check, and a user_version \
-                greater than that of the database in effect. Otherwise exit 1 and DIR is as it was. \
+                Before installing: --sha256 of the given file, a patch's header naming the database \
+                in effect as its base, PRAGMA quick_check, and a user_version greater than that of \
+                the database in effect. Otherwise exit 1 and DIR is as it was. Installing what is \
+                already in effect (a re-download) exits 0, changes nothing and says so. \
                 The install is atomic (a temporary file, synced to disk, then renamed) and prints the installed \
                 user_version. The bundled file is only read; no user database is involved.
 
@@ -48,15 +50,19 @@ extension DBGenCommand {
         func run() throws {
             let updater = DatabaseUpdater(bundledPath: bundled, updatesDirectory: updates)
             do {
-                let version: Int64
+                let outcome: DatabaseUpdater.Outcome
                 if let database {
-                    version = try updater.installDatabase(at: database, sha256: sha256)
+                    outcome = try updater.installDatabase(at: database, sha256: sha256)
                 } else {
-                    version = try updater.installPatch(at: patch!, sha256: sha256)
+                    outcome = try updater.installPatch(at: patch!, sha256: sha256)
                 }
-                print(version)
-            } catch let error as DatabaseUpdateError {
-                FileHandle.standardError.write(Data("\(error.path): error: \(error.message)\n".utf8))
+                print(outcome.userVersion)
+                if outcome.wasAlreadyInstalled {
+                    FileHandle.standardError.write(Data("\(database ?? patch!): note: already installed (user_version \(outcome.userVersion)); nothing changed\n".utf8))
+                }
+            } catch let error as LayeredDatabaseError {
+                let place = [error.path, error.line.map(String.init)].compactMap { $0 }.joined(separator: ":")
+                FileHandle.standardError.write(Data("\(place.isEmpty ? "dbgen" : place): error: \(error.message)\n".utf8))
                 throw ExitCode(1)
             } catch {
                 FileHandle.standardError.write(Data("dbgen: error: \(error)\n".utf8))
