@@ -4,13 +4,14 @@
 // `SQLiteError`, `ResultCode`, `SQLiteLibrary` — while everything only Shipyard's tools use
 // (the VFS, `.dbconfig` options, run-time limits, the authorizer, raw column access, URIs)
 // is `package`, invisible outside this package. SQLiteCoreTests' PublicSurfaceTests keeps
-// that list, and LayeredDatabaseTests' ExportedSurfaceTests checks it from an app's side.
+// that list.
 @_exported import SQLiteCore
 import Foundation
 
 /// A writable user database with the app's shipped, read-only database attached beside it.
 ///
 /// ```swift
+/// let bundle = Bundle.module.resourcePath!       // a SwiftPM target's resources (an app target's own: Bundle.main)
 /// let db = try LayeredDatabase(
 ///     userPath: documents + "/user.sqlite",       // created on first launch
 ///     templatePath: bundle + "/user.sqlite",      // empty user template shipped in the app

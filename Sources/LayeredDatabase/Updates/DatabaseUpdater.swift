@@ -189,6 +189,7 @@ struct UpdatesDirectory {
     /// The record of the content the installed file stands for.
     var contentRecordPath: String { path + "/." + fileName + ".content" }
     private static let temporaryTag = "update"
+    private static let recordTag = "tmp"
 
     /// Creates the directory if missing; returns whether it did.
     func create() throws -> Bool {
@@ -213,6 +214,7 @@ struct UpdatesDirectory {
     func removeStaleTemporaries() {
         AtomicOutputFile.removeStaleTemporaries(of: installedPath, tag: Self.temporaryTag,
                                                 companionSuffixes: AtomicOutputFile.sqliteCompanionSuffixes)
+        AtomicOutputFile.removeStaleTemporaries(of: contentRecordPath, tag: Self.recordTag)
     }
 
     /// A new, empty temporary database in the directory, to be committed over the installed one.
@@ -230,7 +232,7 @@ struct UpdatesDirectory {
         let bytes = try DatabaseFile.sha256(of: output.temporaryPath)
         try Self.fileSystem { try output.commit() }
         if let content {
-            try? AtomicFile.replace(contentRecordPath, with: Data("\(bytes) \(content)\n".utf8), tag: "tmp")
+            try? AtomicFile.replace(contentRecordPath, with: Data("\(bytes) \(content)\n".utf8), tag: Self.recordTag)
         } else {
             unlink(contentRecordPath)
         }

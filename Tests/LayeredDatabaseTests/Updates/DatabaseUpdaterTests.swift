@@ -49,9 +49,10 @@ final class DatabaseUpdaterTests: LayeredDatabaseTestCase {
         let fixture = try UpdateFixture.make(self)
         try FileManager.default.createDirectory(atPath: fixture.updates, withIntermediateDirectories: true)
         // What kill -9 leaves: the temporary, its journal and its sidecar lock, the install
-        // lock, and a temporary of an earlier version (no sidecar).
+        // lock, a temporary of an earlier version (no sidecar), a half-written content record.
         for junk in [".database.sqlite.update-AbC123", ".database.sqlite.update-AbC123-journal",
-                     ".database.sqlite.update-AbC123.lock", ".database.sqlite.lock", ".database.sqlite.update-Old123"] {
+                     ".database.sqlite.update-AbC123.lock", ".database.sqlite.lock", ".database.sqlite.update-Old123",
+                     "..database.sqlite.content.tmp-Rec123"] {
             XCTAssertTrue(FileManager.default.createFile(atPath: fixture.updates + "/" + junk, contents: Data("half".utf8)))
         }
         try fixture.updater.installDatabase(at: try fixture.version("v8.sqlite", "PRAGMA user_version = 8;"))
