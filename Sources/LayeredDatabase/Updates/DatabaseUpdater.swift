@@ -136,8 +136,9 @@ public struct DatabaseUpdater {
         }
     }
 
-    /// Creates the directory if needed (removing it again if the install fails and it was
-    /// created for it), takes its lock, removes stale temporaries, and reads what is in effect.
+    /// Creates the directory if needed (removing it again if the install fails, it was created
+    /// for it and nothing else has been put there since), takes its lock, removes stale
+    /// temporaries, and reads what is in effect.
     private func withPreparedDirectory(_ body: (UpdatesDirectory, DatabaseInEffect) throws -> Outcome) throws -> Outcome {
         let inEffectBefore = try databaseInEffect()
         let directory = self.directory
@@ -149,7 +150,9 @@ public struct DatabaseUpdater {
                 return try body(directory, inEffect)
             }
         } catch {
-            if created { try? FileManager.default.removeItem(atPath: directory.path) }
+            // rmdir: only when empty. An install on another thread or process may have put its
+            // lock, or its database, there since (it then re-creates a directory removed under it).
+            if created { rmdir(directory.path) }
             throw error
         }
     }
@@ -205,7 +208,16 @@ struct UpdatesDirectory {
 
     /// Runs `body` holding the directory's install lock.
     func withLock<T>(_ body: () throws -> T) throws -> T {
-        let lock = try Self.fileSystem { try SidecarLock.acquire(at: lockPath) }
+        let lock: SidecarLock
+        do {
+            lock = try SidecarLock.acquire(at: lockPath)
+        } catch let error as FileSystemError where error.code == ENOENT {
+            // A failed install removed the (empty) directory it had created meanwhile.
+            _ = try create()
+            lock = try Self.fileSystem { try SidecarLock.acquire(at: lockPath) }
+        } catch let error as FileSystemError {
+            throw LayeredDatabaseError(error)
+        }
         defer { lock.release() }
         return try body()
     }
