@@ -40,7 +40,7 @@ final class ForeignConnectionAttachTests: LayeredDatabaseTestCase {
     func testWithoutURIFilenamesTheAttachFailsAndAttachesNothing() throws {
         guard ProcessInfo.processInfo.environment[Self.childVariable] == nil else { return }
         let result = try ProcessRunner.run(CommandLine.arguments[0], ["LayeredDatabaseTests.ForeignConnectionAttachTests/testChild"],
-                                           environment: [Self.childVariable: "1"])
+                                           environment: [Self.childVariable: "1", AppleSQLiteDefaults.environmentVariable: "0"])
         XCTAssertEqual(result.status, 0, result.stdoutText + result.stderrText)
         XCTAssertTrue((result.stdoutText + result.stderrText).contains("NO-URI-CHILD-OK"), result.stdoutText + result.stderrText)
     }
