@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 import LayeredDatabase
 import ShipyardTestSupport
@@ -11,20 +10,12 @@ import XCTest
 final class ForeignConnectionAttachTests: LayeredDatabaseTestCase {
     private static let childVariable = "SHIPYARD_NO_URI_CHILD"
 
-    /// A handle opened as GRDB opens one (no SQLITE_OPEN_URI).
-    private func openLikeGRDB(_ path: String) throws -> OpaquePointer {
-        var handle: OpaquePointer?
-        let status = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
-        guard status == SQLITE_OK, let handle else { sqlite3_close_v2(handle); throw SQLiteTestError(message: "cannot open \(path): result code \(status)") }
-        return handle
-    }
-
     /// This system's SQLite is built with SQLITE_USE_URI, as Apple's is: the attachment is
     /// read-only and immutable with no `sqlite3_config` call.
     func testAttachesReadOnlyToAHandleOpenedWithoutTheURIFlag() throws {
         let fixture = try UpdateFixture.make(self)
-        let handle = try openLikeGRDB(fixture.user)
-        defer { sqlite3_close_v2(handle) }
+        let foreign = try ForeignConnection(path: fixture.user), handle = foreign.handle
+        defer { withExtendedLifetime(foreign) {} }   // closes the handle when released
         let inEffect = try ShippedDatabaseAttachment.attach(to: handle, bundledPath: fixture.bundled, updatesDirectory: fixture.updates)
         XCTAssertFalse(inEffect.isInstalledUpdate)
         let connection = Connection(borrowing: handle)
@@ -50,8 +41,8 @@ final class ForeignConnectionAttachTests: LayeredDatabaseTestCase {
         guard ProcessInfo.processInfo.environment[Self.childVariable] != nil else { return }
         XCTAssertTrue(SQLiteLibrary.setURIFilenames(false), "must run before SQLite initializes")
         let fixture = try UpdateFixture.make(self)
-        let handle = try openLikeGRDB(fixture.user)
-        defer { sqlite3_close_v2(handle) }
+        let foreign = try ForeignConnection(path: fixture.user), handle = foreign.handle
+        defer { withExtendedLifetime(foreign) {} }   // closes the handle when released
         let before = try listing(fixture.directory)
         XCTAssertThrowsError(try ShippedDatabaseAttachment.attach(to: handle, bundledPath: fixture.bundled, updatesDirectory: nil)) {
             guard case .bundledDatabaseUnreadable(fixture.bundled, let reason)? = $0 as? LayeredDatabaseError else { return XCTFail("\($0)") }
@@ -63,6 +54,3 @@ final class ForeignConnectionAttachTests: LayeredDatabaseTestCase {
     }
 }
 
-private struct SQLiteTestError: Error {
-    let message: String
-}

@@ -1,3 +1,6 @@
+// The one file of LayeredDatabaseTests that calls SQLite's C API (SQLiteBoundaryTests names
+// it): to make this machine's SQLite behave as other builds and other libraries do, which
+// SQLiteCore's API rightly cannot.
 import CSQLite
 import Foundation
 import XCTest
@@ -62,4 +65,22 @@ class LayeredDatabaseTestCase: XCTestCase {
         super.setUp()
         if AppleSQLiteDefaults.isRequestedByEnvironment { AppleSQLiteDefaults.enable() }
     }
+}
+
+/// A connection opened as GRDB opens one: `sqlite3_open_v2(path, …, READWRITE | CREATE |
+/// NOMUTEX)`, without `SQLITE_OPEN_URI` (every open of Shipyard passes it).
+final class ForeignConnection {
+    let handle: OpaquePointer
+
+    init(path: String) throws {
+        var handle: OpaquePointer?
+        let status = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        guard status == SQLITE_OK, let handle else {
+            sqlite3_close_v2(handle)
+            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot open \(path): result code \(status)"])
+        }
+        self.handle = handle
+    }
+
+    deinit { sqlite3_close_v2(handle) }
 }
