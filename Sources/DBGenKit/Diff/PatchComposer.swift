@@ -1,15 +1,13 @@
 import Foundation
 import SQLiteCore
 
-/// Writes the SQL patch of a ``DatabaseDiff``: its header (the base and target it names,
-/// as SQL comments), `BEGIN`, the drops, the creates of tables,
+/// Writes the SQL patch of a ``DatabaseDiff``: `BEGIN`, the drops, the creates of tables,
 /// each table's rows, `sqlite_sequence`, the creates of indexes, views and triggers,
 /// `user_version`, `COMMIT`. Nothing at all when the databases hold the same content.
 final class PatchComposer {
     private let old: DiffInput
     private let new: DiffInput
     private let only: String?
-    private let header: String?
     private let plan: SchemaPlan
     private let output: PatchOutput
     private let literals: SQLLiteralWriter
@@ -18,11 +16,10 @@ final class PatchComposer {
     private var changedTables: Set<String> = []
     private var scratch: Connection?
 
-    init(old: DiffInput, new: DiffInput, only: String?, header: String?, output: PatchOutput) throws {
+    init(old: DiffInput, new: DiffInput, only: String?, output: PatchOutput) throws {
         self.old = old
         self.new = new
         self.only = only
-        self.header = header
         self.output = output
         plan = SchemaPlan(old: old.catalog, new: new.catalog, only: only)
         literals = try SQLLiteralWriter()
@@ -70,7 +67,6 @@ final class PatchComposer {
     private func beginIfNeeded() {
         if !began {
             began = true
-            if let header { output.append(header) }
             output.append("BEGIN TRANSACTION;\n")
         }
     }
