@@ -26,13 +26,13 @@ public final class DatabaseDiff {
     ///   - oldPath: The database the patch applies to.
     ///   - newPath: The database the patch produces.
     ///   - table: Compare only this table (and its indexes and triggers); nil for everything.
-    /// - Throws: ``DatabaseDiffError`` naming the file (missing, not a database) or the table.
+    /// - Throws: ``DBGenError`` naming the file (missing, not a database) or the table.
     public init(oldPath: String, newPath: String, table: String? = nil) throws {
         old = try DiffInput(path: oldPath)
         new = try DiffInput(path: newPath)
         self.table = table
         if let table, old.catalog.objects[table] == nil, new.catalog.objects[table] == nil {
-            throw DatabaseDiffError.noSuchTable(name: table)
+            throw DBGenError.noSuchTable(name: table)
         }
     }
 
@@ -60,7 +60,7 @@ public final class DatabaseDiff {
     }
 
     /// Checks that NEW's `user_version` is greater than OLD's, as an update needs to install:
-    /// else throws ``DatabaseDiffError/notNewer(newPath:newVersion:oldPath:oldVersion:)``,
+    /// else throws a ``DBGenError`` (``DBGenError/Code/notNewer``),
     /// unless the two hold the same content (the patch is empty).
     public func requireNewerVersion() throws {
         let oldVersion = try old.pragma("user_version"), newVersion = try new.pragma("user_version")
@@ -69,7 +69,7 @@ public final class DatabaseDiff {
         do {
             try PatchComposer(old: old, new: new, only: table, output: PatchOutput { _ in throw NotEmpty() }).write()
         } catch is NotEmpty {
-            throw DatabaseDiffError.notNewer(newPath: new.path, newVersion: newVersion, oldPath: old.path, oldVersion: oldVersion)
+            throw DBGenError.notNewer(newPath: new.path, newVersion: newVersion, oldPath: old.path, oldVersion: oldVersion)
         }
     }
 
@@ -81,7 +81,7 @@ public final class DatabaseDiff {
                 let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    throw DatabaseDiffError.output(path: path, reason: String(cString: strerror(errno)))
+                    throw DBGenError.output(path: path, reason: String(cString: strerror(errno)))
                 }
                 offset += written
             }
@@ -117,7 +117,7 @@ private final class PatchHeaderHashes: @unchecked Sendable {
         do {
             return try ContentHash.sha256(ofFileAt: path)
         } catch let error as FileSystemError {
-            throw DatabaseDiffError.notADatabase(path: path, reason: "cannot read it: \(error.reason)")
+            throw DBGenError.notADatabase(path: path, reason: "cannot read it: \(error.reason)")
         }
     }
 

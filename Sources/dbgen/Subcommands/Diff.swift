@@ -53,12 +53,8 @@ extension DBGenCommand {
                     if !force { try diff.requireNewerVersion() }
                     try diff.writePatch(toFileDescriptor: FileHandle.standardOutput.fileDescriptor)
                 }
-            } catch let error as DatabaseDiffError {
-                FileHandle.standardError.write(Data("\(error.path ?? "dbgen"): error: \(error.message)\n".utf8))
-                throw ExitCode(1)
             } catch {
-                FileHandle.standardError.write(Data("dbgen: error: \(error)\n".utf8))
-                throw ExitCode(1)
+                throw DiagnosticPrinter().fail(error)
             }
         }
     }

@@ -58,15 +58,12 @@ extension DBGenCommand {
                 }
                 print(outcome.userVersion)
                 if outcome.wasAlreadyInstalled {
-                    FileHandle.standardError.write(Data("\(database ?? patch!): note: already installed (user_version \(outcome.userVersion)); nothing changed\n".utf8))
+                    DiagnosticPrinter().write("\(database ?? patch!): note: already installed (user_version \(outcome.userVersion)); nothing changed")
                 }
             } catch let error as LayeredDatabaseError {
-                let place = [error.path, error.line.map(String.init)].compactMap { $0 }.joined(separator: ":")
-                FileHandle.standardError.write(Data("\(place.isEmpty ? "dbgen" : place): error: \(error.message)\n".utf8))
-                throw ExitCode(1)
+                throw DiagnosticPrinter().fail(located: error)
             } catch {
-                FileHandle.standardError.write(Data("dbgen: error: \(error)\n".utf8))
-                throw ExitCode(1)
+                throw DiagnosticPrinter().fail(error)
             }
         }
     }
