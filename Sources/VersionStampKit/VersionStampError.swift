@@ -39,6 +39,8 @@ public struct VersionStampError: Error, Equatable, Sendable, CustomStringConvert
         case noCommits
         /// A `--path` that lies outside the repository's work tree.
         case pathOutsideRepository
+        /// A `--path` that names nothing in HEAD's tree (it would count no commit).
+        case pathNotInHead
         /// No tag (matching the tag pattern) is reachable, but the format needs `{version}`.
         case noMatchingTag
         /// The variable named by `--build-number-env` does not hold a non-negative integer.
@@ -104,5 +106,13 @@ public struct VersionStampError: Error, Equatable, Sendable, CustomStringConvert
         guard let path else { return "versionstamp: error: \(message)" }
         if let line { return "\(path):\(line): error: \(message)" }
         return "\(path): error: \(message)"
+    }
+}
+
+extension VersionStampError {
+    /// An object of the repository's history that cannot be read as what it should be (a
+    /// commit without a tree line, a malformed tree, an object of the wrong kind).
+    static func unreadableHistory(_ what: String) -> VersionStampError {
+        VersionStampError(.gitFailure, message: "the repository's history cannot be read: \(what); check it with 'git fsck'")
     }
 }
