@@ -19,8 +19,8 @@ extension VersionStampCommand {
                 """
         )
 
-        @Option(name: .long, help: ArgumentHelp("Where repository discovery starts (like git -C).", valueName: "dir"))
-        var repo: String?
+        @OptionGroup
+        var repository: RepositoryOptions
 
         @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The version format; may start with -.", valueName: "fmt"))
         var format: String = "{count}"
@@ -33,8 +33,9 @@ extension VersionStampCommand {
 
         func run() throws {
             do {
-                let context = try VersionContext.load(repository: repo, environment: ProcessInfo.processInfo.environment,
-                                                      query: numbering.query, buildNumber: numbering.buildNumber)
+                let context = try VersionContext.load(repository: repository.repo, environment: ProcessInfo.processInfo.environment,
+                                                      query: numbering.query, buildNumber: numbering.buildNumber,
+                                                      caching: repository.caching)
                 print(try context.render(format, dirtyMarker: dirtyMarker))
             } catch {
                 throw Diagnostics.exit(reporting: [error])

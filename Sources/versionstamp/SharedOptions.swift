@@ -1,6 +1,25 @@
 import ArgumentParser
 import VersionStampKit
 
+/// Where the revision is read from, shared by `print` and `stamp`.
+struct RepositoryOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Where repository discovery starts (like git -C).", valueName: "dir"))
+    var repo: String?
+
+    @Option(name: .customLong("cache-dir"),
+            help: ArgumentHelp("Keep the history cache in this directory instead of the repository's git directory (for a sandboxed build that may write only there).", valueName: "dir"))
+    var cacheDirectory: String?
+
+    /// Where history answers are remembered between runs.
+    var caching: HistoryCaching {
+        cacheDirectory.map(HistoryCaching.inDirectory) ?? .inGitDirectory
+    }
+
+    func validate() throws {
+        if let cacheDirectory, cacheDirectory.isEmpty { throw ValidationError("--cache-dir must name a directory") }
+    }
+}
+
 /// The release-numbering options shared by `print` and `stamp`.
 struct ReleaseNumberingOptions: ParsableArguments {
     @Option(name: .customLong("tag-pattern"),
