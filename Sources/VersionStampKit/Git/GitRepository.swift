@@ -81,7 +81,7 @@ final class GitRepository {
     /// The path to report in errors: the work tree, else the git dir.
     var displayPath: String { workDirectory ?? gitDirectory }
 
-    /// True for a shallow clone (libgit2 1.5.1 cannot walk its history).
+    /// True for a shallow clone (libgit2 1.5 and 1.6 cannot walk its history; it is incomplete either way).
     var isShallow: Bool { git_repository_is_shallow(handle) == 1 }
 
     /// True when HEAD names a branch that has no commit yet.

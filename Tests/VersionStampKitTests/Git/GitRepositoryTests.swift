@@ -33,7 +33,7 @@ final class RefAbbreviationTests: XCTestCase {
     }
 }
 
-/// `{dirty}` and describe's `-dirty` equal git's where libgit2 1.5.1's status differs:
+/// `{dirty}` and describe's `-dirty` equal git's where libgit2's status (1.5's at least) differs:
 /// sparse checkouts (skip-worktree entries) and old trees with 100664 blob modes.
 final class WorkTreeStatusTests: XCTestCase {
     private func dirty(_ repo: RevisionTestRepository) throws -> String {
