@@ -3,18 +3,40 @@ import PackageDescription
 
 // Shipyard: build-time tools for apps that ship data.
 //
-// Layout: system-library targets (CSQLite, CGit2, CLibXML2) wrap Debian's -dev packages;
+// Layout: system-library targets (CSQLite, CGit2, CLibXML2) wrap the system's libraries;
 // the libraries (DBGenKit, LayeredDatabase, VersionStampKit) hold all logic; the
 // executables (dbgen, versionstamp) only parse arguments and call them. dbgen links
-// sqlite3 only — never libgit2 or libxml2.
+// sqlite3 (and zlib) only — never libgit2 or libxml2.
+//
+// What each product links:
+// - LayeredDatabase: what an APP links (iOS, macOS, tvOS, watchOS, visionOS). The system's
+//   sqlite3 only (libsqlite3 of the SDK; Debian: libsqlite3-dev), and only API that Apple's
+//   sqlite3.h declares, guarded by `#available` where newer than the platforms below. It
+//   re-exports SQLiteCore's public API (Connection, Statement, Row, DatabaseValue,
+//   SQLiteError, ResultCode, SQLiteLibrary). Through FileSystemKit it also links swift-crypto's
+//   Crypto for SHA-256: on Apple platforms that is CryptoKit, a system framework (nothing
+//   compiled in); elsewhere BoringSSL, compiled from swift-crypto's sources (so do all the
+//   products, whose durable writes go through FileSystemKit too).
+// - DBGenKit, dbgen: build tools (macOS, Linux). sqlite3 and zlib (libz of the SDK; Debian:
+//   zlib1g-dev); the session extension through SQLiteSession.
+// - VersionStampKit, versionstamp: build tools (macOS, Linux). libgit2 (Homebrew's on a Mac:
+//   `brew install libgit2 pkg-config`; Debian: libgit2-dev) and libxml2 (libxml2-dev).
 let package = Package(
     name: "Shipyard",
+    // The OS versions apps still support, as GRDB 7 declares them: what LayeredDatabase needs.
+    // Anything newer is guarded with `#available` (SQLiteCoreTests checks every sqlite3_* call).
+    platforms: [
+        .iOS(.v13),
+        .macOS(.v10_15),
+        .tvOS(.v13),
+        .watchOS(.v7),
+        .visionOS(.v1),
+    ],
     products: [
         .executable(name: "dbgen", targets: ["dbgen"]),
         .executable(name: "versionstamp", targets: ["versionstamp"]),
         .library(name: "DBGenKit", targets: ["DBGenKit"]),
         .library(name: "LayeredDatabase", targets: ["LayeredDatabase"]),
-        .library(name: "SQLiteCore", targets: ["SQLiteCore"]),
         .library(name: "VersionStampKit", targets: ["VersionStampKit"]),
         .plugin(name: "DBGenCommandPlugin", targets: ["DBGenCommandPlugin"]),
         .plugin(name: "VersionStampCommandPlugin", targets: ["VersionStampCommandPlugin"]),
@@ -25,13 +47,20 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `swift package generate-documentation --target NAME` builds each library's DocC catalog.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // SHA-256 for the updater's checksums (FileSystemKit): `Crypto` is CryptoKit on Apple
+        // platforms (macOS 10.15, iOS 13, tvOS 13, watchOS 6, within this package's minimums) and
+        // BoringSSL elsewhere. Neither 3.x nor 4.x declares `platforms:`; 4.x needs tools 6.1,
+        // so an older toolchain resolves 3.12.3 or later 3.x.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // MARK: System libraries
+        // The system's sqlite3, linked with `link "sqlite3"` in its module map and no pkg-config,
+        // as GRDB's GRDBSQLite is: on Apple platforms always the SDK's library (Homebrew's
+        // keg-only sqlite flags would point an iOS build at a macOS dylib).
         .systemLibrary(
             name: "CSQLite",
-            pkgConfig: "sqlite3",
-            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+            providers: [.apt(["libsqlite3-dev"])]
         ),
         .systemLibrary(
             name: "CGit2",
@@ -53,12 +82,20 @@ let package = Package(
         ),
         // Shipyard's version number, defined once for every tool and library.
         .target(name: "ShipyardVersion"),
-        // The one SQLite layer: Connection, Statement, SQLiteError, values, identifier quoting.
-        // Nothing else calls sqlite3 directly.
+        // The one SQLite layer: Connection, Statement, SQLiteError, ResultCode, values,
+        // identifier quoting. Nothing else imports CSQLite (but the C shell extensions).
+        // App-facing API is public; what only Shipyard's tools use is `package`.
         .target(name: "SQLiteCore", dependencies: ["CSQLite"]),
-        .target(name: "DBGenKit", dependencies: ["SQLiteCore", "CShellExtensions", "ShipyardVersion"]),
-        .target(name: "LayeredDatabase", dependencies: ["SQLiteCore", "CSQLite"]),
-        .target(name: "VersionStampKit", dependencies: ["CGit2", "CLibXML2", "ShipyardVersion"]),
+        // The session extension (changesets), which Apple's sqlite3.h does not declare: part of
+        // the SQLite layer, linked by the tools only, never by what an app links.
+        .target(name: "SQLiteSession", dependencies: ["SQLiteCore", "CSQLite"]),
+        // The one file-system layer (no product; `package` API): atomic replace, atomic output
+        // files, durable sync (F_FULLFSYNC on Darwin), sidecar locks, file stamps, content hashes.
+        // Every durable write and every lock of the libraries goes through it.
+        .target(name: "FileSystemKit", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "DBGenKit", dependencies: ["SQLiteCore", "SQLiteSession", "CShellExtensions", "ShipyardVersion", "FileSystemKit"]),
+        .target(name: "LayeredDatabase", dependencies: ["SQLiteCore", "FileSystemKit"]),
+        .target(name: "VersionStampKit", dependencies: ["CGit2", "CLibXML2", "ShipyardVersion", "FileSystemKit"]),
 
         // MARK: Executables (thin)
         .executableTarget(
@@ -105,7 +142,8 @@ let package = Package(
         .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CGit2", "CLibXML2", "ShipyardTestSupport"]),
         .testTarget(name: "ShellExtensionsTests", dependencies: ["CShellExtensions", "CSQLite", "ShipyardTestSupport"]),
         .testTarget(name: "SQLiteCoreTests", dependencies: ["SQLiteCore", "ShipyardTestSupport"]),
-        .testTarget(name: "DBGenKitTests", dependencies: ["DBGenKit", "SQLiteCore", "ShipyardTestSupport"]),
+        .testTarget(name: "FileSystemKitTests", dependencies: ["FileSystemKit", "ShipyardTestSupport"]),
+        .testTarget(name: "DBGenKitTests", dependencies: ["DBGenKit", "FileSystemKit", "SQLiteCore", "SQLiteSession", "ShipyardTestSupport"]),
         .testTarget(name: "LayeredDatabaseTests", dependencies: ["LayeredDatabase", "ShipyardTestSupport"]),
         .testTarget(name: "VersionStampKitTests", dependencies: ["VersionStampKit", "ShipyardTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "EndToEndTests", dependencies: ["dbgen", "versionstamp", "ShipyardTestSupport"]),

@@ -45,8 +45,8 @@ check() { # check DESCRIPTION CONDITION...
 }
 sha() { sha256sum "$1" 2>/dev/null | cut -d' ' -f1; }
 contains() { grep -qiE -- "$2" "$1"; }
-no_temporaries() { # no_temporaries DIR: no dbgen/installer/stamp temporaries left in DIR
-  [ -z "$(find "$1" -maxdepth 1 \( -name '.*.dbgen-??????' -o -name '.*.tmp-*' -o -name '.*versionstamp*' \) -print -quit)" ]
+no_temporaries() { # no_temporaries DIR: no dbgen/installer/stamp temporaries (or dbgen's sidecar locks) left in DIR
+  [ -z "$(find "$1" -maxdepth 1 \( -name '.*.dbgen-??????' -o -name '.*.dbgen-??????.lock' -o -name '.*.tmp-*' -o -name '.*versionstamp*' \) -print -quit)" ]
 }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/shipyard-faults.XXXXXX")

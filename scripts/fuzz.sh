@@ -27,16 +27,19 @@ if [ "${1:-}" = "--list" ]; then printf '%s\n' "${targets[@]}"; exit 0; fi
 target=$1; shift
 
 # Each target: the module its harness is compiled into, the library modules that module
-# imports (built first, with the same sanitizers), and the C targets it links.
+# imports (built first, with the same sanitizers, in dependency order), and the C targets it
+# links. FileSystemKit is compiled without swift-crypto (its SHA-256 file is then empty: no
+# fuzz target hashes anything). Every module is compiled with one -package-name, as SwiftPM does, so `package` API
+# (SQLiteCore's tool-only part) is visible across them.
 case "$target" in
   csv-reader)    module=DBGenKit; harness=FuzzCSVReader.swift
-                 swift_deps=(ShipyardVersion SQLiteCore); c_deps=(CShellExtensions)
+                 swift_deps=(ShipyardVersion FileSystemKit SQLiteCore SQLiteSession); c_deps=(CShellExtensions)
                  flags=(-I Sources/CSQLite); libs=(-lsqlite3 -lz) ;;
   script-reader) module=DBGenKit; harness=FuzzScriptReader.swift
-                 swift_deps=(ShipyardVersion SQLiteCore); c_deps=(CShellExtensions)
+                 swift_deps=(ShipyardVersion FileSystemKit SQLiteCore SQLiteSession); c_deps=(CShellExtensions)
                  flags=(-I Sources/CSQLite); libs=(-lsqlite3 -lz) ;;
   plist-editor)  module=VersionStampKit; harness=FuzzPlistEditor.swift
-                 swift_deps=(ShipyardVersion); c_deps=()
+                 swift_deps=(ShipyardVersion FileSystemKit); c_deps=()
                  flags=(-I Sources/CGit2 -I Sources/CLibXML2 $(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g'))
                  libs=(-lxml2 -lgit2) ;;
   *) echo "fuzz.sh: unknown target '$target' (one of: ${targets[*]})" >&2; exit 64 ;;
@@ -80,12 +83,12 @@ if [ $stale = 1 ]; then
   for dep in "${swift_deps[@]}"; do
     [ -d "Sources/$dep" ] || continue
     mapfile -t dep_sources < <(swift_files "$dep")
-    swiftc -O -g -parse-as-library -module-name "$dep" -emit-module -emit-module-path "$work/$dep.swiftmodule" \
+    swiftc -O -g -parse-as-library -module-name "$dep" -package-name Shipyard -I "$work" -emit-module -emit-module-path "$work/$dep.swiftmodule" \
       -emit-object -wmo -sanitize=fuzzer,"$sanitizer" -parse-as-library "${flags[@]}" "${dep_sources[@]}" \
       -o "$work/$dep.o"
     objects+=("$work/$dep.o")
   done
-  swiftc -O -g -parse-as-library -module-name "$module" \
+  swiftc -O -g -parse-as-library -module-name "$module" -package-name Shipyard \
     -sanitize=fuzzer,"$sanitizer" -I "$work" \
     "${flags[@]}" "${sources[@]}" "${objects[@]}" "${libs[@]}" -o "$binary.tmp"
   mv "$binary.tmp" "$binary"

@@ -7,7 +7,7 @@ extension Connection {
     ///
     /// - Throws: ``SQLiteError`` when the copy cannot start (an unknown schema, a transaction
     ///   writing to it) or fails; `schema` is then as it was.
-    public func restore(_ schema: String = "main", from source: Connection) throws {
+    package func restore(_ schema: String = "main", from source: Connection) throws {
         let destination = try openHandle()
         guard let backup = sqlite3_backup_init(destination, schema, try source.openHandle(), "main") else {
             throw SQLiteError(database: destination, sql: nil)

@@ -4,11 +4,15 @@ import Foundation
 /// A SQLite connection: execute SQL, query rows, bind parameters. The one owner of a
 /// `sqlite3*` in Shipyard: dbgen's builder and importer and the layered database all use it.
 ///
+/// Every connection opens with `SQLITE_OPEN_URI`, so `file:` URIs given to `ATTACH`
+/// (`file:PATH?mode=ro&immutable=1`) are honoured whatever SQLite's build options, with no
+/// process-wide `sqlite3_config` call.
+///
 /// Not thread-safe: use one connection from one thread at a time (open one connection per
 /// thread or process; SQLite's file locking coordinates them).
 public final class Connection {
-    /// The underlying `sqlite3*` handle, for calls this type does not wrap.
-    public private(set) var handle: OpaquePointer?
+    /// The underlying `sqlite3*` handle; nil once closed.
+    package private(set) var handle: OpaquePointer?
 
     /// The authorizer closure the C callback points to (see ``setAuthorizer(_:)``).
     var authorizerBox: AuthorizerBox?
@@ -33,7 +37,7 @@ public final class Connection {
     /// - Parameters:
     ///   - uri: A SQLite URI filename, e.g. from ``SQLiteURI/fileURI(path:parameters:)``.
     ///   - busyTimeout: How long to wait for another connection's lock, in milliseconds.
-    public init(uri: String, busyTimeout: Int32 = 10_000) throws {
+    package init(uri: String, busyTimeout: Int32 = 10_000) throws {
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
         let status = sqlite3_open_v2(uri, &db, flags, nil)
@@ -41,7 +45,7 @@ public final class Connection {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
             let code = db.map { sqlite3_extended_errcode($0) } ?? status
             sqlite3_close_v2(db)
-            throw SQLiteError(extendedResultCode: code, message: "\(message): \(uri)")
+            throw SQLiteError(extendedResultCode: ResultCode(rawValue: code), message: "\(message): \(uri)")
         }
         handle = db
         sqlite3_extended_result_codes(db, 1)
@@ -64,9 +68,9 @@ public final class Connection {
     /// The open handle.
     ///
     /// - Throws: ``SQLiteError`` (`SQLITE_MISUSE`) when the connection is closed.
-    public func openHandle() throws -> OpaquePointer {
+    package func openHandle() throws -> OpaquePointer {
         guard let handle else {
-            throw SQLiteError(extendedResultCode: SQLITE_MISUSE, message: "connection is closed")
+            throw SQLiteError(extendedResultCode: .SQLITE_MISUSE, message: "connection is closed")
         }
         return handle
     }
@@ -76,8 +80,28 @@ public final class Connection {
         try Statement(self, sql)
     }
 
+    /// Compiles the first statement of the `byteCount` bytes at `sql`, as the sqlite3 shell
+    /// walks a script: the caller steps it, then goes on after ``PreparedPrefix/consumedBytes``.
+    ///
+    /// - Throws: ``SQLiteError`` with ``SQLiteError/offset`` (relative to `sql`) when the
+    ///   statement does not compile.
+    package func prepareFirst(of sql: UnsafePointer<CChar>, byteCount: Int) throws -> PreparedPrefix {
+        let database = try openHandle()
+        var raw: OpaquePointer?
+        var tail: UnsafePointer<CChar>?
+        guard sqlite3_prepare_v2(database, sql, Int32(byteCount), &raw, &tail) == SQLITE_OK else {
+            sqlite3_finalize(raw)
+            throw SQLiteError(database: database, sql: nil)
+        }
+        let consumed = tail.map { $0 - sql } ?? byteCount
+        guard let raw else { return PreparedPrefix(statement: nil, consumedBytes: consumed) }
+        let text = String(decoding: UnsafeRawBufferPointer(start: sql, count: consumed), as: UTF8.self)
+        return PreparedPrefix(statement: Statement(handle: raw, database: database, sql: text),
+                              consumedBytes: consumed)
+    }
+
     /// The connection's current error message (`sqlite3_errmsg`).
-    public var errorMessage: String {
+    package var errorMessage: String {
         handle.map { String(cString: sqlite3_errmsg($0)) } ?? "connection is closed"
     }
 
@@ -121,14 +145,14 @@ public final class Connection {
     /// (rows are not buffered).
     public func forEachRow(_ sql: String, _ arguments: [DatabaseValue] = [], _ body: (Row) throws -> Void) throws {
         guard handle != nil else {
-            throw SQLiteError(extendedResultCode: SQLITE_MISUSE, message: "connection is closed", sql: sql)
+            throw SQLiteError(extendedResultCode: .SQLITE_MISUSE, message: "connection is closed", sql: sql)
         }
         var bound = arguments.isEmpty
         try forEachStatement(sql) { statement, _ in
             if statement.parameterCount > 0 {
                 guard statement.parameterCount == arguments.count else {
                     throw SQLiteError(
-                        extendedResultCode: SQLITE_RANGE,
+                        extendedResultCode: .SQLITE_RANGE,
                         message: "statement has \(statement.parameterCount) parameter(s) but \(arguments.count) argument(s) were given",
                         sql: statement.sql)
                 }
@@ -139,14 +163,14 @@ public final class Connection {
         }
         if !bound {
             throw SQLiteError(
-                extendedResultCode: SQLITE_RANGE,
+                extendedResultCode: .SQLITE_RANGE,
                 message: "\(arguments.count) argument(s) given but the SQL has no parameters", sql: sql)
         }
     }
 
     /// Prepares the statements of `sql` one at a time and hands each to `body` unstepped
     /// (to inspect, step or skip), with the 1-based line of `sql` where it starts.
-    public func forEachStatement(_ sql: String, _ body: (Statement, Int) throws -> Void) throws {
+    package func forEachStatement(_ sql: String, _ body: (Statement, Int) throws -> Void) throws {
         let db = try openHandle()
         var utf8 = Array(sql.utf8CString)
         try utf8.withUnsafeMutableBufferPointer { buffer in
@@ -178,11 +202,15 @@ public final class Connection {
             try execute("COMMIT")
             return result
         } catch {
-            if let handle, sqlite3_get_autocommit(handle) == 0 {
-                try? execute("ROLLBACK")
-            }
+            if isInTransaction { try? execute("ROLLBACK") }
             throw error
         }
+    }
+
+    /// True inside an explicit transaction (`sqlite3_get_autocommit` is 0); false when
+    /// closed.
+    public var isInTransaction: Bool {
+        handle.map { sqlite3_get_autocommit($0) == 0 } ?? false
     }
 
     // MARK: - Private
@@ -195,4 +223,13 @@ public final class Connection {
             try body(Row(columnNames: names ?? [], values: statement.row()))
         }
     }
+}
+
+/// One statement compiled from the front of a longer SQL text (see
+/// ``Connection/prepareFirst(of:byteCount:)``).
+package struct PreparedPrefix {
+    /// The statement, or nil when the text held only whitespace or comments.
+    package let statement: Statement?
+    /// How many bytes of the text the statement (with its leading trivia) took.
+    package let consumedBytes: Int
 }

@@ -8,11 +8,11 @@ import Foundation
 ///
 /// Each instance registers its own VFS; it is unregistered when the instance is released,
 /// so keep the instance alive until every connection using it is closed.
-public final class RelativePathVFS {
+package final class RelativePathVFS {
     /// The registered name, for the `vfs=` URI parameter.
-    public let vfsName: String
+    package let vfsName: String
     /// The directory relative file names resolve against.
-    public var baseDirectory: String
+    package var baseDirectory: String
 
     private let vfs: UnsafeMutablePointer<sqlite3_vfs>
     /// The instance, stored right after the `sqlite3_vfs` (whose `pAppData` belongs to the
@@ -24,9 +24,9 @@ public final class RelativePathVFS {
     private static let counter = Counter()
 
     /// Registers a VFS resolving relative names against `baseDirectory`.
-    public init(baseDirectory: String) throws {
+    package init(baseDirectory: String) throws {
         guard let base = sqlite3_vfs_find(nil), let fullPathname = base.pointee.xFullPathname else {
-            throw SQLiteError(extendedResultCode: SQLITE_ERROR, message: "no default VFS")
+            throw SQLiteError(extendedResultCode: .SQLITE_ERROR, message: "no default VFS")
         }
         self.baseDirectory = baseDirectory
         vfsName = "shipyard-relative-\(Self.counter.next())"
@@ -49,7 +49,7 @@ public final class RelativePathVFS {
                                                 as: UnsafeRawPointer.self)
         let status = sqlite3_vfs_register(vfs, 0)
         guard status == SQLITE_OK else {
-            throw SQLiteError(extendedResultCode: status, message: "cannot register the VFS \(vfsName)")
+            throw SQLiteError(extendedResultCode: ResultCode(rawValue: status), message: "cannot register the VFS \(vfsName)")
         }
     }
 

@@ -2,10 +2,10 @@ import Foundation
 import CSQLite
 
 /// Questions about SQL text that SQLite's own tokenizer answers.
-public enum SQLText {
+package enum SQLText {
     /// True when `word` is an SQL keyword (`sqlite3_keyword_check`), so that an identifier
     /// spelled like it must be quoted.
-    public static func isKeyword(_ word: String) -> Bool {
+    package static func isKeyword(_ word: String) -> Bool {
         let utf8 = Array(word.utf8)
         return utf8.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { sqlite3_keyword_check($0.baseAddress, Int32($0.count)) != 0 }
@@ -16,7 +16,7 @@ public enum SQLText {
 extension SQLIdentifier {
     /// `name` as it can appear in SQL: bare when it is a plain identifier (letters, digits,
     /// underscores, not starting with a digit, not a keyword), else double-quoted.
-    public static func quoteIfNeeded(_ name: String) -> String {
+    package static func quoteIfNeeded(_ name: String) -> String {
         let bytes = Array(name.utf8)
         guard let first = bytes.first, !(48...57).contains(first) else { return quote(name) }
         let plain = bytes.allSatisfy { ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 95 }

@@ -1,13 +1,13 @@
 import Foundation
 
 /// Builds SQLite URI filenames (`file:PATH?key=value`) safely from arbitrary paths.
-public enum SQLiteURI {
+package enum SQLiteURI {
     /// Bytes left as they are in the path; everything else (including `?`, `#`, `%`,
     /// quotes, spaces and non-ASCII UTF-8 bytes) is percent-encoded.
     private static let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/".utf8)
 
     /// Percent-encodes a file path for the path part of a SQLite URI.
-    public static func encodePath(_ path: String) -> String {
+    package static func encodePath(_ path: String) -> String {
         var encoded = ""
         for byte in path.utf8 {
             if unreserved.contains(byte) {
@@ -26,7 +26,7 @@ public enum SQLiteURI {
     /// A relative path is made absolute against the current directory first, so the URI
     /// always has an empty authority (`file:///…`) and a path starting with `//` is never
     /// taken for a host name.
-    public static func fileURI(path: String, parameters: [(String, String)] = []) -> String {
+    package static func fileURI(path: String, parameters: [(String, String)] = []) -> String {
         var uri = "file://" + encodePath(absolutePath(path))
         if !parameters.isEmpty {
             uri += "?" + parameters.map { "\(encodePath($0.0))=\(encodePath($0.1))" }.joined(separator: "&")
@@ -35,7 +35,7 @@ public enum SQLiteURI {
     }
 
     /// `path` made absolute against the current working directory (no symlink resolution).
-    public static func absolutePath(_ path: String) -> String {
+    package static func absolutePath(_ path: String) -> String {
         if path.hasPrefix("/") { return path }
         return FileManager.default.currentDirectoryPath + "/" + path
     }

@@ -8,11 +8,10 @@ let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 /// One prepared statement of a ``Connection``: bind, step, read columns, reset.
 ///
 /// The binding and stepping methods are `@inlinable` thin calls into SQLite, so that a hot
-/// loop (dbgen's CSV import binds millions of values) pays nothing for the wrapper. For
-/// anything not wrapped, ``handle`` is the raw `sqlite3_stmt*`.
+/// loop (dbgen's CSV import binds millions of values) pays nothing for the wrapper.
 public final class Statement {
-    /// The raw `sqlite3_stmt*`, for calls this type does not wrap.
-    public let handle: OpaquePointer
+    /// The raw `sqlite3_stmt*`.
+    @usableFromInline package let handle: OpaquePointer
     /// The connection's raw handle, for error messages.
     @usableFromInline let database: OpaquePointer
     /// The statement's SQL text.
@@ -22,20 +21,20 @@ public final class Statement {
     ///
     /// - Throws: ``SQLiteError`` when `sql` does not compile, or holds no statement
     ///   (only whitespace or comments).
-    public convenience init(_ connection: Connection, _ sql: String) throws {
+    package convenience init(_ connection: Connection, _ sql: String) throws {
         let database = try connection.openHandle()
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(database, sql, -1, &statement, nil) == SQLITE_OK else {
             throw SQLiteError(database: database, sql: sql)
         }
         guard let statement else {
-            throw SQLiteError(extendedResultCode: SQLITE_MISUSE, message: "no SQL statement", sql: sql)
+            throw SQLiteError(extendedResultCode: .SQLITE_MISUSE, message: "no SQL statement", sql: sql)
         }
         self.init(handle: statement, database: database, sql: sql)
     }
 
     /// Takes ownership of an already prepared statement (finalized when released).
-    public init(handle: OpaquePointer, database: OpaquePointer, sql: String) {
+    package init(handle: OpaquePointer, database: OpaquePointer, sql: String) {
         self.handle = handle
         self.database = database
         self.sql = sql
@@ -47,7 +46,7 @@ public final class Statement {
     public var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
 
     /// The name of the parameter at a 1-based index (`:name` with its prefix), or nil.
-    public func parameterName(at index: Int32) -> String? {
+    package func parameterName(at index: Int32) -> String? {
         sqlite3_bind_parameter_name(handle, index).map { String(cString: $0) }
     }
 
@@ -60,7 +59,7 @@ public final class Statement {
     }
 
     /// True when the statement cannot change the database (`sqlite3_stmt_readonly`).
-    public var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
+    package var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
 
     /// Binds `value` to the parameter at a 1-based index.
     public func bind(_ value: DatabaseValue, at index: Int32) throws {
@@ -93,8 +92,8 @@ public final class Statement {
     /// Binds `count` bytes of UTF-8 text at `bytes`, copied by SQLite (the hot-path bind:
     /// no Swift string is made). Returns SQLite's result code.
     @inlinable @discardableResult
-    public func bindText(_ bytes: UnsafePointer<CChar>?, count: Int32, at index: Int32) -> Int32 {
-        sqlite3_bind_text(handle, index, bytes, count, transientDestructor)
+    package func bindText(_ bytes: UnsafePointer<CChar>?, count: Int32, at index: Int32) -> ResultCode {
+        ResultCode(rawValue: sqlite3_bind_text(handle, index, bytes, count, transientDestructor))
     }
 
     /// Binds `count` bytes of UTF-8 text at `bytes` without copying them (`SQLITE_STATIC`): the
@@ -102,17 +101,17 @@ public final class Statement {
     /// this binding (rebound, cleared or finalized). The fastest bind, for bulk loads whose
     /// buffers outlive the step. Returns SQLite's result code.
     @inlinable @discardableResult
-    public func bindTextNoCopy(_ bytes: UnsafePointer<CChar>?, count: Int32, at index: Int32) -> Int32 {
-        sqlite3_bind_text(handle, index, bytes, count, nil) // nil is SQLITE_STATIC
+    package func bindTextNoCopy(_ bytes: UnsafePointer<CChar>?, count: Int32, at index: Int32) -> ResultCode {
+        ResultCode(rawValue: sqlite3_bind_text(handle, index, bytes, count, nil)) // nil is SQLITE_STATIC
     }
 
     /// Binds NULL at a 1-based index. Returns SQLite's result code.
     @inlinable @discardableResult
-    public func bindNull(at index: Int32) -> Int32 { sqlite3_bind_null(handle, index) }
+    package func bindNull(at index: Int32) -> ResultCode { ResultCode(rawValue: sqlite3_bind_null(handle, index)) }
 
     /// One step: `SQLITE_ROW`, `SQLITE_DONE`, or an error code (see ``error``).
     @inlinable
-    public func stepStatus() -> Int32 { sqlite3_step(handle) }
+    package func stepStatus() -> ResultCode { ResultCode(rawValue: sqlite3_step(handle)) }
 
     /// One step: true when a row is available, false when done.
     ///
@@ -125,16 +124,17 @@ public final class Statement {
         throw SQLiteError(database: database, sql: sql)
     }
 
-    /// Resets the statement to run again (bindings are kept). Returns SQLite's result code.
+    /// Resets the statement to run again (bindings are kept). Returns SQLite's result code:
+    /// that of the last step when it failed, else `SQLITE_OK`.
     @inlinable @discardableResult
-    public func reset() -> Int32 { sqlite3_reset(handle) }
+    public func reset() -> ResultCode { ResultCode(rawValue: sqlite3_reset(handle)) }
 
     /// Sets every parameter back to NULL.
     @inlinable
     public func clearBindings() { sqlite3_clear_bindings(handle) }
 
     /// The connection's current error, attributed to this statement.
-    public var error: SQLiteError { SQLiteError(database: database, sql: sql) }
+    package var error: SQLiteError { SQLiteError(database: database, sql: sql) }
 
     /// The value of a result column of the current row, with its storage class.
     public func column(_ index: Int32) -> DatabaseValue {

@@ -205,7 +205,8 @@ final class DBGenBuildBehaviourTests: XCTestCase {
         // Wait until the temporary database exists and is growing.
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            let temps = try DBGenTestSupport.files(in: dir, prefix: ".out.sqlite.dbgen-").filter { !$0.hasSuffix("fingerprint") }
+            let temps = try DBGenTestSupport.files(in: dir, prefix: ".out.sqlite.dbgen-")
+                .filter { !$0.hasSuffix("fingerprint") && !$0.hasSuffix(".lock") }
             if let temp = temps.first,
                let size = try? FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent(temp).path)[.size] as? Int,
                size > 1_000_000 { break }
@@ -227,8 +228,11 @@ final class DBGenBuildBehaviourTests: XCTestCase {
         XCTAssertEqual(killed.terminationReason, .uncaughtSignal)
         XCTAssertEqual(DBGenTestSupport.bytes(dir.appendingPathComponent("out.sqlite")), before)
 
-        // The killed build's stray temporary file is removed by the next build.
-        XCTAssertEqual(try DBGenTestSupport.files(in: dir, prefix: ".out.sqlite.dbgen-").filter { !$0.hasSuffix("fingerprint") }.count, 1)
+        // The killed build's stray temporary file and its sidecar lock (free now that its
+        // holder is dead) are removed by the next build.
+        let strays = try DBGenTestSupport.files(in: dir, prefix: ".out.sqlite.dbgen-").filter { !$0.hasSuffix("fingerprint") }.sorted()
+        XCTAssertEqual(strays.count, 2, "\(strays)")
+        XCTAssertEqual(strays.last, (strays.first ?? "") + ".lock")
         XCTAssertEqual(try DBGenTestSupport.dbgen(["old.txt", "-o", "out.sqlite", "--force"], in: dir).status, 0)
         XCTAssertEqual(try DBGenTestSupport.files(in: dir, prefix: ".out.sqlite.dbgen-").filter { !$0.hasSuffix("fingerprint") }, [])
         let before2 = DBGenTestSupport.bytes(dir.appendingPathComponent("out.sqlite"))
@@ -241,6 +245,65 @@ final class DBGenBuildBehaviourTests: XCTestCase {
         XCTAssertEqual(DBGenTestSupport.bytes(dir.appendingPathComponent("out.sqlite")), before)
         XCTAssertEqual(try DBGenTestSupport.files(in: dir, prefix: ".out.sqlite.dbgen-").filter { !$0.hasSuffix("fingerprint") }, [])
     }
+
+    /// Under `nohup` (SIGHUP ignored) a hangup does not end the build: dbgen's cleanup handler
+    /// leaves an ignored signal ignored.
+    func testAnIgnoredHangupDoesNotStopTheBuild() throws {
+        let dir = try TemporaryDirectory("dbgen", removedAfter: self).url
+        try DBGenTestSupport.write("""
+            CREATE TABLE big (id INTEGER PRIMARY KEY, payload BLOB);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n LIMIT 1500000)
+              INSERT INTO big SELECT i, randomblob(16) FROM n;
+
+            """, to: "slow.txt", in: dir)
+        // python3 ignores SIGHUP and execs dbgen, which keeps the disposition and the pid (as nohup does).
+        let build = try ProcessRunner.start(try Oracle.python3.path(), [
+            "-c", "import os, signal, sys; signal.signal(signal.SIGHUP, signal.SIG_IGN); os.execv(sys.argv[1], sys.argv[1:])",
+            BuiltProducts.path("dbgen"), "slow.txt", "-o", "out.sqlite", "--quiet",
+        ], in: dir)
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, build.isRunning, try DBGenTestSupport.files(in: dir, prefix: ".out.sqlite.dbgen-").first(where: { name in
+            !name.hasSuffix(".lock") && ((try? FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent(name).path)[.size] as? Int) ?? 0) > 100_000
+        }) == nil {
+            usleep(10_000)
+        }
+        XCTAssertTrue(build.isRunning, "the build finished too fast to be signalled")
+        kill(build.processIdentifier, SIGHUP)
+        build.waitUntilExit()
+        XCTAssertEqual(build.terminationReason, .exit)
+        XCTAssertEqual(build.terminationStatus, 0)
+        XCTAssertEqual(try DBGenTestSupport.query(dir.appendingPathComponent("out.sqlite"), "SELECT count(*) FROM big;"), "1500000\n")
+    }
+
+    #if os(Linux)
+    /// The file SQLite writes is never flock()ed: on Darwin flock() and fcntl() locks share one
+    /// list per file, so SQLite's own locks on it would fail ("database is locked"). A running
+    /// build marks its temporary alive with a flock on the sidecar only. /proc/locks lists every
+    /// lock the running build holds.
+    func testARunningBuildFlocksOnlyItsSidecarAndSQLiteAloneLocksTheDatabase() throws {
+        let dir = try TemporaryDirectory("dbgen", removedAfter: self).url
+        let build = try startSlowBuild(in: dir)
+        defer {
+            kill(build.processIdentifier, SIGKILL)
+            build.waitUntilExit()
+        }
+        XCTAssertTrue(build.isRunning, "the build finished too fast to be looked at")
+        let temporary = try XCTUnwrap(try DBGenTestSupport.files(in: dir, prefix: ".out.sqlite.dbgen-")
+            .first { !$0.hasSuffix("fingerprint") && !$0.hasSuffix(".lock") })
+        func inode(_ name: String) throws -> UInt64 {
+            try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent(name).path)[.systemFileNumber] as? UInt64)
+        }
+        // `1: POSIX  ADVISORY  WRITE 1234 08:01:5678 0 EOF`: kind, pid and MAJOR:MINOR:INODE.
+        let locks = try String(contentsOfFile: "/proc/locks", encoding: .utf8).split(separator: "\n")
+            .map { $0.split(separator: " ") }.filter { $0.count >= 6 && $0[1] != "->" }
+        func kinds(_ name: String) throws -> Set<String> {
+            let inode = try inode(name)
+            return Set(locks.filter { $0[4] == "\(build.processIdentifier)" && $0[5].hasSuffix(":\(inode)") }.map { String($0[1]) })
+        }
+        XCTAssertEqual(try kinds(temporary), ["POSIX"], "SQLite's fcntl locks only")
+        XCTAssertEqual(try kinds(temporary + ".lock"), ["FLOCK"], "liveness: a flock on the sidecar")
+    }
+    #endif
 
     func testConcurrentBuildsLeaveAValidDatabase() throws {
         let dir = try TemporaryDirectory("dbgen", removedAfter: self).url

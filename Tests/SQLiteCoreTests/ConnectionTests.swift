@@ -40,15 +40,15 @@ final class ConnectionTests: XCTestCase {
         try db.execute("INSERT INTO t VALUES (1)")
         XCTAssertThrowsError(try db.execute("SELECT 1; INSERT INTO t VALUES (1)")) { error in
             let error = error as! SQLiteError
-            XCTAssertEqual(error.resultCode, 19) // SQLITE_CONSTRAINT
-            XCTAssertEqual(error.extendedResultCode, 2067) // SQLITE_CONSTRAINT_UNIQUE
+            XCTAssertEqual(error.resultCode, .SQLITE_CONSTRAINT)
+            XCTAssertEqual(error.extendedResultCode, .SQLITE_CONSTRAINT_UNIQUE)
             XCTAssertEqual(error.message, "UNIQUE constraint failed: t.a")
             XCTAssertEqual(error.sql, "INSERT INTO t VALUES (1)")
             XCTAssertTrue(error.description.contains("2067") && error.description.contains("INSERT INTO t"), error.description)
         }
-        XCTAssertThrowsError(try db.execute("SELEC 1")) { XCTAssertEqual(($0 as! SQLiteError).resultCode, 1) }
-        XCTAssertThrowsError(try db.execute("SELECT ?, ?", [1])) { XCTAssertEqual(($0 as! SQLiteError).resultCode, 25) }
-        XCTAssertThrowsError(try db.execute("SELECT 1", [1])) { XCTAssertEqual(($0 as! SQLiteError).resultCode, 25) }
+        XCTAssertThrowsError(try db.execute("SELEC 1")) { XCTAssertEqual(($0 as! SQLiteError).resultCode, .SQLITE_ERROR) }
+        XCTAssertThrowsError(try db.execute("SELECT ?, ?", [1])) { XCTAssertEqual(($0 as! SQLiteError).resultCode, .SQLITE_RANGE) }
+        XCTAssertThrowsError(try db.execute("SELECT 1", [1])) { XCTAssertEqual(($0 as! SQLiteError).resultCode, .SQLITE_RANGE) }
         db.close()
         XCTAssertThrowsError(try db.execute("SELECT 1"))
     }

@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 import SQLiteCore
 import XCTest
@@ -13,13 +12,13 @@ final class StatementTests: XCTestCase {
         for fields in [["1", "2.5", "x"], ["0012", "1e3", ""]] {
             for (index, field) in fields.enumerated() {
                 let status = field.withCString { insert.bindText($0, count: Int32(field.utf8.count), at: Int32(index + 1)) }
-                XCTAssertEqual(status, SQLITE_OK)
+                XCTAssertEqual(status, .SQLITE_OK)
             }
-            XCTAssertEqual(insert.stepStatus(), SQLITE_DONE)
-            insert.reset()
+            XCTAssertEqual(insert.stepStatus(), .SQLITE_DONE)
+            XCTAssertEqual(insert.reset(), .SQLITE_OK)
         }
         insert.clearBindings()
-        XCTAssertEqual(insert.stepStatus(), SQLITE_DONE)
+        XCTAssertEqual(insert.stepStatus(), .SQLITE_DONE)
         let rows = try db.query("SELECT i, r, s FROM t ORDER BY rowid").map(\.values)
         XCTAssertEqual(rows, [[1, 2.5, "x"], [12, 1000.0, ""], [nil, nil, nil]])
     }
@@ -31,7 +30,7 @@ final class StatementTests: XCTestCase {
         try insert.bind(.null, at: 1)
         XCTAssertThrowsError(try insert.step()) { error in
             let error = error as? SQLiteError
-            XCTAssertEqual(error?.extendedResultCode, SQLITE_CONSTRAINT | (5 << 8)) // SQLITE_CONSTRAINT_NOTNULL
+            XCTAssertEqual(error?.extendedResultCode, .SQLITE_CONSTRAINT_NOTNULL)
             XCTAssertEqual(error?.sql, "INSERT INTO t VALUES (?)")
         }
     }
@@ -44,7 +43,7 @@ final class StatementTests: XCTestCase {
             XCTAssertEqual(error?.offset, 7)
         }
         XCTAssertThrowsError(try db.prepare("   -- only a comment")) { error in
-            XCTAssertEqual((error as? SQLiteError)?.resultCode, SQLITE_MISUSE)
+            XCTAssertEqual((error as? SQLiteError)?.resultCode, .SQLITE_MISUSE)
         }
     }
 
@@ -64,7 +63,7 @@ final class StatementTests: XCTestCase {
         let db = try Connection(uri: "file::memory:")
         db.close()
         XCTAssertThrowsError(try db.prepare("SELECT 1")) { error in
-            XCTAssertEqual((error as? SQLiteError)?.resultCode, SQLITE_MISUSE)
+            XCTAssertEqual((error as? SQLiteError)?.resultCode, .SQLITE_MISUSE)
         }
     }
 }

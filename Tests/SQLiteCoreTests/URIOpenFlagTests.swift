@@ -32,7 +32,7 @@ final class URIOpenFlagTests: XCTestCase {
         let uri = SQLiteURI.fileURI(path: shipped, parameters: [("mode", "ro"), ("immutable", "1")])
         try connection.execute("ATTACH DATABASE ? AS shipped", [.text(uri)])
         XCTAssertEqual(try connection.scalar("SELECT x FROM shipped.t"), 1)
-        XCTAssertTrue(SQLiteLibrary.isReadOnly(try connection.openHandle(), schema: "shipped"))
+        XCTAssertTrue(connection.isReadOnly(schema: "shipped"))
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted(), ["shipped db.sqlite", "user.sqlite"])
         print("URI-CHILD-OK")
     }

@@ -1,3 +1,4 @@
+import FileSystemKit
 import Foundation
 import SQLiteCore
 
@@ -38,12 +39,12 @@ struct BuildFingerprint: Codable, Equatable, Sendable {
         return true
     }
 
-    /// Writes the record atomically at `path`, creating its directory if needed.
+    /// Writes the record atomically and durably at `path`, creating its directory if needed.
     func save(to path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         try FileManager.default.createDirectory(
             atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try AtomicOutputFile.write(try encoder.encode(self), to: path)
+        try AtomicFile.replace(path, with: try encoder.encode(self), tag: "dbgen")
     }
 }

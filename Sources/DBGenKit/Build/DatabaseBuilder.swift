@@ -1,3 +1,4 @@
+import FileSystemKit
 import Foundation
 import SQLiteCore
 
@@ -19,7 +20,8 @@ public enum DatabaseBuilder {
             cacheDirectory: options.cacheDirectory.map { PathResolution.absolute($0, relativeTo: cwd) })
 
         // A killed build's temporary file goes first, even when nothing needs building.
-        AtomicOutputFile.removeStaleTemporaries(of: outputPath)
+        AtomicOutputFile.removeStaleTemporaries(of: outputPath, tag: Self.temporaryTag,
+                                                companionSuffixes: AtomicOutputFile.sqliteCompanionSuffixes)
         if !options.force, let fingerprintPath, let fingerprint = BuildFingerprint.load(from: fingerprintPath),
            fingerprint.isCurrent(schema: schemaPath, outputPath: outputPath, options: options.fingerprintOptions) {
             var summary = fingerprint.summary
@@ -33,12 +35,12 @@ public enum DatabaseBuilder {
         }
         try checkPaths(options, schemaPath: schemaPath, outputPath: outputPath)
 
-        let file = try AtomicOutputFile(destination: outputPath)
+        let file = try createOutput(outputPath)
         defer { file.discard() }
         let result = try run(schema: options.schema, schemaPath: schemaPath, into: file.temporaryPath,
                              strict: options.strict, diagnosticHandler: options.diagnosticHandler,
                              progressHandler: options.progressHandler)
-        try file.commit()
+        try commit(file)
         unlink(FingerprintStore.legacyPath(forOutput: outputPath)) // kept beside the output by earlier versions
 
         let summary = BuildSummary(output: options.output, upToDate: false,
@@ -58,6 +60,30 @@ public enum DatabaseBuilder {
             try Depfile.write(target: options.output, inputs: result.inputs.existing.map(\.displayPath), to: depfile)
         }
         return summary
+    }
+
+    /// The temporaries of an output are `.NAME.dbgen-XXXXXX`, each with its sidecar lock.
+    static let temporaryTag = "dbgen"
+
+    /// The temporary database beside the output (removed on Ctrl-C, SIGTERM and SIGHUP).
+    private static func createOutput(_ outputPath: String) throws -> AtomicOutputFile {
+        do {
+            return try AtomicOutputFile(destination: outputPath, tag: temporaryTag,
+                                        companionSuffixes: AtomicOutputFile.sqliteCompanionSuffixes, removeOnSignal: true)
+        } catch let error as FileSystemError {
+            throw DBGenError(.output, "cannot create a temporary file beside \"\(outputPath)\": \(error.reason)")
+        }
+    }
+
+    /// Syncs the new database and renames it over the output (then syncs the directory).
+    private static func commit(_ file: AtomicOutputFile) throws {
+        do {
+            try file.commit()
+        } catch let error as FileSystemError where error.operation == .rename {
+            throw DBGenError(.output, "cannot move the new database to \"\(file.destination)\": \(error.reason)")
+        } catch let error as FileSystemError {
+            throw DBGenError(.output, "cannot write the new database to \"\(file.destination)\": \(error.reason)")
+        }
     }
 
     /// The schema must exist and the output's directory too.

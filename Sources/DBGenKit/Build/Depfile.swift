@@ -1,3 +1,4 @@
+import FileSystemKit
 import Foundation
 
 /// A Makefile-style dependency file: `OUTPUT: input1 input2 …`, as make and ninja read them.
@@ -26,6 +27,10 @@ enum Depfile {
     static func write(target: String, inputs: [String], to path: String) throws {
         let text = contents(target: target, inputs: inputs)
         if let existing = FileManager.default.contents(atPath: path), existing == Data(text.utf8) { return }
-        try AtomicOutputFile.write(Data(text.utf8), to: path)
+        do {
+            try AtomicFile.replace(path, with: Data(text.utf8), tag: "dbgen")
+        } catch let error as FileSystemError {
+            throw DBGenError(.output, "cannot write \"\(path)\": \(error.reason)")
+        }
     }
 }

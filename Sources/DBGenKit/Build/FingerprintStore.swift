@@ -1,3 +1,4 @@
+import FileSystemKit
 import Foundation
 
 /// Where a build keeps its up-to-date record (``BuildFingerprint``): never in the output's
@@ -33,11 +34,6 @@ enum FingerprintStore {
     /// FNV-1a (64 bits) of the path, in hex: a stable file name per output path (the record
     /// itself names the output it describes, so a collision only costs a rebuild).
     static func hash(_ text: String) -> String {
-        var value: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            value ^= UInt64(byte)
-            value = value &* 0x0000_0100_0000_01B3
-        }
-        return String(value, radix: 16)
+        String(ContentHash.fnv1a(text), radix: 16)
     }
 }

@@ -1,3 +1,4 @@
+import FileSystemKit
 import Foundation
 
 /// A file read by a build (the schema script, an included script, a CSV file): where it is,

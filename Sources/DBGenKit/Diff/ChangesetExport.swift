@@ -1,7 +1,22 @@
+import FileSystemKit
 import Foundation
 import SQLiteCore
+import SQLiteSession
 
 extension DatabaseDiff {
+    /// Writes ``changeset()`` to `path`, atomically and durably (a temporary file beside it,
+    /// synced, renamed over it): `path` holds the whole changeset or what it held before.
+    ///
+    /// - Throws: What ``changeset()`` throws, or ``DatabaseDiffError/output(path:reason:)``.
+    public func writeChangeset(to path: String) throws {
+        let data = try changeset()
+        do {
+            try AtomicFile.replace(path, with: data, tag: "dbgen")
+        } catch let error as FileSystemError {
+            throw DatabaseDiffError.output(path: path, reason: "cannot write: \(error.reason)")
+        }
+    }
+
     /// The row changes as a session-extension changeset: `sqlite3changeset_apply` on the old
     /// database gives the new database's rows.
     ///

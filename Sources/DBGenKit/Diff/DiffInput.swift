@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 import SQLiteCore
 
@@ -20,7 +19,7 @@ struct DiffInput {
             connection = try Connection(uri: SQLiteURI.fileURI(path: path, parameters: [("mode", "ro")]))
             catalog = try SchemaCatalog(connection)
         } catch let error as SQLiteError {
-            if error.resultCode == SQLITE_NOTADB || error.resultCode == SQLITE_CORRUPT {
+            if error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
                 throw DatabaseDiffError.notADatabase(path: path, reason: error.message)
             }
             throw DatabaseDiffError.sqlite(path: path, error)

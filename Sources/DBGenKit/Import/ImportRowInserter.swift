@@ -94,11 +94,11 @@ struct ImportRowInserter {
                          field: pending[next + row].field)
                 }
                 _ = group.statement.stepStatus()
-                if group.statement.reset() == SQLiteResultCode.ok {
+                if group.statement.reset() == .SQLITE_OK {
                     rows += size
                 } else {
                     let message = connection.errorMessage
-                    if connection.isAutocommit {
+                    if !connection.isInTransaction {
                         // The whole transaction is gone (not a constraint: I/O, full disk):
                         // nothing to replay against.
                         throw DBGenError(.importData, "INSERT failed: \(message)", at: location(pending[next].line))
@@ -127,7 +127,7 @@ struct ImportRowInserter {
 
     private mutating func step(_ statement: Statement, line: Int, location: (Int) -> SourceLocation) throws {
         _ = statement.stepStatus()
-        if statement.reset() != SQLiteResultCode.ok {
+        if statement.reset() != .SQLITE_OK {
             throw DBGenError(.importData, "INSERT failed: \(connection.errorMessage)", at: location(line))
         }
         rows += 1

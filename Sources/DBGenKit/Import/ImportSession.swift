@@ -176,19 +176,21 @@ struct ImportSession {
                                                     qualifiedTable: qualifiedTable, columnCount: columnCount)
     }
 
-    /// The number of columns `SELECT * FROM table` has, or nil when the table does not exist.
+    /// The number of columns `SELECT * FROM table` has, or nil when the table does not exist
+    /// (the shell then creates it): when that SELECT does not compile, the schema says whether
+    /// there is such a table or view.
     private func tableColumnCount(_ qualifiedTable: String) throws -> Int? {
         do {
             return Int(try connection.prepare("SELECT * FROM \(qualifiedTable)").columnCount)
         } catch let error as SQLiteError {
-            if error.message.hasPrefix("no such table: ") { return nil }
+            if try !connection.tableExists(request.table, schema: request.schema) { return nil }
             throw DBGenError(.importData, error.message)
         }
     }
 
     private mutating func beginTransaction() throws {
         // Not the shell's doing when a transaction is open, but lets a failed import undo its own rows only.
-        let savepoint = !connection.isAutocommit
+        let savepoint = connection.isInTransaction
         do {
             try connection.execute(savepoint ? "SAVEPOINT dbgen_import" : "BEGIN")
         } catch let error as SQLiteError {
@@ -218,7 +220,7 @@ struct ImportSession {
         let statements: [String]
         switch transaction {
         case .none: statements = []
-        case .begun: statements = connection.isAutocommit ? [] : ["ROLLBACK"]
+        case .begun: statements = connection.isInTransaction ? ["ROLLBACK"] : []
         case .savepoint: statements = ["ROLLBACK TO dbgen_import", "RELEASE dbgen_import"]
         }
         transaction = .none

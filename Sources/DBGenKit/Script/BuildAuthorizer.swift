@@ -9,7 +9,7 @@ import SQLiteCore
 /// to read, as inputs of the build. It runs at prepare time only: an import's inserts pay
 /// nothing for it.
 final class BuildAuthorizer {
-    /// Why the last refused action was refused (SQLite itself only says "not authorized").
+    /// Why the last refused action was refused (SQLite itself only reports `SQLITE_AUTH`).
     private(set) var lastRefusal: String?
     private let recordInput: (String) -> Void
     private let baseDirectory: () -> String

@@ -10,7 +10,7 @@ struct SQLChunkExecutor {
     let scriptPath: String
     /// Receives the warning about a last statement without `;`; throwing stops the run.
     let diagnostics: DiagnosticHandler
-    /// Says why an action was refused (SQLite only says "not authorized").
+    /// Says why an action was refused (SQLite only reports `SQLITE_AUTH`).
     let authorizer: BuildAuthorizer
 
     /// Runs every statement of `chunk`. `complete` is false for text left at end of file that
@@ -68,21 +68,21 @@ struct SQLChunkExecutor {
         }
     }
 
-    /// The build authorizer's reason when SQLite said "not authorized" because of it.
+    /// The build authorizer's reason when the statement failed because of it: its own record
+    /// (reset before each statement) says so, not SQLite's code, which is `SQLITE_AUTH` for a
+    /// refused action but `SQLITE_ERROR` for a refused function. It refuses when a statement is
+    /// prepared, or when SQLite prepares one of its own while running (the ATTACH inside VACUUM
+    /// INTO).
     private func refusal(_ error: SQLiteError, chunk: SQLChunk, statementStart: Int) -> DBGenError? {
-        // "not authorized" when a statement is prepared; "authorization denied" when SQLite
-        // prepares one of its own while running (the ATTACH inside VACUUM INTO).
-        guard error.message.hasPrefix("not authorized") || error.message == "authorization denied",
-              let reason = authorizer.lastRefusal else { return nil }
+        guard let reason = authorizer.lastRefusal else { return nil }
         return DBGenError(.refused, "refused: \(reason)", at: location(chunk, statementStart))
     }
 
+    /// The error at the byte SQLite points at (``SQLiteError/offset``), or at the statement's
+    /// start when it points at none: "incomplete input" at end of file, or any error on an
+    /// Apple system whose SQLite has no `sqlite3_error_offset` (before macOS 13 / iOS 16).
     private func compileError(_ error: SQLiteError, chunk: SQLChunk, complete: Bool, offset: Int,
                               statementStart: Int) -> DBGenError {
-        if !complete && error.message == "incomplete input" {
-            return DBGenError(.sql, "unterminated statement at end of file (incomplete input)",
-                              at: location(chunk, statementStart))
-        }
         let position = error.offset.map { offset + $0 } ?? statementStart
         let message = complete ? error.message : "unterminated statement at end of file (\(error.message))"
         return DBGenError(.sql, message, at: location(chunk, position))

@@ -111,8 +111,9 @@ extension ScriptRunner {
         authorizer.reset()
         do {
             _ = try CSVImporter.run(request, into: connection, diagnostics: diagnostics, progress: progress)
-        } catch let error as DBGenError where error.message.hasSuffix("not authorized") {
-            // The build's authorizer refused the import's own statements (an attached target).
+        } catch let error as DBGenError {
+            // The build's authorizer refused the import's own statements (an attached target):
+            // its record, not the error's text, says so.
             guard let reason = authorizer.lastRefusal else { throw error }
             throw DBGenError(.refused, "refused: \(reason)", at: location)
         }

@@ -1,3 +1,4 @@
+import FileSystemKit
 import Foundation
 import SQLiteCore
 

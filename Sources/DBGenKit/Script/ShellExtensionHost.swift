@@ -32,7 +32,7 @@ final class ShellExtensionHost {
             },
             context: Unmanaged.passUnretained(inputRecorder).toOpaque()))
         let status = shipyard_register_shell_extensions(try connection.openHandle(), environment)
-        guard status == SQLiteResultCode.ok else {
+        guard ResultCode(rawValue: status) == .SQLITE_OK else {
             throw DBGenError(.sql, "cannot register the shell's SQL functions: \(connection.errorMessage)")
         }
     }

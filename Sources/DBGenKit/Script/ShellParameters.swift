@@ -83,7 +83,7 @@ struct ShellParameters {
         return try bytes.withUnsafeBufferPointer { buffer in
             let prepared = try connection.prepareFirst(of: buffer.baseAddress!, byteCount: buffer.count - 1)
             guard let statement = prepared.statement else {
-                throw SQLiteError(extendedResultCode: 1, message: "no statement", sql: sql)
+                throw SQLiteError(extendedResultCode: .SQLITE_ERROR, message: "no statement", sql: sql)
             }
             return statement
         }

@@ -1,5 +1,4 @@
 import SQLiteCore
-import CSQLite
 
 /// Ordered schema migrations of the user database, keyed by its `PRAGMA user_version`
 /// (in the spirit of GRDB's `DatabaseMigrator`).
@@ -89,7 +88,7 @@ public struct UserDatabaseMigrator {
             } catch {
                 throw LayeredDatabaseError.migrationFailed(
                     version: migration.version, identifier: migration.identifier,
-                    underlying: SQLiteError(extendedResultCode: SQLITE_ERROR, message: String(describing: error)))
+                    underlying: SQLiteError(extendedResultCode: .SQLITE_ERROR, message: String(describing: error)))
             }
         }
         return applied

@@ -1,4 +1,3 @@
-import CSQLite
 import SQLiteCore
 
 /// Keeps the bundled database attached: an authorizer that refuses `DETACH` of its schema,
@@ -9,7 +8,7 @@ enum DetachGuard {
     static func install(on connection: Connection, protecting name: String) throws {
         let protected = name.lowercased()
         try connection.setAuthorizer { request in
-            request.action == SQLITE_DETACH && request.argument1?.lowercased() == protected ? .deny : .allow
+            request.action == .detach && request.argument1?.lowercased() == protected ? .deny : .allow
         }
     }
 }

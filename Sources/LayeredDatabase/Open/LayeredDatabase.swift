@@ -1,5 +1,4 @@
 import SQLiteCore
-import CSQLite
 import Foundation
 
 /// A writable user database with the app's shipped, read-only database attached beside it.
@@ -91,7 +90,7 @@ public final class LayeredDatabase {
         do {
             _ = try connection.query("SELECT count(*) FROM main.sqlite_schema")
         } catch let error as SQLiteError {
-            let reason = error.resultCode == SQLITE_NOTADB ? "file is not a SQLite database" : "cannot read it as a SQLite database"
+            let reason = error.resultCode == .SQLITE_NOTADB ? "file is not a SQLite database" : "cannot read it as a SQLite database"
             throw LayeredDatabaseError.userDatabaseUnreadable(path: userPath, reason: "\(reason) (\(error.message))")
         }
         appliedMigrations = try migrator.migrate(connection)
@@ -101,13 +100,13 @@ public final class LayeredDatabase {
             try connection.execute("ATTACH DATABASE ? AS \(SQLIdentifier.quote(bundleName))", [.text(uri)])
             _ = try connection.query("SELECT count(*) FROM \(SQLIdentifier.quote(bundleName)).sqlite_schema")
         } catch let error as SQLiteError {
-            if error.resultCode == SQLITE_CANTOPEN {
+            if error.resultCode == .SQLITE_CANTOPEN {
                 guard access(bundledPath, F_OK) == 0 else {
                     throw LayeredDatabaseError.bundledDatabaseNotFound(path: bundledPath)
                 }
                 throw LayeredDatabaseError.bundledDatabaseUnreadable(path: bundledPath, reason: "cannot open it (\(error.message))")
             }
-            let reason = error.resultCode == SQLITE_NOTADB ? "file is not a SQLite database" : "cannot read it as a SQLite database"
+            let reason = error.resultCode == .SQLITE_NOTADB ? "file is not a SQLite database" : "cannot read it as a SQLite database"
             throw LayeredDatabaseError.bundledDatabaseUnreadable(path: bundledPath, reason: "\(reason) (\(error.message))")
         }
         try DetachGuard.install(on: connection, protecting: bundleName)

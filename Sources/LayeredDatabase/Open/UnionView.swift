@@ -1,5 +1,4 @@
 import SQLiteCore
-import CSQLite
 import Foundation
 
 extension LayeredDatabase {
@@ -36,11 +35,11 @@ extension LayeredDatabase {
         for (schema, table, existing) in [(bundleName, bundledTable, bundledColumns), ("main", userTable, userColumns)] {
             let known = Set(existing.map { $0.lowercased() })
             for column in columnNames where !known.contains(column.lowercased()) {
-                throw SQLiteError(extendedResultCode: SQLITE_ERROR, message: "no such column: \(column) in \(schema).\(table)")
+                throw SQLiteError(extendedResultCode: .SQLITE_ERROR, message: "no such column: \(column) in \(schema).\(table)")
             }
         }
         guard !columnNames.isEmpty else {
-            throw SQLiteError(extendedResultCode: SQLITE_ERROR, message: "no columns for the view \(name)")
+            throw SQLiteError(extendedResultCode: .SQLITE_ERROR, message: "no columns for the view \(name)")
         }
         func select(_ schema: String, _ table: String) -> String {
             var list = columnNames.map(quote)
@@ -58,7 +57,7 @@ extension LayeredDatabase {
             .query("SELECT name FROM pragma_table_info(?, ?) ORDER BY cid", [.text(table), .text(schema)])
             .map { $0.values.first?.shellText ?? "" }
         guard !names.isEmpty else {
-            throw SQLiteError(extendedResultCode: SQLITE_ERROR, message: "no such table: \(schema).\(table)")
+            throw SQLiteError(extendedResultCode: .SQLITE_ERROR, message: "no such table: \(schema).\(table)")
         }
         return names
     }

@@ -1,20 +1,16 @@
-import SQLiteCore
+import FileSystemKit
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SQLiteCore
 
 /// Creates the user database on first launch, atomically and without ever replacing one.
 ///
 /// The template (or, with none, an empty file, which SQLite treats as an empty database)
-/// is written to a fresh temporary file in the user database's directory, fsync'ed,
-/// then hard-linked (`link(2)`) to the final name. `link` fails with `EEXIST` rather
-/// than replace an existing file, so when several processes launch at once exactly one
-/// file appears, always complete, and every process goes on to open it. The temporary
-/// file is always removed. (`rename(2)` would silently replace a database another process
-/// had just created and written to, so it is not used.)
+/// is written to a fresh temporary file in the user database's directory, synced to stable
+/// storage (`F_FULLFSYNC` on Apple platforms), then hard-linked (`link(2)`) to the final
+/// name: `link` fails with `EEXIST` rather than replace an existing file, so when several
+/// processes launch at once exactly one file appears, always complete, and every process
+/// goes on to open it. The temporary file is always removed. (A rename would silently
+/// replace a database another process had just created and written to, so it is not used.)
 public enum UserDatabaseInstaller {
     /// The outcome of ``installIfMissing(at:template:)``.
     public enum Outcome: Equatable {
@@ -48,54 +44,26 @@ public enum UserDatabaseInstaller {
             contents = data
         }
 
-        let directory = (userPath as NSString).deletingLastPathComponent
-        let base = (userPath as NSString).lastPathComponent
-        var pattern = Array(((directory.isEmpty ? "." : directory) + "/." + base + ".tmp-XXXXXX").utf8CString)
-        let fd = pattern.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        // Errors name the user database (what the caller asked for), not the hidden temporary file.
-        guard fd >= 0 else { throw fileError("create a temporary file", userPath) }
-        let temporaryPath = String(cString: pattern)
-        defer { unlink(temporaryPath) }
         do {
-            defer { close(fd) }
             // Writable by the user whatever the template's mode (bundle files are often read-only).
-            guard fchmod(fd, 0o644) == 0 else { throw fileError("copying the template (chmod)", userPath) }
-            try contents.withUnsafeBytes { raw in
-                var offset = 0
-                while offset < raw.count {
-                    let written = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        throw fileError("copying the template (write)", userPath)
-                    }
-                    offset += written
-                }
+            guard try AtomicFile.create(userPath, with: contents, permissions: 0o644, tag: "tmp") else {
+                return .alreadyExisted // another process won the race
             }
-            guard fsync(fd) == 0 else { throw fileError("copying the template (fsync)", userPath) }
+        } catch let error as FileSystemError {
+            // Errors name the user database (what the caller asked for), not the hidden temporary file.
+            let operation: String
+            switch error.operation {
+            case .createTemporary: operation = "create a temporary file"
+            case .link: operation = "link"
+            default: operation = "copying the template (\(error.operation.rawValue))"
+            }
+            throw LayeredDatabaseError.fileSystem(operation: operation, path: userPath, errno: error.code)
         }
-        if link(temporaryPath, userPath) != 0 {
-            if errno == EEXIST { return .alreadyExisted } // another process won the race
-            throw fileError("link", userPath)
-        }
-        syncDirectory(directory.isEmpty ? "." : directory)
         return templatePath == nil ? .createdEmpty : .createdFromTemplate
     }
 
     private static func fileExists(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0
-    }
-
-    /// Makes the new directory entry durable (best effort).
-    private static func syncDirectory(_ path: String) {
-        let fd = open(path, O_RDONLY)
-        if fd >= 0 {
-            _ = fsync(fd)
-            close(fd)
-        }
-    }
-
-    private static func fileError(_ operation: String, _ path: String) -> LayeredDatabaseError {
-        .fileSystem(operation: operation, path: path, errno: errno)
     }
 }

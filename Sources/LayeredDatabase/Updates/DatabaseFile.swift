@@ -1,4 +1,4 @@
-import CSQLite
+import FileSystemKit
 import Foundation
 import SQLiteCore
 
@@ -11,50 +11,29 @@ enum DatabaseFile {
         return Int64(info.st_size)
     }
 
-    /// Copies `source` into the open descriptor `destination` in 1 MiB pieces, hashing what
-    /// it copies; fsyncs the destination. Returns the SHA-256 of the bytes copied.
+    /// Copies `source` into the temporary of `output` in 1 MiB pieces, hashing what it
+    /// copies; returns the SHA-256 of the bytes copied (64 lowercase hexadecimal digits).
+    /// ``AtomicOutputFile/commit()`` syncs the copy before installing it.
     @discardableResult
-    static func copy(_ source: String, to destination: Int32, destinationPath: String) throws -> String {
-        let input = open(source, O_RDONLY)
-        guard input >= 0 else {
-            throw errno == ENOENT ? DatabaseUpdateError.fileNotFound(path: source)
-                : DatabaseUpdateError.fileSystem(path: source, operation: "open", errno: errno)
-        }
-        defer { close(input) }
-        var hash = SHA256()
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw DatabaseUpdateError.fileSystem(path: source, operation: "read", errno: errno)
-            }
-            if count == 0 { break }
-            try buffer.withUnsafeBytes { raw in
-                let chunk = UnsafeRawBufferPointer(rebasing: raw[0..<count])
-                hash.update(chunk)
-                var offset = 0
-                while offset < count {
-                    let written = write(destination, chunk.baseAddress! + offset, count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        throw DatabaseUpdateError.fileSystem(path: destinationPath, operation: "write", errno: errno)
-                    }
-                    offset += written
-                }
-            }
-        }
-        guard fsync(destination) == 0 else { throw DatabaseUpdateError.fileSystem(path: destinationPath, operation: "fsync", errno: errno) }
-        return hash.hexDigest()
+    static func copy(_ source: String, into output: AtomicOutputFile) throws -> String {
+        try reading(source) { try output.write(copying: source) }
     }
 
-    /// The SHA-256 of a file, read in 1 MiB pieces.
-    static func sha256(_ path: String) throws -> String {
-        var hash = SHA256()
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw DatabaseUpdateError.fileNotFound(path: path) }
-        defer { try? handle.close() }
-        while let data = try? handle.read(upToCount: 1 << 20), !data.isEmpty { hash.update(data) }
-        return hash.hexDigest()
+    /// The SHA-256 of the file at `path` (64 lowercase hexadecimal digits), read in 1 MiB pieces.
+    static func sha256(of path: String) throws -> String {
+        try reading(path) { try ContentHash.sha256(ofFileAt: path) }
+    }
+
+    /// Runs a file-system call that reads `source`: a missing source is
+    /// ``DatabaseUpdateError/fileNotFound(path:)``, any other failure ``DatabaseUpdateError/fileSystem(path:operation:errno:)``.
+    private static func reading<T>(_ source: String, _ call: () throws -> T) throws -> T {
+        do {
+            return try call()
+        } catch let error as FileSystemError where error.path == source && error.code == ENOENT {
+            throw DatabaseUpdateError.fileNotFound(path: source)
+        } catch let error as FileSystemError {
+            throw DatabaseUpdateError(error)
+        }
     }
 
     /// Checks the 100-byte header of `path` (a copy of `reported`): the SQLite magic, and a
@@ -62,7 +41,7 @@ enum DatabaseFile {
     static func checkHeader(_ path: String, reported: String) throws {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw DatabaseUpdateError.fileNotFound(path: reported) }
         defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 100)) ?? Data()
+        let header = (try? handle.readChunk(upToCount: 100)) ?? Data()
         let size = try Self.size(path)
         guard size > 0 else { throw DatabaseUpdateError.notADatabase(path: reported, reason: "the file is empty") }
         guard header.count == 100, header.prefix(16) == Data("SQLite format 3\0".utf8) else {
@@ -96,7 +75,7 @@ enum DatabaseFile {
             }
             return try connection.userVersion()
         } catch let error as SQLiteError {
-            if error.resultCode == SQLITE_NOTADB || error.resultCode == SQLITE_CORRUPT {
+            if error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
                 throw DatabaseUpdateError.notADatabase(path: reported, reason: error.message)
             }
             throw DatabaseUpdateError.sqlite(path: reported, error)

@@ -1,3 +1,4 @@
+import FileSystemKit
 import Foundation
 import SQLiteCore
 
@@ -17,10 +18,11 @@ import SQLiteCore
 /// the file and the reason, and the directory is exactly as it was.
 ///
 /// The install is atomic: the new file is written to a temporary file in the directory,
-/// fsync'ed, renamed over the installed one, and the directory fsync'ed; a kill at any
-/// moment leaves the previous database or the new one in effect, never a mix, and the next
-/// install removes what a killed one left. Installs hold an exclusive lock on the
-/// directory, so concurrent ones run one after the other. The bundled file is only read,
+/// synced to stable storage (`F_FULLFSYNC` on Apple platforms), renamed over the installed
+/// one, and the directory synced; a kill at any moment leaves the previous database or the
+/// new one in effect, never a mix, and the next install removes what a killed one left.
+/// Installs hold an exclusive lock (on a lock file of its own in the directory, never on a
+/// database), so concurrent ones run one after the other. The bundled file is only read,
 /// and the user database is never opened.
 public struct DatabaseUpdater {
     /// The database shipped in the app (read-only).
@@ -57,20 +59,16 @@ public struct DatabaseUpdater {
     public func installDatabase(at path: String, sha256: String? = nil) throws -> Int64 {
         _ = try DatabaseFile.size(path)
         return try withPreparedDirectory { directory, inEffect in
-            let temporary = try directory.makeTemporary()
-            defer { directory.discard(temporary.path) }
-            let digest: String
-            do {
-                defer { close(temporary.descriptor) }
-                digest = try DatabaseFile.copy(path, to: temporary.descriptor, destinationPath: temporary.path)
-            }
+            let output = try directory.makeOutput()
+            defer { output.discard() }
+            let digest = try DatabaseFile.copy(path, into: output)
             if let sha256, digest != sha256.lowercased() {
                 throw DatabaseUpdateError.checksumMismatch(path: path, expected: sha256.lowercased(), actual: digest)
             }
-            try DatabaseFile.checkHeader(temporary.path, reported: path)
-            let version = try DatabaseFile.verify(temporary.path, reported: path)
+            try DatabaseFile.checkHeader(output.temporaryPath, reported: path)
+            let version = try DatabaseFile.verify(output.temporaryPath, reported: path)
             try Self.requireNewer(version, than: inEffect, path: path)
-            try directory.install(temporary.path)
+            try UpdatesDirectory.fileSystem { try output.commit() }
             return version
         }
     }
@@ -81,30 +79,26 @@ public struct DatabaseUpdater {
     public func installPatch(at path: String, sha256: String? = nil) throws -> Int64 {
         _ = try DatabaseFile.size(path)
         if let sha256 {
-            let digest = try DatabaseFile.sha256(path)
+            let digest = try DatabaseFile.sha256(of: path)
             guard digest == sha256.lowercased() else {
                 throw DatabaseUpdateError.checksumMismatch(path: path, expected: sha256.lowercased(), actual: digest)
             }
         }
         return try withPreparedDirectory { directory, inEffect in
-            let temporary = try directory.makeTemporary()
-            defer { directory.discard(temporary.path) }
+            let output = try directory.makeOutput()
+            defer { output.discard() }
+            try DatabaseFile.copy(inEffect.path, into: output)
             do {
-                defer { close(temporary.descriptor) }
-                try DatabaseFile.copy(inEffect.path, to: temporary.descriptor, destinationPath: temporary.path)
-            }
-            do {
-                let connection = try Connection(path: temporary.path)
+                let connection = try Connection(path: output.temporaryPath)
                 defer { connection.close() }
                 try connection.execute("PRAGMA journal_mode = DELETE")
                 try PatchApplier(patchPath: path).apply(to: connection)
             } catch let error as SQLiteError {
                 throw DatabaseUpdateError.sqlite(path: path, error)
             }
-            try Self.fsync(temporary.path)
-            let version = try DatabaseFile.verify(temporary.path, reported: path)
+            let version = try DatabaseFile.verify(output.temporaryPath, reported: path)
             try Self.requireNewer(version, than: inEffect, path: path)
-            try directory.install(temporary.path)
+            try UpdatesDirectory.fileSystem { try output.commit() }
             return version
         }
     }
@@ -133,10 +127,4 @@ public struct DatabaseUpdater {
         }
     }
 
-    private static func fsync(_ path: String) throws {
-        let fd = open(path, O_RDWR)
-        guard fd >= 0 else { throw DatabaseUpdateError.fileSystem(path: path, operation: "open", errno: errno) }
-        defer { close(fd) }
-        guard Foundation.fsync(fd) == 0 else { throw DatabaseUpdateError.fileSystem(path: path, operation: "fsync", errno: errno) }
-    }
 }

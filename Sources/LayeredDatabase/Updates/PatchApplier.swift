@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 import SQLiteCore
 
@@ -22,7 +21,7 @@ struct PatchApplier {
     func apply(to connection: Connection) throws {
         guard let handle = FileHandle(forReadingAtPath: patchPath) else { throw DatabaseUpdateError.fileNotFound(path: patchPath) }
         defer { try? handle.close() }
-        try connection.setLoadExtensionEnabled(false)
+        try connection.setEnabled(.loadExtension, false)
         let refusal = RefusalNote()
         try connection.setAuthorizer { request in
             if let reason = Self.refusal(for: request) { refusal.reason = reason; return .deny }
@@ -66,7 +65,7 @@ struct PatchApplier {
                 }
             }
         } catch let error as SQLiteError {
-            if let reason = refusal.reason, error.resultCode == SQLITE_AUTH || error.resultCode == SQLITE_ERROR {
+            if let reason = refusal.reason, error.resultCode == .SQLITE_AUTH || error.resultCode == .SQLITE_ERROR {
                 throw DatabaseUpdateError.patchRefused(path: patchPath, line: line, reason: reason)
             }
             throw DatabaseUpdateError.patchFailed(path: patchPath, line: line, message: error.message)
@@ -76,12 +75,12 @@ struct PatchApplier {
     /// Why the patch may not do what `request` asks, or nil when it may.
     static func refusal(for request: AuthorizerRequest) -> String? {
         switch request.action {
-        case SQLITE_ATTACH: return "ATTACH (a patch may change only its copy of the database)"
-        case SQLITE_DETACH: return "DETACH"
-        case SQLITE_FUNCTION:
+        case .attach: return "ATTACH (a patch may change only its copy of the database)"
+        case .detach: return "DETACH"
+        case .function:
             let name = (request.argument2 ?? "").lowercased()
             return refusedFunctions.contains(name) ? "the function \(name)() reaches outside the database" : nil
-        case SQLITE_PRAGMA:
+        case .pragma:
             let name = (request.argument1 ?? "").lowercased()
             return allowedPragmas.contains(name) ? nil : "PRAGMA \(name) (only user_version and application_id may be set)"
         default:
@@ -138,8 +137,21 @@ struct LineReader {
             }
             buffer.removeFirst(position)
             position = 0
-            let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
+            let chunk = try handle.readChunk(upToCount: 1 << 20)
             if chunk.isEmpty { finished = true } else { buffer.append(contentsOf: chunk) }
         }
+    }
+}
+
+extension FileHandle {
+    /// Up to `count` bytes from the current position, empty at the end of the file:
+    /// `read(upToCount:)` where the system has it (macOS 10.15.4, iOS and tvOS 13.4, watchOS
+    /// 6.2, per Apple's documentation), else `readData(ofLength:)` (macOS 10.15.0 to 10.15.3,
+    /// iOS 13.0 to 13.3), which reports a read error as an Objective-C exception instead.
+    func readChunk(upToCount count: Int) throws -> Data {
+        if #available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *) {
+            return try read(upToCount: count) ?? Data()
+        }
+        return readData(ofLength: count)
     }
 }

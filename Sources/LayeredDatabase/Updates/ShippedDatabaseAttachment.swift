@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 import SQLiteCore
 
@@ -37,14 +36,14 @@ public enum ShippedDatabaseAttachment {
             _ = try connection.scalar("SELECT count(*) FROM \(SQLIdentifier.quote(name)).sqlite_schema")
         } catch let error as SQLiteError {
             try? connection.execute("DETACH DATABASE \(SQLIdentifier.quote(name))")
-            if error.resultCode == SQLITE_CANTOPEN {
+            if error.resultCode == .SQLITE_CANTOPEN {
                 throw LayeredDatabaseError.bundledDatabaseUnreadable(
                     path: inEffect.path,
                     reason: "cannot attach it: this connection does not interpret URI filenames; call SQLiteLibrary.enableURIFilenames() before opening connections (\(error.message))")
             }
             throw LayeredDatabaseError.bundledDatabaseUnreadable(path: inEffect.path, reason: "cannot attach it (\(error.message))")
         }
-        guard SQLiteLibrary.isReadOnly(handle, schema: name) else {
+        guard connection.isReadOnly(schema: name) else {
             try? connection.execute("DETACH DATABASE \(SQLIdentifier.quote(name))")
             throw LayeredDatabaseError.bundledDatabaseUnreadable(path: inEffect.path, reason: "attached writable: URI parameters were not honoured")
         }

@@ -1,17 +1,17 @@
+import FileSystemKit
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The app-owned directory that holds the installed update of one bundled database:
-/// `DIR/<bundled file name>`, nothing else once an install has finished. While one runs,
-/// its temporary copy is `DIR/.<name>.update-XXXXXX` (and SQLite's `-journal` beside it);
-/// an install killed half-way leaves those, and the next install removes them.
+/// `DIR/<bundled file name>`, nothing else once an install has finished.
 ///
-/// Installs take an exclusive `flock` on the directory itself (no lock file), so two at
-/// once run one after the other.
+/// While an install runs:
+/// - `DIR/.<name>.lock` is locked (a ``SidecarLock``), so two installs at once, from threads
+///   or processes, run one after the other;
+/// - the new database is built as `DIR/.<name>.update-XXXXXX` (SQLite's `-journal` beside it),
+///   with its own `.lock` sidecar, an ``AtomicOutputFile`` renamed over the installed file.
+///
+/// Neither lock is ever on a file SQLite opens. An install killed half-way leaves those files;
+/// the next install removes them.
 struct UpdatesDirectory {
     let path: String
     /// The installed database's file name (the bundled file's).
@@ -19,7 +19,9 @@ struct UpdatesDirectory {
 
     /// The installed update (which may not exist).
     var installedPath: String { path + "/" + fileName }
-    private var temporaryPrefix: String { "." + fileName + ".update-" }
+    /// The lock installs take.
+    var lockPath: String { path + "/." + fileName + ".lock" }
+    private static let temporaryTag = "update"
 
     /// Creates the directory if missing; returns whether it did.
     func create() throws -> Bool {
@@ -33,48 +35,40 @@ struct UpdatesDirectory {
         return true
     }
 
-    /// Runs `body` holding the directory's exclusive lock.
+    /// Runs `body` holding the directory's install lock.
     func withLock<T>(_ body: () throws -> T) throws -> T {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw DatabaseUpdateError.fileSystem(path: path, operation: "open directory", errno: errno) }
-        defer { close(fd) }
-        while flock(fd, LOCK_EX) != 0 {
-            if errno != EINTR { throw DatabaseUpdateError.fileSystem(path: path, operation: "lock directory", errno: errno) }
-        }
-        defer { flock(fd, LOCK_UN) }
+        let lock = try Self.fileSystem { try SidecarLock.acquire(at: lockPath) }
+        defer { lock.release() }
         return try body()
     }
 
-    /// Removes what killed installs left (call holding the lock).
+    /// Removes what killed installs left (call holding the lock, so every temporary is stale).
     func removeStaleTemporaries() {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return }
-        for name in names where name.hasPrefix(temporaryPrefix) { unlink(path + "/" + name) }
+        AtomicOutputFile.removeStaleTemporaries(of: installedPath, tag: Self.temporaryTag,
+                                                companionSuffixes: AtomicOutputFile.sqliteCompanionSuffixes)
     }
 
-    /// A new, empty temporary file in the directory (mode 0644): its path and open descriptor.
-    func makeTemporary() throws -> (path: String, descriptor: Int32) {
-        var pattern = Array((path + "/" + temporaryPrefix + "XXXXXX").utf8CString)
-        let fd = pattern.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw DatabaseUpdateError.fileSystem(path: path, operation: "create a temporary file", errno: errno) }
-        fchmod(fd, 0o644)
-        return (String(cString: pattern), fd)
-    }
-
-    /// Removes a temporary copy and its journal.
-    func discard(_ temporary: String) {
-        unlink(temporary)
-        unlink(temporary + "-journal")
-    }
-
-    /// Atomically makes `temporary` the installed update, and makes that durable.
-    func install(_ temporary: String) throws {
-        guard rename(temporary, installedPath) == 0 else {
-            throw DatabaseUpdateError.fileSystem(path: installedPath, operation: "rename", errno: errno)
+    /// A new, empty temporary database in the directory, to be committed over the installed one.
+    func makeOutput() throws -> AtomicOutputFile {
+        try Self.fileSystem {
+            try AtomicOutputFile(destination: installedPath, tag: Self.temporaryTag,
+                                 companionSuffixes: AtomicOutputFile.sqliteCompanionSuffixes)
         }
-        let fd = open(path, O_RDONLY)
-        if fd >= 0 {
-            _ = fsync(fd)
-            close(fd)
+    }
+
+    /// Runs a file-system call, turning its error into a ``DatabaseUpdateError``.
+    static func fileSystem<T>(_ call: () throws -> T) throws -> T {
+        do {
+            return try call()
+        } catch let error as FileSystemError {
+            throw DatabaseUpdateError(error)
         }
+    }
+}
+
+extension DatabaseUpdateError {
+    /// ``fileSystem(path:operation:errno:)`` for a failed file-system call.
+    init(_ error: FileSystemError) {
+        self = .fileSystem(path: error.path, operation: error.operation.rawValue, errno: error.code)
     }
 }

@@ -1,3 +1,4 @@
+import FileSystemKit
 import Foundation
 
 /// The file format of versionstamp's caches under the git directory: a header line, then
@@ -6,8 +7,9 @@ import Foundation
 ///
 /// Never trusted blindly: a file with another header reads as empty, and a line whose
 /// checksum fails (truncated or hand-edited) is skipped. Writes go to a temporary file
-/// renamed over the old one, so a reader sees the old file or the new one; a directory that
-/// cannot be written to is simply not cached (errors are ignored: a cache is an optimisation).
+/// renamed over the old one (``AtomicFile``, not synced: a cache lost to a power failure
+/// costs one walk), so a reader sees the old file or the new one; a directory that cannot be
+/// written to is simply not cached (errors are ignored: a cache is an optimisation).
 struct ChecksummedLineFile {
     /// The file.
     let path: String
@@ -35,29 +37,12 @@ struct ChecksummedLineFile {
             text += "\(key) \(value) \(Self.checksum(key, value))\n"
         }
         let directory = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            let temporary = directory + "/.\(name)-\(getpid())-\(UUID().uuidString)"
-            guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else { return }
-            if rename(temporary, path) != 0 { unlink(temporary) }
-        } catch {
-            return
-        }
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try? AtomicFile.replace(path, with: Data(text.utf8), tag: "versionstamp", durability: .atomicOnly)
     }
 
     /// FNV-1a (64-bit) of `KEY VALUE`, hexadecimal.
     static func checksum(_ key: String, _ value: String) -> String {
-        String(fnv1a("\(key) \(value)"), radix: 16)
-    }
-
-    /// FNV-1a, 64-bit.
-    static func fnv1a(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return hash
+        String(ContentHash.fnv1a("\(key) \(value)"), radix: 16)
     }
 }

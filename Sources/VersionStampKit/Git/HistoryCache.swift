@@ -1,3 +1,5 @@
+import FileSystemKit
+
 /// Where a ``RevisionReader`` remembers its history answers between runs.
 public enum HistoryCaching: Equatable, Sendable {
     /// In the repository's common git dir (`.git/versionstamp/history`), shared by its linked
@@ -50,7 +52,7 @@ struct HistoryCache {
 
     /// The key of an answer (or of the options of a count): FNV-1a of its parts, hexadecimal.
     static func key(_ parts: [String]) -> String {
-        String(ChecksummedLineFile.fnv1a(parts.joined(separator: "\u{0}")), radix: 16)
+        String(ContentHash.fnv1a(parts.joined(separator: "\u{0}")), radix: 16)
     }
 
     /// The cached value for `key`, nil when absent.

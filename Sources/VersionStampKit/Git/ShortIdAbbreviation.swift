@@ -92,7 +92,14 @@ enum ShortIdAbbreviation {
     static func packIndexObjectCount(_ path: String) -> Int? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
-        guard let header = try? handle.read(upToCount: 8 + 256 * 4), header.count >= 256 * 4 else { return nil }
+        let count = 8 + 256 * 4
+        let read: Data?
+        if #available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *) {
+            read = try? handle.read(upToCount: count) // macOS 10.15.4 (Apple's documentation)
+        } else {
+            read = handle.readData(ofLength: count)
+        }
+        guard let header = read, header.count >= 256 * 4 else { return nil }
         let bytes = [UInt8](header)
         let fanout: Int
         if bytes.count >= 8, bytes[0] == 0xFF, bytes[1] == 0x74, bytes[2] == 0x4F, bytes[3] == 0x63 {

@@ -138,10 +138,8 @@ public enum GeneratedVersionFile: String, CaseIterable, Sendable {
     /// platform, so an unchanged version leaves the file untouched).
     private static func json(_ fields: Fields) throws -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        if #available(macOS 10.15, iOS 13, tvOS 13, watchOS 6, *) {
-            encoder.outputFormatting.insert(.withoutEscapingSlashes)  // a branch name reads feature/x, not feature\/x
-        }
+        // Without escaping slashes, a branch name reads feature/x, not feature\/x.
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(fields), as: UTF8.self) + "\n"
     }
 

@@ -1,3 +1,4 @@
+import FileSystemKit
 import Foundation
 
 /// Everything a `versionstamp stamp` run would change, computed before anything is written.
@@ -134,11 +135,24 @@ public struct StampPlan {
         return "dry run: nothing written (\(files) would change)"
     }
 
-    /// Writes every update atomically. Call only when ``errors`` is empty.
+    /// Writes every update atomically and durably: each file's new content goes to a temporary
+    /// file beside it (`.NAME.versionstamp-XXXXXX`), synced, renamed over it. A file keeps its
+    /// permissions, a symbolic link is followed, and on any failure the file is as it was.
+    /// Call only when ``errors`` is empty.
     public func write() throws {
         precondition(errors.isEmpty, "a plan with errors must not be written")
         for update in updates {
-            try FileReplacement.replace(update.path, with: update.contents)
+            do {
+                try AtomicFile.replace(update.path, with: update.contents, tag: "versionstamp")
+            } catch let error as FileSystemError {
+                let message: String
+                switch error.operation {
+                case .createTemporary: message = "cannot create a temporary file beside it: \(error.reason)"
+                case .rename: message = "cannot replace the file: \(error.reason)"
+                default: message = "cannot write: \(error.reason)"
+                }
+                throw VersionStampError(.writeFailed, path: update.path, message: message)
+            }
         }
     }
 }

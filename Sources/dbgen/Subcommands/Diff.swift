@@ -40,12 +40,7 @@ extension DBGenCommand {
             do {
                 let diff = try DatabaseDiff(oldPath: old, newPath: new, table: table)
                 if let changeset {
-                    let data = try diff.changeset()
-                    do {
-                        try data.write(to: URL(fileURLWithPath: changeset), options: .atomic)
-                    } catch {
-                        throw DatabaseDiffError.output(path: changeset, reason: "cannot write: \(error.localizedDescription)")
-                    }
+                    try diff.writeChangeset(to: changeset)
                 } else if summary {
                     FileHandle.standardOutput.write(Data(try diff.summary().utf8))
                 } else {

@@ -14,7 +14,7 @@ extension DBGenCommand {
                 load_extension and pragmas other than user_version/application_id are refused. \
                 Before installing: --sha256 of the given file, PRAGMA quick_check, and a user_version \
                 greater than that of the database in effect. Otherwise exit 1 and DIR is as it was. \
-                The install is atomic (temporary file, fsync, rename) and prints the installed \
+                The install is atomic (a temporary file, synced to disk, then renamed) and prints the installed \
                 user_version. The bundled file is only read; no user database is involved.
 
                 Examples:

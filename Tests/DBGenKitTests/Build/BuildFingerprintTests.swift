@@ -1,4 +1,5 @@
 @testable import DBGenKit
+import FileSystemKit
 import SQLiteCore
 import ShipyardTestSupport
 import XCTest

@@ -1,6 +1,7 @@
 import DBGenKit
 import Foundation
 import SQLiteCore
+import SQLiteSession
 import ShipyardTestSupport
 import XCTest
 

@@ -101,7 +101,7 @@ final class ImportErrorTests: XCTestCase {
         try ImportDifferentialHarness.exec(db, "CREATE TABLE t(a UNIQUE); BEGIN; INSERT INTO t VALUES('before');")
         try write("x\ny\nx\n")
         assertError(try importFile(), line: 3, contains: "UNIQUE constraint failed")
-        XCTAssertFalse(db.isAutocommit, "the caller's transaction is still open")
+        XCTAssertTrue(db.isInTransaction, "the caller's transaction is still open")
         XCTAssertEqual(try ImportDifferentialHarness.query(db, "SELECT a FROM t"), [["before"]])
         try ImportDifferentialHarness.exec(db, "COMMIT;")
     }
@@ -117,7 +117,7 @@ final class ImportErrorTests: XCTestCase {
         XCTAssertEqual(seen, [Diagnostic.warning("expected 2 columns but found 1 - filling the rest with NULL",
                                                  at: SourceLocation(path: "csv/data.csv", line: 2))])
         XCTAssertEqual(try count(), "0")
-        XCTAssertTrue(db.isAutocommit)
+        XCTAssertFalse(db.isInTransaction)
     }
 
     func testResultAndProgress() throws {

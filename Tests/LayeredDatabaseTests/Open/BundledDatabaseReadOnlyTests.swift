@@ -30,7 +30,7 @@ final class BundledDatabaseReadOnlyTests: XCTestCase {
             XCTAssertThrowsError(try db.execute(sql), sql) { error in
                 guard let error = error as? SQLiteError else { return XCTFail("\(sql): \(error)") }
                 XCTAssertTrue(error.isReadOnly, "\(sql): \(error)")
-                XCTAssertEqual(error.resultCode, 8) // SQLITE_READONLY
+                XCTAssertEqual(error.resultCode, .SQLITE_READONLY)
                 XCTAssertEqual(error.sql, sql)
                 XCTAssertTrue(error.description.contains("read-only"), error.description)
             }
@@ -53,7 +53,7 @@ final class BundledDatabaseReadOnlyTests: XCTestCase {
         let before = bytes(f.bundled)
         let db = try LayeredDatabase(userPath: f.user, templatePath: f.template, bundledPath: f.bundled)
         for sql in ["DETACH bundle", "DETACH DATABASE \"BUNDLE\""] {
-            XCTAssertThrowsError(try db.execute(sql), sql) { XCTAssertEqual(($0 as? SQLiteError)?.resultCode, 23) } // SQLITE_AUTH
+            XCTAssertThrowsError(try db.execute(sql), sql) { XCTAssertEqual(($0 as? SQLiteError)?.resultCode, .SQLITE_AUTH) }
         }
         XCTAssertThrowsError(try db.execute("ATTACH ? AS bundle", [.text(f.bundled)]))
         XCTAssertEqual(try db.query("SELECT count(*) FROM bundle.food").first?[0], 3)

@@ -48,10 +48,48 @@ final class DatabaseUpdaterTests: XCTestCase {
     func testStaleTemporariesOfAKilledInstallAreRemovedByTheNextOne() throws {
         let fixture = try UpdateFixture.make(self)
         try FileManager.default.createDirectory(atPath: fixture.updates, withIntermediateDirectories: true)
-        for junk in [".database.sqlite.update-AbC123", ".database.sqlite.update-AbC123-journal"] {
-            FileManager.default.createFile(atPath: fixture.updates + "/" + junk, contents: Data("half".utf8))
+        // What kill -9 leaves: the temporary, its journal and its sidecar lock, the install
+        // lock, and a temporary of an earlier version (no sidecar).
+        for junk in [".database.sqlite.update-AbC123", ".database.sqlite.update-AbC123-journal",
+                     ".database.sqlite.update-AbC123.lock", ".database.sqlite.lock", ".database.sqlite.update-Old123"] {
+            XCTAssertTrue(FileManager.default.createFile(atPath: fixture.updates + "/" + junk, contents: Data("half".utf8)))
         }
         try fixture.updater.installDatabase(at: try fixture.version("v8.sqlite", "PRAGMA user_version = 8;"))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: fixture.updates), ["database.sqlite"])
+    }
+
+    /// The install lock is a file of its own (never a database SQLite opens): an install waits
+    /// while another process holds it.
+    func testAnInstallWaitsForTheLockAnotherProcessHolds() throws {
+        let fixture = try UpdateFixture.make(self)
+        try FileManager.default.createDirectory(atPath: fixture.updates, withIntermediateDirectories: true)
+        let ready = fixture.directory.appendingPathComponent("holder-ready").path
+        let holder = try ProcessRunner.start(try Oracle.python3.path(), ["-c", """
+            import fcntl, sys, time
+            f = open(sys.argv[1], "a")
+            fcntl.flock(f, fcntl.LOCK_EX)
+            open(sys.argv[2], "w").close()
+            time.sleep(120)
+            """, fixture.updates + "/.database.sqlite.lock", ready])
+        defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL); holder.waitUntilExit() } }
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: ready), holder.isRunning, Date() < deadline { usleep(10_000) }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: ready), "the python3 holder took the lock")
+
+        let v8 = try fixture.version("v8.sqlite", "PRAGMA user_version = 8;")
+        let finished = DispatchSemaphore(value: 0)
+        let results = ResultsBox()
+        let updater = fixture.updater
+        Thread.detachNewThread {
+            do { results.add(try updater.installDatabase(at: v8)) } catch { results.add(error) }
+            finished.signal()
+        }
+        XCTAssertEqual(finished.wait(timeout: .now() + 0.5), .timedOut, "the install waits for the lock")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fixture.installed))
+        kill(holder.processIdentifier, SIGKILL) // the holder dies: its lock is free
+        holder.waitUntilExit()
+        XCTAssertEqual(finished.wait(timeout: .now() + 30), .success)
+        XCTAssertEqual(results.installed, [8], "\(results.errors)")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: fixture.updates), ["database.sqlite"])
     }
 
@@ -78,26 +116,6 @@ final class ResultsBox: @unchecked Sendable {
     private(set) var errors: [Error] = []
     func add(_ version: Int64) { lock.lock(); installed.append(version); lock.unlock() }
     func add(_ error: Error) { lock.lock(); errors.append(error); lock.unlock() }
-}
-
-/// The streaming SHA-256 against python3's hashlib (the oracle), across block boundaries.
-final class SHA256Tests: XCTestCase {
-    func testMatchesHashlibInPieces() throws {
-        var generator = SeededGenerator(seed: 5)
-        for length in [0, 1, 55, 56, 63, 64, 65, 1000, 100_000] {
-            let data = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
-            let dir = try TemporaryDirectory("sha", removedAfter: self)
-            let file = try dir.write("data.bin", data)
-            var hash = SHA256()
-            var offset = 0
-            while offset < data.count {
-                let piece = min(Int.random(in: 1...300, using: &generator), data.count - offset)
-                hash.update(data[offset..<(offset + piece)])
-                offset += piece
-            }
-            XCTAssertEqual(hash.hexDigest(), try BuiltPatch.sha256(file.path), "length \(length)")
-        }
-    }
 }
 
 /// Attaching the database in effect to a handle another library opened.

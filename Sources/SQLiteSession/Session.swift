@@ -1,22 +1,25 @@
 import CSQLite
 import Foundation
+import SQLiteCore
 
 /// A session of SQLite's session extension (`sqlite3session_*`), used here to compute a
-/// changeset between two databases with `sqlite3session_diff`.
+/// changeset between two databases with `sqlite3session_diff` (`dbgen diff --changeset`).
 ///
-/// The session extension ignores tables without a declared PRIMARY KEY, and Apple's SQLite
-/// may be built without it.
-public final class Session {
+/// The session extension ignores tables without a declared PRIMARY KEY. Apple's `sqlite3.h`
+/// declares none of it (CSQLite's shim does, for Apple platforms, as the SDK's libsqlite3
+/// exports the functions), so this lives in its own target that only the tools link: an app
+/// linking LayeredDatabase references no session symbol.
+package final class Session {
     private let session: OpaquePointer
     private let connection: Connection
 
     /// Creates a session recording changes to `schema` (usually `main`) of `connection`.
-    public init(_ connection: Connection, schema: String = "main") throws {
+    package init(_ connection: Connection, schema: String = "main") throws {
         let database = try connection.openHandle()
         var raw: OpaquePointer?
         let status = sqlite3session_create(database, schema, &raw)
         guard status == SQLITE_OK, let raw else {
-            throw SQLiteError(extendedResultCode: status, message: "cannot create a session: \(String(cString: sqlite3_errstr(status)))")
+            throw SQLiteError(extendedResultCode: ResultCode(rawValue: status), message: "cannot create a session: \(String(cString: sqlite3_errstr(status)))")
         }
         session = raw
         self.connection = connection
@@ -25,33 +28,33 @@ public final class Session {
     deinit { sqlite3session_delete(session) }
 
     /// Records changes to `table` (`sqlite3session_attach`).
-    public func attach(table: String) throws {
+    package func attach(table: String) throws {
         let status = sqlite3session_attach(session, table)
         guard status == SQLITE_OK else {
-            throw SQLiteError(extendedResultCode: status, message: "cannot attach table \(table) to the session: \(String(cString: sqlite3_errstr(status)))")
+            throw SQLiteError(extendedResultCode: ResultCode(rawValue: status), message: "cannot attach table \(table) to the session: \(String(cString: sqlite3_errstr(status)))")
         }
     }
 
     /// Adds to the session the changes that turn `table` of the attached schema `fromSchema`
     /// into the session's own `table` (`sqlite3session_diff`).
-    public func diff(fromSchema: String, table: String) throws {
+    package func diff(fromSchema: String, table: String) throws {
         var message: UnsafeMutablePointer<CChar>?
         let status = sqlite3session_diff(session, fromSchema, table, &message)
         defer { sqlite3_free(message) }
         guard status == SQLITE_OK else {
             let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(status))
-            throw SQLiteError(extendedResultCode: status, message: "\(table): \(text)")
+            throw SQLiteError(extendedResultCode: ResultCode(rawValue: status), message: "\(table): \(text)")
         }
     }
 
     /// The changeset of everything recorded (`sqlite3session_changeset`).
-    public func changeset() throws -> Data {
+    package func changeset() throws -> Data {
         var count: Int32 = 0
         var bytes: UnsafeMutableRawPointer?
         let status = sqlite3session_changeset(session, &count, &bytes)
         defer { sqlite3_free(bytes) }
         guard status == SQLITE_OK else {
-            throw SQLiteError(extendedResultCode: status, message: "cannot make the changeset: \(String(cString: sqlite3_errstr(status)))")
+            throw SQLiteError(extendedResultCode: ResultCode(rawValue: status), message: "cannot make the changeset: \(String(cString: sqlite3_errstr(status)))")
         }
         guard let bytes, count > 0 else { return Data() }
         return Data(bytes: bytes, count: Int(count))
@@ -59,10 +62,10 @@ public final class Session {
 }
 
 /// Applying a changeset (`sqlite3changeset_apply`).
-public enum Changeset {
+package enum Changeset {
     /// Applies `changeset` to `connection`'s main database. Any conflict aborts it, and
     /// nothing of it stays (SQLite applies a changeset in one savepoint).
-    public static func apply(_ changeset: Data, to connection: Connection) throws {
+    package static func apply(_ changeset: Data, to connection: Connection) throws {
         let database = try connection.openHandle()
         var copy = changeset
         let status = copy.withUnsafeMutableBytes { raw -> Int32 in

@@ -1,0 +1,90 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A file-system call that failed: what was being done, the file it concerned and `errno`.
+///
+/// ``path`` is the file the caller named (the destination of a write, the source of a copy),
+/// never the hidden temporary file beside it, so a message built from it means something to
+/// the person who reads it. Each library turns it into its own error type.
+package struct FileSystemError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What was being done when the call failed.
+    package enum Operation: String, Sendable {
+        case createTemporary = "create a temporary file beside it"
+        case createDirectory = "create the directory"
+        case open = "open"
+        case read = "read"
+        case write = "write"
+        case sync = "sync"
+        case rename = "rename"
+        case link = "link"
+        case lock = "lock"
+    }
+
+    /// What was being done.
+    package var operation: Operation
+    /// The file the caller named.
+    package var path: String
+    /// The `errno` the call left.
+    package var code: Int32
+
+    /// An error for `operation` on `path` that failed with `code`.
+    package init(_ operation: Operation, path: String, code: Int32) {
+        self.operation = operation
+        self.path = path
+        self.code = code
+    }
+
+    /// The system's text for ``code`` (`strerror`), such as "No space left on device".
+    package var reason: String { String(cString: strerror(code)) }
+
+    /// `PATH: OPERATION failed: REASON`.
+    package var description: String { "\(path): \(operation.rawValue) failed: \(reason)" }
+}
+
+/// The few POSIX calls every writer here needs, with `EINTR` retried.
+enum POSIXFile {
+    /// Writes all of `bytes` to `descriptor`; returns 0, or the `errno` of the failed `write`.
+    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+        guard var next = bytes.baseAddress else { return 0 }
+        var remaining = bytes.count
+        while remaining > 0 {
+            let written = write(descriptor, next, remaining)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            next += written
+            remaining -= written
+        }
+        return 0
+    }
+
+    /// Opens `path` with `flags` (and `mode` when creating), retrying on `EINTR`; -1 on failure
+    /// with `errno` set. `O_CLOEXEC` is always added, so no child process inherits the file or
+    /// a lock on it.
+    static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) -> Int32 {
+        while true {
+            #if canImport(Darwin)
+            let descriptor = Darwin.open(path, flags | O_CLOEXEC, mode)
+            #elseif canImport(Glibc)
+            let descriptor = Glibc.open(path, flags | O_CLOEXEC, mode)
+            #else
+            let descriptor = Musl.open(path, flags | O_CLOEXEC, mode)
+            #endif
+            if descriptor >= 0 || errno != EINTR { return descriptor }
+        }
+    }
+
+    /// The directory part and the last component of `path` (`.` for a bare name, `/` for a
+    /// file in the root).
+    static func split(_ path: String) -> (directory: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let directory = String(path[..<slash])
+        return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
+    }
+}

@@ -1,0 +1,70 @@
+// swift-crypto's Crypto is always there when SwiftPM builds this module (Package.swift).
+// scripts/fuzz.sh compiles the module by hand, without Crypto, into fuzz targets that hash
+// nothing: for them this file is empty.
+#if canImport(Crypto)
+import Crypto
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+extension ContentHash {
+    /// The SHA-256 of the file at `path`, as 64 lowercase hexadecimal digits, read in 1 MiB
+    /// pieces (never held whole in memory).
+    ///
+    /// - Throws: ``FileSystemError`` (`.open`, with `ENOENT` for a missing file, or `.read`).
+    package static func sha256(ofFileAt path: String) throws -> String {
+        var hash = SHA256Stream()
+        try forEachChunk(ofFileAt: path) { hash.update($0) }
+        return hash.hexDigest()
+    }
+}
+
+extension AtomicOutputFile {
+    /// Copies the file at `source` into the temporary (replacing what it held), in 1 MiB
+    /// pieces, and returns the SHA-256 of the bytes copied as 64 lowercase hexadecimal digits:
+    /// a download is checked and copied in one read.
+    ///
+    /// - Throws: ``FileSystemError``: `.open` / `.read` naming `source` (`ENOENT` when it is
+    ///   missing), `.write` naming the destination (disk full).
+    @discardableResult
+    package func write(copying source: String) throws -> String {
+        let output = POSIXFile.open(temporaryPath, O_WRONLY | O_TRUNC)
+        guard output >= 0 else { throw FileSystemError(.open, path: destination, code: errno) }
+        var hash = SHA256Stream()
+        do {
+            try ContentHash.forEachChunk(ofFileAt: source) { chunk in
+                hash.update(chunk)
+                let code = POSIXFile.writeAll(output, chunk)
+                if code != 0 { throw FileSystemError(.write, path: destination, code: code) }
+            }
+        } catch {
+            close(output)
+            throw error
+        }
+        guard close(output) == 0 else { throw FileSystemError(.write, path: destination, code: errno) }
+        return hash.hexDigest()
+    }
+}
+
+/// A SHA-256 fed in pieces, whose digest is lowercase hexadecimal text.
+struct SHA256Stream {
+    private var hasher = SHA256()
+
+    mutating func update(_ bytes: UnsafeRawBufferPointer) { hasher.update(bufferPointer: bytes) }
+
+    func hexDigest() -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(64)
+        for byte in hasher.finalize() {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}
+#endif

@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# What Linux can check of dbgen's locking and durability on Apple platforms, from a system-call
+# trace (strace) of `dbgen build`, `dbgen update` and `dbgen attach --updates`:
+#
+#  1. No file is both flock()ed and fcntl()-locked. On Darwin the two kinds of lock share one
+#     list per file (xnu bsd/kern/kern_lockf.c), so a process that flock()s a file SQLite then
+#     opens sees SQLite's own F_SETLK fail ("database is locked"). Linux keeps them apart, which
+#     is why only a trace shows the mistake here. dbgen's locks are flocks on sidecar files.
+#  2. Every file put in place is synced before it is renamed (or linked) there, and its
+#     directory is synced after: the output of a build, its depfile and fingerprint, an
+#     installed update, a new user database.
+#
+#   scripts/check-file-locks.sh          (builds the debug dbgen, or uses $DBGEN)
+#
+# Prints PASS/FAIL lines and ends with `N passed, N failed`; exits 1 when anything failed,
+# 2 when strace is missing (scripts/setup.sh installs it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+command -v strace >/dev/null || { echo "check-file-locks: strace is not installed (run scripts/setup.sh)" >&2; exit 2; }
+command -v sqlite3 >/dev/null || { echo "check-file-locks: sqlite3 is not installed (run scripts/setup.sh)" >&2; exit 2; }
+if [ -z "${DBGEN:-}" ]; then
+  swift build --product dbgen >/dev/null || { echo "check-file-locks: swift build failed" >&2; exit 1; }
+  DBGEN=$(swift build --show-bin-path)/dbgen
+fi
+
+# strace -y shows a descriptor's path with symbolic links resolved: work in a resolved path.
+work=$(cd "$(mktemp -d "${TMPDIR:-/tmp}/shipyard-locks.XXXXXX")" && pwd -P)
+trap 'rm -rf "$work"' EXIT
+traces=()
+traced() { # traced NAME [--commit FILE | --link FILE]... -- COMMAND...: COMMAND under strace
+  local name=$1; shift
+  local expectations=()
+  while [ "$1" != "--" ]; do expectations+=("$1"); shift; done
+  shift
+  strace -f -y -qq -o "$work/$name.trace" \
+    -e trace=flock,fcntl,fsync,fdatasync,rename,renameat,renameat2,link,linkat "$@" >/dev/null
+  traces+=("$work/$name.trace" "${expectations[@]}" ";")
+}
+
+# A build (with a CSV import), with what a build killed by kill -9 leaves beside the output.
+b=$work/build
+mkdir -p "$b"
+python3 -c 'import sys; sys.stdout.writelines(f"{i}|name {i}|{i * 7 % 100}\n" for i in range(20000))' >"$b/food.csv"
+cat >"$b/schema.txt" <<'EOF'
+CREATE TABLE food (pk INTEGER PRIMARY KEY, name TEXT, kcal INTEGER);
+.mode csv
+.separator |
+.import food.csv food
+CREATE INDEX food_kcal ON food (kcal);
+PRAGMA user_version = 1;
+EOF
+printf 'half' >"$b/.food.sqlite.dbgen-Kill9x"
+: >"$b/.food.sqlite.dbgen-Kill9x.lock"
+traced build --commit "$b/food.sqlite" --commit "$b/food.d" --commit "$b/.food.d.dbgen-fingerprint" -- "$DBGEN" build "$b/schema.txt" -o "$b/food.sqlite" --depfile "$b/food.d" --quiet
+traced build-up-to-date -- "$DBGEN" build "$b/schema.txt" -o "$b/food.sqlite" --depfile "$b/food.d" --quiet
+
+# Updates: a whole database, then a patch of it; then a layered open that attaches the update
+# and creates the user database from its template.
+u=$work/updates
+mkdir -p "$u"
+cp "$b/food.sqlite" "$u/v2.sqlite" && sqlite3 "$u/v2.sqlite" 'UPDATE food SET kcal = kcal + 1 WHERE pk % 5 = 0; PRAGMA user_version = 2;'
+cp "$u/v2.sqlite" "$u/v3.sqlite" && sqlite3 "$u/v3.sqlite" "DELETE FROM food WHERE pk % 7 = 0; PRAGMA user_version = 3;"
+"$DBGEN" diff "$u/v2.sqlite" "$u/v3.sqlite" >"$u/2-3.sql"
+sqlite3 "$u/template.sqlite" 'CREATE TABLE notes (pk INTEGER PRIMARY KEY, text TEXT);'
+traced update-database --commit "$u/installed/food.sqlite" -- \
+  "$DBGEN" update --bundled "$b/food.sqlite" --updates "$u/installed" --database "$u/v2.sqlite"
+traced update-patch --commit "$u/installed/food.sqlite" -- \
+  "$DBGEN" update --bundled "$b/food.sqlite" --updates "$u/installed" --patch "$u/2-3.sql"
+traced attach --link "$u/user.sqlite" -- \
+  "$DBGEN" attach --bundled "$b/food.sqlite" --updates "$u/installed" --user "$u/user.sqlite" --template "$u/template.sqlite" \
+  "INSERT INTO notes (text) VALUES ('x')" "SELECT count(*) FROM bundle.food"
+
+python3 - "${traces[@]}" <<'PY'
+import os, re, sys
+
+LOCK_COMMANDS = {"F_SETLK", "F_SETLKW", "F_SETLK64", "F_SETLKW64", "F_OFD_SETLK", "F_OFD_SETLKW"}
+CALL = re.compile(r"^(\d+)\s+(?:<\.\.\. )?(\w+)(?: resumed>|\()(.*)$")
+DESCRIPTOR = re.compile(r"^-?\d+<([^>]*)>")
+QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
+passed = failed = 0
+
+def check(ok, what):
+    global passed, failed
+    print(("PASS: " if ok else "FAIL: ") + what)
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+
+def events(path):
+    """(syscall, first-argument path or None, quoted strings, result) in trace order."""
+    pending = {}
+    result = []
+    for line in open(path, encoding="utf-8", errors="replace"):
+        match = CALL.match(line.rstrip("\n"))
+        if not match:
+            continue
+        pid, name, rest = match.groups()
+        if "<unfinished ...>" in rest:
+            pending[pid] = len(result)
+            result.append([name, rest, None])
+            continue
+        if line.split(maxsplit=1)[1].startswith("<..."):
+            if pid in pending:
+                index = pending.pop(pid)
+                result[index][1] += rest
+                result[index][2] = rest.rsplit("= ", 1)[-1].split()[0] if "= " in rest else None
+            continue
+        result.append([name, rest, rest.rsplit("= ", 1)[-1].split()[0] if "= " in rest else None])
+    out = []
+    for name, args, returned in result:
+        descriptor = DESCRIPTOR.match(args)
+        out.append((name, descriptor.group(1) if descriptor else None, QUOTED.findall(args), args, returned))
+    return out
+
+arguments = sys.argv[1:]
+while arguments:
+    trace = arguments.pop(0)
+    expectations = []
+    while arguments[0] != ";":
+        expectations.append((arguments.pop(0), arguments.pop(0)))
+    arguments.pop(0)
+    label = os.path.basename(trace)[: -len(".trace")]
+    calls = events(trace)
+    flocked = {path for name, path, _, args, _ in calls
+               if name == "flock" and path and ("LOCK_EX" in args or "LOCK_SH" in args)}
+    fcntl_locked = {path for name, path, _, args, _ in calls
+                    if name == "fcntl" and path and args.split(",")[1].strip() in LOCK_COMMANDS}
+    both = sorted(flocked & fcntl_locked)
+    check(not both, f"{label}: no file is both flock()ed and fcntl()-locked"
+          + (f" (both: {', '.join(both)})" if both else
+             f" ({len(flocked)} flock()ed: {', '.join(sorted(os.path.basename(p) for p in flocked)) or 'none'};"
+             f" {len(fcntl_locked)} locked by SQLite)"))
+    if expectations:
+        check(bool(fcntl_locked), f"{label}: SQLite's locks are in the trace (it is not empty)")
+
+    for kind, destination in expectations:
+        names = ("rename", "renameat", "renameat2") if kind == "--commit" else ("link", "linkat")
+        placed = [(index, strings) for index, (name, _, strings, _, returned) in enumerate(calls)
+                  if name in names and returned == "0" and len(strings) >= 2 and strings[1] == destination]
+        check(bool(placed), f"{label}: {os.path.basename(destination)} is put in place by {names[0]}()")
+        if not placed:
+            continue
+        index, strings = placed[-1]
+        source = strings[0]
+        synced = any(name in ("fsync", "fdatasync") and path == source and returned == "0"
+                     for name, path, _, _, returned in calls[:index])
+        check(synced, f"{label}: the temporary {os.path.basename(source)} is synced before the {names[0]}")
+        directory = os.path.dirname(destination)
+        directory_synced = any(name in ("fsync", "fdatasync") and path == directory and returned == "0"
+                               for name, path, _, _, returned in calls[index + 1:])
+        check(directory_synced, f"{label}: the directory {directory} is synced after the {names[0]}")
+
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
+PY
