@@ -39,6 +39,15 @@ struct ObjectID: Hashable {
     /// The 40-digit hexadecimal id.
     var hex: String { gitOID.hex }
 
+    /// Parses 40 hexadecimal digits; nil for anything else.
+    init?<Text: StringProtocol>(hex text: Text) {
+        let digits = Array(text.utf8)
+        guard digits.count == 40, let id = digits.withUnsafeBufferPointer({ ObjectID.parseHex($0.baseAddress!) }) else {
+            return nil
+        }
+        self = id
+    }
+
     /// Parses 40 lowercase or uppercase hex digits at `p`; nil when they are not hex.
     @inline(__always)
     static func parseHex(_ p: UnsafePointer<UInt8>) -> ObjectID? {
@@ -79,7 +88,7 @@ enum ObjectKind: Int {
 /// objects are read through libgit2. Not thread-safe: one store per reader.
 final class ObjectStore {
     private let odb: OpaquePointer
-    private var packs: [PackPair] = []
+    private var packs: [PackFile] = []
     private var stream = z_stream()
     private var scratch = [UInt8](repeating: 0, count: 4096)
     /// Rebuilt packed objects by pack and offset, oldest evicted first past `cacheLimit` bytes.
@@ -96,9 +105,9 @@ final class ObjectStore {
         var database: OpaquePointer?
         try GitLibrary.check(git_repository_odb(&database, repository.handle), "opening the object database")
         odb = database!
-        packs = PackPair.openAll(in: repository.commonDirectory + "/objects/pack")
+        packs = PackFile.openAll(in: repository.commonDirectory + "/objects/pack")
         guard shipyard_inflate_init_raw(&stream) == Z_OK else {
-            throw HistoryErrors.damaged("zlib cannot be initialised")
+            throw VersionStampError.unreadableHistory("zlib cannot be initialised")
         }
     }
 
@@ -184,7 +193,7 @@ final class ObjectStore {
         try GitLibrary.check(git_odb_read(&object, odb, &oid), "reading object \(id.hex)")
         defer { git_odb_object_free(object) }
         guard git_odb_object_type(object).rawValue == Int32(kind.rawValue) else {
-            throw HistoryErrors.damaged("object \(id.hex) is not a \(kind)")
+            throw VersionStampError.unreadableHistory("object \(id.hex) is not a \(kind)")
         }
         let size = git_odb_object_size(object)
         let data = git_odb_object_data(object)!.assumingMemoryBound(to: UInt8.self)

@@ -1,7 +1,7 @@
 import CGit2
 import Foundation
 
-/// git's abbreviated object ids (`git rev-parse --short`), which libgit2 1.5.1 does not
+/// git's abbreviated object ids (`git rev-parse --short`), which libgit2 (1.5 to 1.9) does not
 /// reproduce (it always starts at 7 digits).
 ///
 /// git (2.39, `find_unique_abbrev_r`) starts from `core.abbrev`; when that is unset or

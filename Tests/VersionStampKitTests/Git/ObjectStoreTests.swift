@@ -16,7 +16,7 @@ final class ObjectStoreTests: XCTestCase {
         for row in listing.split(separator: "\n") {
             let fields = row.split(separator: " ")
             guard let kind = fields.first == "commit" ? ObjectKind.commit : (fields.first == "tree" ? .tree : nil),
-                  var oid = git_oid(hex: String(fields[1])) else { continue }
+                  var oid = ObjectID(hex: fields[1])?.gitOID else { continue }
             var object: OpaquePointer?
             XCTAssertEqual(git_object_lookup(&object, repository.handle, &oid, GIT_OBJECT_ANY), 0)
             var raw: OpaquePointer?

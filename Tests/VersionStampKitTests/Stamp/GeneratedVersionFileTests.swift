@@ -10,46 +10,54 @@ final class StampGeneratedFileTests: XCTestCase {
                                         isDirty: true, describe: "v1.2-5-g0123456-dirty", tag: "v1.2", distance: 5,
                                         branch: "feature/a\"b", commitTime: 1_700_000_000)
 
+    /// The Swift file compiles, holds the values (escaping included) and has no optional
+    /// field: interpolating any field prints the value, in a git build and in a
+    /// VERSIONSTAMP_VERSION build alike (which says `hasRevision = false` and holds 0, "", false).
     func testSwiftSourceTypeChecksAndHoldsTheValues() throws {
         let directory = try PlistTestSupport.temporaryDirectory(self)
         let source = try GeneratedVersionFile.swift.contents(version: "1234\\\"x", context: VersionContext(revision: revision, override: nil))
         let overridden = try GeneratedVersionFile.swift.contents(version: "3.0-src", context: PlistTestSupport.context("3.0-src"))
         XCTAssertTrue(overridden.contains("public static let version: String = \"3.0-src\""), overridden)
-        XCTAssertTrue(overridden.contains("public static let count: Int? = nil"), overridden)
-        XCTAssertTrue(overridden.contains("public static let sha: String? = nil"), overridden)
+        XCTAssertTrue(overridden.contains("public static let hasRevision: Bool = false"), overridden)
+        XCTAssertTrue(overridden.contains("public static let count: Int = 0"), overridden)
+        XCTAssertTrue(overridden.contains("public static let sha: String = \"\""), overridden)
+        XCTAssertFalse(source.contains("? = ") || overridden.contains("? = "), "no optional type:\n\(source)")
 
-        // Compile the file with a main that prints the values and run it: the values printed
-        // must be the ones given (escaping included); the overridden file must type-check too.
+        // Compile the file with a main that interpolates every field and run it.
         guard let swiftc = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":")
             .map({ "\($0)/swiftc" }).first(where: FileManager.default.isExecutableFile(atPath:)) else {
             return XCTFail("swiftc is not on PATH: the toolchain that runs the tests provides it")
         }
         let file = directory.appendingPathComponent("BuildVersion.swift")
-        try Data(source.utf8).write(to: file)
-        let result = try ProcessRunner.run(swiftc, ["-parse", file.path])
-        XCTAssertEqual(result.status, 0, result.stderrText)
         let main = directory.appendingPathComponent("main.swift")
         try Data("""
-        print(BuildVersion.version, BuildVersion.count!, BuildVersion.sha!, BuildVersion.short!, BuildVersion.describe!,
-              BuildVersion.tag!, BuildVersion.distance!, BuildVersion.branch!, BuildVersion.dirty!, BuildVersion.date!,
-              BuildVersion.timestamp!, BuildVersion.release!, BuildVersion.prerelease!, separator: "|")
+        print("\\(BuildVersion.hasRevision)|\\(BuildVersion.version)|\\(BuildVersion.count)|\\(BuildVersion.sha)|\\(BuildVersion.short)|\\(BuildVersion.describe)|\\(BuildVersion.tag)|\\(BuildVersion.distance)|\\(BuildVersion.branch)|\\(BuildVersion.dirty)|\\(BuildVersion.date)|\\(BuildVersion.timestamp)|\\(BuildVersion.release)|\\(BuildVersion.prerelease)")
         """.utf8).write(to: main)
         let executable = directory.appendingPathComponent("printer").path
-        let compile = try ProcessRunner.run(swiftc, ["-Onone", file.path, main.path, "-o", executable])
-        XCTAssertEqual(compile.status, 0, compile.stderrText)
-        let printed = try ProcessRunner.run(executable, [])
-        XCTAssertEqual(printed.stdoutText, "1234\\\"x|1234|0123456789abcdef0123456789abcdef01234567|0123456|v1.2-5-g0123456-dirty|v1.2|5|feature/a\"b|true|20231114|1700000000|1.2|\n")
-        try Data(overridden.utf8).write(to: file)
-        XCTAssertEqual(try ProcessRunner.run(swiftc, ["-typecheck", file.path, main.path]).status, 0)
+        func printed(_ contents: String) throws -> String {
+            try Data(contents.utf8).write(to: file)
+            let compile = try ProcessRunner.run(swiftc, ["-Onone", "-warnings-as-errors", file.path, main.path, "-o", executable])
+            XCTAssertEqual(compile.status, 0, compile.stderrText)
+            return try ProcessRunner.run(executable, []).stdoutText
+        }
+        XCTAssertEqual(try printed(source), "true|1234\\\"x|1234|0123456789abcdef0123456789abcdef01234567|0123456|v1.2-5-g0123456-dirty|v1.2|5|feature/a\"b|true|20231114|1700000000|1.2|\n")
+        XCTAssertEqual(try printed(overridden), "false|3.0-src|0|||||0||false||0||\n")
     }
 
+    /// JSON written by JSONEncoder: python's json reads the fields back (null where a value is
+    /// unknown or absent), keys sorted, the same bytes every time.
     func testJSONParsesToTheFields() throws {
         let directory = try PlistTestSupport.temporaryDirectory(self)
         let file = directory.appendingPathComponent("version.json")
-        try Data(try GeneratedVersionFile.json.contents(version: "r1234M", context: VersionContext(revision: revision, override: nil)).utf8).write(to: file)
+        let text = try GeneratedVersionFile.json.contents(version: "r1234M", context: VersionContext(revision: revision, override: nil))
+        XCTAssertEqual(text, try GeneratedVersionFile.json.contents(version: "r1234M", context: VersionContext(revision: revision, override: nil)))
+        try Data(text.utf8).write(to: file)
         let output = try PlistTestSupport.python("""
         import json, sys
-        v = json.load(open(sys.argv[1]))
+        text = open(sys.argv[1]).read()
+        v = json.loads(text)
+        assert list(v) == sorted(v), list(v)
+        assert text.endswith("}\\n") and "\\\\/" not in text, text
         print(json.dumps(v, sort_keys=True))
         """, [file.path])
         XCTAssertEqual(output.trimmingCharacters(in: .newlines), """
@@ -57,9 +65,14 @@ final class StampGeneratedFileTests: XCTestCase {
         "distance": 5, "prerelease": "", "release": "1.2", "sha": "0123456789abcdef0123456789abcdef01234567", \
         "short": "0123456", "tag": "v1.2", "timestamp": 1700000000, "version": "r1234M"}
         """)
-        try Data(try GeneratedVersionFile.json.contents(version: "9\n", context: PlistTestSupport.context("9\n")).utf8).write(to: file)
-        let overridden = try PlistTestSupport.python("import json, sys; v = json.load(open(sys.argv[1])); print(repr(v['version']), v['count'], v['sha'])", [file.path])
-        XCTAssertEqual(overridden, "'9\\n' None None\n")
+        try Data(try GeneratedVersionFile.json.contents(version: "9\n/", context: PlistTestSupport.context("9\n/")).utf8).write(to: file)
+        let overridden = try PlistTestSupport.python("import json, sys; v = json.load(open(sys.argv[1])); print(repr(v['version']), v['count'], v['sha'], v['tag'], v['dirty'], len(v))", [file.path])
+        XCTAssertEqual(overridden, "'9\\n/' None None None None 13\n")
+        var untagged = revision
+        untagged.tag = nil
+        try Data(try GeneratedVersionFile.json.contents(version: "x", context: VersionContext(revision: untagged, override: nil)).utf8).write(to: file)
+        let noTag = try PlistTestSupport.python("import json, sys; v = json.load(open(sys.argv[1])); print(v['tag'], v['release'], v['prerelease'], v['count'])", [file.path])
+        XCTAssertEqual(noTag, "None None None 1234\n")
     }
 
     func testXcconfigSettings() throws {

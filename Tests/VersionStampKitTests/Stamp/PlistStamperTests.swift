@@ -1,6 +1,7 @@
 import Foundation
-import XCTest
+import ShipyardTestSupport
 @testable import VersionStampKit
+import XCTest
 
 /// Property: a stamped plist parses (by python3's plistlib, an independent reader) to the
 /// original dictionary with only the stamped values changed.
@@ -183,5 +184,156 @@ final class PropertyStampTests: XCTestCase {
         let data = try! JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])
         let array = String(decoding: data, as: UTF8.self)
         return String(array.dropFirst().dropLast())
+    }
+}
+
+/// `--set KEYPATH=FORMAT` (each key its own format, the App Store rule on each) and build-setting
+/// references (kept unless `--force`).
+final class StampAssignmentTests: XCTestCase {
+    private var directory: URL!
+    private let revision = RevisionInfo(count: 321, sha: String(repeating: "c", count: 40), short: "ccccccc", isDirty: false,
+                                        describe: "v2.1.0-rc1-4-gccccccc", tag: "v2.1.0-rc1", distance: 4,
+                                        branch: "main", commitTime: 1_700_000_000)
+
+    override func setUpWithError() throws {
+        directory = try PlistTestSupport.temporaryDirectory(self)
+    }
+
+    private func infoPlist(short: String, version: String) throws -> URL {
+        try InfoPlistFixture.write(in: directory, short: short, version: version)
+    }
+
+    private func plan(_ plist: URL, _ mode: StampMode, offset: Int = 0, force: Bool = false) -> StampPlan {
+        StampPlan(options: StampOptions(plists: [plist.path], mode: mode, force: force),
+                  context: VersionContext(revision: revision, override: nil, buildNumber: BuildNumber(offset: offset)))
+    }
+
+    func testBothVersionsInOneRun() throws {
+        let plist = try infoPlist(short: "1.0", version: "1")
+        let mode = try StampOptions.mode(keys: [], assignments: ["CFBundleShortVersionString={version}", "CFBundleVersion={count}"],
+                                         placeholder: nil)
+        let stamped = plan(plist, mode, offset: 1000)
+        XCTAssertEqual(stamped.errors, [])
+        XCTAssertEqual(stamped.reportLines(written: true), [
+            "\(plist.path):5: CFBundleShortVersionString: \"1.0\" → \"2.1.0\"",
+            "\(plist.path):7: CFBundleVersion: \"1\" → \"1321\"",
+        ])
+    }
+
+    func testTheAppStoreRuleIsCheckedOnEachKey() throws {
+        let plist = try infoPlist(short: "1.0", version: "1")
+        let mode = StampMode.assignments([KeyAssignment(PlistKeyPath(components: ["CFBundleShortVersionString"]), format: "{version}-{prerelease}"),
+                                          KeyAssignment(.bundleVersion, format: "{count}")])
+        let stamped = plan(plist, mode)
+        XCTAssertEqual(stamped.errors.map(\.code), [.appStoreRule])
+        XCTAssertEqual(stamped.errors.first?.line, 5)
+        XCTAssertTrue(stamped.errors.first?.message.contains("\"2.1.0-rc1\"") ?? false, "\(stamped.errors)")
+    }
+
+    func testAKeyWithoutItsOwnFormatUsesTheStampsFormat() throws {
+        let plist = try infoPlist(short: "1.0", version: "1")
+        let options = StampOptions(plists: [plist.path], format: "{distance}",
+                                   mode: .assignments([KeyAssignment(.bundleVersion), KeyAssignment(PlistKeyPath(components: ["CFBundleShortVersionString"]), format: "{version}")]))
+        let stamped = StampPlan(options: options, context: VersionContext(revision: revision, override: nil))
+        XCTAssertEqual(stamped.updates.first?.changes.map(\.newValue), ["4", "2.1.0"])
+    }
+
+    func testAnUnknownTokenIsReportedOnceAndNothingIsPlanned() throws {
+        let plist = try infoPlist(short: "1.0", version: "1")
+        let options = StampOptions(plists: [plist.path, plist.path], mode: .assignments([KeyAssignment(.bundleVersion, format: "{build}")]))
+        let stamped = StampPlan(options: options, context: VersionContext(revision: revision, override: nil))
+        XCTAssertEqual(stamped.errors.map(\.code), [.invalidFormat])
+        XCTAssertEqual(stamped.updates.count, 0)
+    }
+
+    func testABuildSettingReferenceIsKeptUnlessForced() throws {
+        let plist = try infoPlist(short: "$(MARKETING_VERSION)", version: "$(CURRENT_PROJECT_VERSION)")
+        let refused = plan(plist, .keys([.bundleVersion]))
+        XCTAssertEqual(refused.errors.map(\.code), [.buildSettingReference])
+        let error = refused.errors.first
+        XCTAssertEqual(error?.line, 7)
+        XCTAssertTrue(error?.message.contains("CURRENT_PROJECT_VERSION") ?? false, "\(String(describing: error))")
+        XCTAssertTrue(error?.message.contains("--xcconfig") ?? false, "\(String(describing: error))")
+        XCTAssertTrue(error?.message.contains("--force") ?? false, "\(String(describing: error))")
+        XCTAssertEqual(refused.updates.count, 0)
+
+        // Automatic mode lands on CFBundleVersion too; ${NAME} is a reference as well.
+        let braces = try infoPlist(short: "1.0", version: "${CURRENT_PROJECT_VERSION}")
+        XCTAssertEqual(plan(braces, .automatic(placeholder: StampMode.defaultPlaceholder)).errors.map(\.code), [.buildSettingReference])
+
+        let forced = plan(plist, .keys([.bundleVersion]), force: true)
+        XCTAssertEqual(forced.errors, [])
+        XCTAssertEqual(forced.updates.first?.changes.map(\.newValue), ["321"])
+    }
+
+    func testTextAroundAReferenceIsAValueOfItsOwn() throws {
+        let plist = try infoPlist(short: "1.0", version: "1$(SUFFIX)")
+        XCTAssertEqual(plan(plist, .keys([.bundleVersion])).errors, [])
+    }
+}
+
+final class AppStoreVersionRuleTests: XCTestCase {
+    func testValidVersions() {
+        for value in ["0", "42", "1.2", "1.2.3", "2024.11.30", "123456789012345678"] {
+            XCTAssertTrue(AppStoreVersionRule.isValid(value), value)
+        }
+    }
+
+    func testInvalidVersions() {
+        for value in ["", "r42", "42M", "1.2.3.4", "1..2", ".1", "1.", "-1", "1.2b", "1234567890123456789", " 1", "١٢"] {
+            XCTAssertFalse(AppStoreVersionRule.isValid(value), value)
+        }
+    }
+
+    func testViolationQuotesTheRuleOnlyForBundleVersionKeys() {
+        XCTAssertNil(AppStoreVersionRule.violation(key: "BuildLabel", value: "r42M"))
+        let message = AppStoreVersionRule.violation(key: "CFBundleShortVersionString", value: "1.2.3.4")
+        XCTAssertEqual(message, "CFBundleShortVersionString \"1.2.3.4\" does not follow the App Store rule: one to three period-separated non-negative integers (such as 42, 1.2 or 1.2.3), at most 18 characters")
+    }
+
+    func testStampRefusesAViolationInEitherModeAndWritesNothing() throws {
+        let directory = try PlistTestSupport.temporaryDirectory(self)
+        let plist = directory.appendingPathComponent("Info.plist")
+        let original = Data("""
+        <plist version="1.0">
+        <dict>
+        <key>CFBundleVersion</key>
+        <string>r0000</string>
+        <key>CFBundleShortVersionString</key>
+        <string>1.0</string>
+        </dict>
+        </plist>
+        """.utf8)
+        try original.write(to: plist)
+        // Placeholder mode (automatic): r0000 becomes r12M in CFBundleVersion.
+        var plan = StampPlan(options: StampOptions(plists: [plist.path]), context: PlistTestSupport.context("r12M"))
+        XCTAssertEqual(plan.errors.map(\.description), [
+            "\(plist.path):4: error: CFBundleVersion \"r12M\" does not follow the App Store rule: \(AppStoreVersionRule.description)",
+        ])
+        // Key mode.
+        plan = StampPlan(options: StampOptions(plists: [plist.path], mode: .keys([PlistKeyPath(components: ["CFBundleShortVersionString"])])),
+                         context: PlistTestSupport.context("1.2.3.4"))
+        XCTAssertEqual(plan.errors.count, 1)
+        XCTAssertEqual(plan.errors.first?.line, 6)
+        XCTAssertTrue(plan.errors.first?.message.contains("App Store rule") ?? false)
+        XCTAssertEqual(plan.errors.first?.code, .appStoreRule)
+        XCTAssertEqual(try Data(contentsOf: plist), original)
+    }
+}
+
+/// Which plist values are wholly an Xcode build-setting reference.
+final class BuildSettingReferenceTests: XCTestCase {
+    func testWholeReferences() {
+        XCTAssertEqual(BuildSettingReference.settingName(in: "$(CURRENT_PROJECT_VERSION)"), "CURRENT_PROJECT_VERSION")
+        XCTAssertEqual(BuildSettingReference.settingName(in: "${MARKETING_VERSION}"), "MARKETING_VERSION")
+        XCTAssertEqual(BuildSettingReference.settingName(in: "$(PRODUCT_NAME:rfc1034identifier)"), "PRODUCT_NAME")
+        XCTAssertEqual(BuildSettingReference.settingName(in: "$(_X1)"), "_X1")
+    }
+
+    func testOtherValuesAreNotReferences() {
+        for value in ["", "1", "$(", "$()", "$(1X)", "$(A", "$(A}", "${A)", "x$(A)", "$(A)x", "$(A)$(B)",
+                      "$(A $(B))", "$A", "(A)", "$(A-B)", "$(A.B)"] {
+            XCTAssertNil(BuildSettingReference.settingName(in: value), value)
+        }
     }
 }

@@ -35,17 +35,36 @@ extension RevisionTestRepository {
         return try runGit(arguments).output
     }
 
-    /// The reader's answers for `query` (no count cache).
+    /// The reader's answers for `query` (no cache).
     func versionstamp(_ query: RevisionQuery, requirements: RevisionRequirements = [.count, .describe]) throws -> RevisionInfo {
-        let reader = try RevisionReader(discoveringFrom: root.path, environment: environment, query: query, useCountCache: false)
+        let reader = try RevisionReader(discoveringFrom: root.path, environment: environment, query: query, caching: .off)
         return try reader.revision(requirements)
     }
 
-    /// Asserts that `{count}`, `{describe}`, `{tag}` and `{distance}` for `query` equal git's.
+    /// The first of `paths` that names nothing in HEAD's tree (`git ls-tree HEAD -- PATH`
+    /// lists nothing), nil when each names something.
+    func firstPathMissingAtHead(_ paths: [String]) throws -> String? {
+        for path in paths where path != "." {
+            if try runGit(["ls-tree", "HEAD", "--", path]).output.isEmpty { return path }
+        }
+        return nil
+    }
+
+    /// Asserts that `{count}`, `{describe}`, `{tag}` and `{distance}` for `query` equal git's;
+    /// or, when a path of the query names nothing in HEAD's tree (git would count 0), that the
+    /// reader refuses it, naming the path.
     func assertHistoryMatchesGit(_ query: RevisionQuery, _ label: String = "", memo: GitAnswerMemo = GitAnswerMemo(),
                                  file: StaticString = #filePath, line: UInt = #line) throws {
-        let info = try versionstamp(query)
         let context = "\(label) \(query)"
+        let missing = try memo.answer("missing \(query.paths)") { try firstPathMissingAtHead(query.paths) ?? "" }
+        if !missing.isEmpty {
+            XCTAssertThrowsError(try versionstamp(query), "missing path \(context)", file: file, line: line) { error in
+                XCTAssertEqual((error as? VersionStampError)?.code, .pathNotInHead, "\(error) \(context)", file: file, line: line)
+                XCTAssertEqual((error as? VersionStampError)?.path, missing, context, file: file, line: line)
+            }
+            return
+        }
+        let info = try versionstamp(query)
         let count = try memo.answer("count \(query.firstParent) \(query.paths)") { String(try gitCount("HEAD", query)) }
         XCTAssertEqual(String(info.count), count, "count \(context)", file: file, line: line)
         let described = try memo.answer("describe \(query.firstParent) \(query.tagPattern ?? "")") { try gitDescribe(query) }
