@@ -201,9 +201,11 @@ struct TagMatcher {
         var id = target
         var tagName: String?
         var taggerDate: Int64 = 0
+        let replacements = try repository.replacements()
         for _ in 0..<32 {
             var object: OpaquePointer?
-            guard git_object_lookup(&object, repository.handle, &id, GIT_OBJECT_ANY) == 0 else { return nil }
+            var content = replacements.content(of: ObjectID(id)).gitOID  // a replaced tag or commit reads as its replacement
+            guard git_object_lookup(&object, repository.handle, &content, GIT_OBJECT_ANY) == 0 else { return nil }
             defer { git_object_free(object) }
             switch git_object_type(object) {
             case GIT_OBJECT_COMMIT:

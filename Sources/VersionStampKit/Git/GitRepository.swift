@@ -16,9 +16,17 @@ final class GitRepository {
     let commonDirectory: String
     /// The work tree, nil for a bare repository.
     let workDirectory: String?
+    /// The object directories git reads, the repository's own first, then its alternates
+    /// (`RepositoryEnvironment.objectDirectories`): where `ObjectStore` finds packs.
+    let objectDirectories: [String]
+    /// The variables that enable and place replace refs and grafts (`ObjectReplacements`).
+    private let replacementSettings: [String: String]
+    private var loadedReplacements: ObjectReplacements?
 
-    /// Opens the repository found from `start` (default: the current directory) upwards,
-    /// honouring `GIT_CEILING_DIRECTORIES` from `environment`, as git does.
+    /// Opens the repository found from `start` (default: the current directory) upwards, or the
+    /// one git's environment variables in `environment` name (`GIT_DIR`, `GIT_WORK_TREE`,
+    /// `GIT_INDEX_FILE`, `GIT_OBJECT_DIRECTORY`, `GIT_ALTERNATE_OBJECT_DIRECTORIES`,
+    /// `GIT_COMMON_DIR`, `GIT_CEILING_DIRECTORIES`; see `RepositoryEnvironment`), as git does.
     init(discoveringFrom start: String?, environment: [String: String]) throws {
         GitLibrary.initialize()
         let startPath = start ?? FileManager.default.currentDirectoryPath
@@ -26,9 +34,15 @@ final class GitRepository {
         if !FileManager.default.fileExists(atPath: startPath, isDirectory: &isDirectory) || !isDirectory.boolValue {
             throw VersionStampError(.noSuchDirectory, path: startPath, message: "no such directory")
         }
+        let variables = RepositoryEnvironment(environment, base: startPath)
         var repo: OpaquePointer?
-        let ceiling = environment["GIT_CEILING_DIRECTORIES"]
-        let status = git_repository_open_ext(&repo, startPath, 0, ceiling)
+        let status: Int32
+        if let gitDir = variables.gitDirectory {
+            let flags = GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue | GIT_REPOSITORY_OPEN_NO_DOTGIT.rawValue
+            status = git_repository_open_ext(&repo, gitDir, flags, nil)
+        } else {
+            status = git_repository_open_ext(&repo, startPath, 0, variables.ceilingDirectories)
+        }
         guard status == 0, let repo else {
             let message = GitLibrary.lastErrorMessage()
             // The ownership check ("dubious ownership"): libgit2 1.6 and later fail with GIT_EOWNER
@@ -41,6 +55,11 @@ final class GitRepository {
                     message: "the repository is owned by another user, so git and libgit2 refuse it (\"dubious ownership\"); "
                         + "if it is trusted, mark it safe with 'git config --global --add safe.directory DIR'")
             }
+            if status == GIT_ENOTFOUND.rawValue, let gitDir = variables.gitDirectory {
+                throw VersionStampError(.notARepository,
+                    path: gitDir,
+                    message: "GIT_DIR names no git repository; point it at a repository's git dir, or unset it")
+            }
             if status == GIT_ENOTFOUND.rawValue {
                 throw VersionStampError(.notARepository,
                     path: startPath,
@@ -50,9 +69,19 @@ final class GitRepository {
             throw GitRepository.openError(startPath: startPath, libgit2Message: message)
         }
         handle = repo
+        let common = GitRepository.trimmed(String(cString: git_repository_commondir(repo)))
+        do {
+            try variables.apply(to: repo, start: startPath, commonDirectory: common)
+        } catch {
+            git_repository_free(repo)
+            throw error
+        }
         gitDirectory = GitRepository.trimmed(String(cString: git_repository_path(repo)))
-        commonDirectory = GitRepository.trimmed(String(cString: git_repository_commondir(repo)))
+        commonDirectory = common
         workDirectory = git_repository_workdir(repo).map { GitRepository.trimmed(String(cString: $0)) }
+        replacementSettings = environment.filter { ["GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE", "GIT_GRAFT_FILE"].contains($0.key) }
+        objectDirectories = RepositoryEnvironment.objectDirectories(
+            primary: variables.objectDirectory ?? common + "/objects", alternates: variables.alternateObjectDirectories)
     }
 
     deinit { git_repository_free(handle) }
@@ -112,9 +141,18 @@ final class GitRepository {
         return oid
     }
 
-    /// The committer time of `commit`, Unix seconds.
+    /// The replace refs and grafts in force (read once): what git reads in place of objects.
+    func replacements() throws -> ObjectReplacements {
+        if let loadedReplacements { return loadedReplacements }
+        let loaded = try ObjectReplacements(repository: self, environment: replacementSettings)
+        loadedReplacements = loaded
+        return loaded
+    }
+
+    /// The committer time of `commit`, Unix seconds: its replacement's when it is replaced,
+    /// as `git log -1 --format=%ct` reads it.
     func commitTime(_ commit: git_oid) throws -> Int64 {
-        var id = commit
+        var id = try replacements().content(of: ObjectID(commit)).gitOID
         var object: OpaquePointer?
         try GitLibrary.check(git_commit_lookup(&object, handle, &id), "reading commit \(id.hex)")
         defer { git_commit_free(object) }
@@ -182,6 +220,10 @@ extension GitRepository {
         try GitLibrary.check(git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "checking the work tree")
         options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
         options.flags = GIT_STATUS_OPT_EXCLUDE_SUBMODULES.rawValue
+        // A replaced HEAD (`git replace HEAD OTHER`) is compared by its replacement's tree, as git does.
+        let tree = try replacedHeadTree()
+        defer { git_tree_free(tree) }
+        options.baseline = tree
         var list: OpaquePointer?
         try GitLibrary.check(git_status_list_new(&list, handle, &options), "checking the work tree")
         defer { git_status_list_free(list) }
@@ -193,6 +235,21 @@ extension GitRepository {
             if Self.isRealIndexChange(entry) || Self.isRealWorkTreeChange(entry, index: index) { return true }
         }
         return Self.hasMissingSubmodule(index: index, workDirectory: workDirectory)
+    }
+
+    /// The tree of HEAD's replacement when a replace ref replaces HEAD's commit, else nil
+    /// (libgit2 then compares with HEAD's own tree).
+    private func replacedHeadTree() throws -> OpaquePointer? {
+        guard !isHeadUnborn else { return nil }
+        let head = ObjectID(try headCommitID())
+        var replacement = try replacements().content(of: head).gitOID
+        guard ObjectID(replacement) != head else { return nil }
+        var commit: OpaquePointer?
+        try GitLibrary.check(git_commit_lookup(&commit, handle, &replacement), "reading HEAD's replacement \(replacement.hex)")
+        defer { git_commit_free(commit) }
+        var tree: OpaquePointer?
+        try GitLibrary.check(git_commit_tree(&tree, commit), "reading the tree of HEAD's replacement")
+        return tree
     }
 
     /// True when a submodule entry (mode 160000, not skip-worktree) has no directory in the
