@@ -6,6 +6,7 @@ extension VersionStampCommand {
     /// `versionstamp print`: prints the version derived from the git revision.
     struct Print: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "print",
             abstract: "Print the version derived from the git revision.",
             discussion: """
                 Format tokens (each equals git's own answer for the repository):
@@ -32,14 +33,10 @@ extension VersionStampCommand {
         var numbering: ReleaseNumberingOptions
 
         func run() throws {
-            do {
-                let context = try VersionContext.load(repository: repository.repo, environment: ProcessInfo.processInfo.environment,
-                                                      query: numbering.query, buildNumber: numbering.buildNumber,
-                                                      caching: repository.caching)
-                print(try context.render(format, dirtyMarker: dirtyMarker))
-            } catch {
-                throw Diagnostics.exit(reporting: [error])
-            }
+            let context = try VersionContext.load(repository: repository.repo, environment: ProcessInfo.processInfo.environment,
+                                                  query: numbering.query, buildNumber: numbering.buildNumber,
+                                                  caching: repository.caching)
+            print(try context.render(format, dirtyMarker: dirtyMarker))
         }
     }
 }

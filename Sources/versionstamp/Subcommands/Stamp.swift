@@ -3,8 +3,10 @@ import Foundation
 import VersionStampKit
 
 extension VersionStampCommand {
+    /// `versionstamp stamp`: stamps the version into plist files and writes the generated files.
     struct Stamp: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "stamp",
             abstract: "Stamp the build version into plist files (edited in place) and generated files.",
             discussion: """
             MODES
@@ -136,28 +138,23 @@ extension VersionStampCommand {
             generated[.swift] = swift
             generated[.json] = json
             generated[.xcconfig] = xcconfig
-            let mode: StampMode
-            let files: [String]
-            do {
-                mode = try StampOptions.mode(keys: keys, assignments: assignments, placeholder: placeholder)
-                files = try StampOptions.resolvePlists(plists, generatingFiles: !generated.isEmpty, environment: environment)
-            } catch let error as VersionStampError {
-                throw ValidationError(error.message)
-            }
-            let failure = ExitCode(check ? 2 : 1)
+            // Usage errors (exit 64) come first, before the repository is read.
+            let mode = try StampOptions.mode(keys: keys, assignments: assignments, placeholder: placeholder)
+            let files = try StampOptions.resolvePlists(plists, generatingFiles: !generated.isEmpty, environment: environment)
+            let failureStatus: Int32 = check ? 2 : 1
             let context: VersionContext
             do {
                 context = try VersionContext.load(repository: repository.repo, environment: environment,
                                                   query: numbering.query, buildNumber: numbering.buildNumber,
                                                   caching: repository.caching)
             } catch {
-                throw Diagnostics.exit(reporting: [error], failure: failure.rawValue)
+                throw Diagnostics.Failure(errors: [error], status: failureStatus)
             }
             let options = StampOptions(plists: files, output: output, format: format, mode: mode, dirtyMarker: dirtyMarker,
                                        generatedFiles: generated, force: force)
             let plan = StampPlan(options: options, context: context)
             guard plan.errors.isEmpty else {
-                throw Diagnostics.exit(reporting: plan.errors, failure: failure.rawValue)
+                throw Diagnostics.Failure(errors: plan.errors, status: failureStatus)
             }
             if check || dryRun {
                 if !quiet || dryRun {
@@ -170,7 +167,7 @@ extension VersionStampCommand {
             do {
                 try plan.write()
             } catch {
-                throw Diagnostics.exit(reporting: [error], failure: failure.rawValue)
+                throw Diagnostics.Failure(errors: [error], status: failureStatus)
             }
             if !quiet {
                 for line in plan.reportLines(written: true) { print(line) }
