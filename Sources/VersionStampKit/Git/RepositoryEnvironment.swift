@@ -20,11 +20,14 @@ import Foundation
 /// - `GIT_CEILING_DIRECTORIES`: where discovery stops.
 /// Relative paths are taken from the directory the command runs in.
 ///
-/// libgit2's own `GIT_REPOSITORY_OPEN_FROM_ENV` (1.5 to 1.9 alike) is not used: it reads the
-/// process environment rather than the one given (so a library caller or a test could not pass
-/// its own), and it fails with "GIT_WORK_TREE unimplemented" / "GIT_COMMON_DIR unimplemented"
-/// whenever either is set. The same libgit2 calls it makes are made here instead:
-/// `git_repository_open_ext` without search, `git_repository_set_workdir`,
+/// libgit2's own `GIT_REPOSITORY_OPEN_FROM_ENV` (a flag of `git_repository_open_ext` in 1.5 as
+/// in 1.9) is not used, because it does not behave alike across those versions nor like git:
+/// it reads the process environment rather than the one given (a library caller or a test
+/// cannot pass its own); 1.5 fails with "GIT_WORK_TREE unimplemented" / "GIT_COMMON_DIR
+/// unimplemented" whenever either is set, while later sources read both; and under `GIT_DIR`
+/// alone every version takes the git dir's parent as the work tree, where git takes the
+/// current directory. The libgit2 calls it makes are made here instead, the same in every
+/// version: `git_repository_open_ext` without search, `git_repository_set_workdir`,
 /// `git_repository_set_index` and `git_repository_set_odb` with disk alternates.
 struct RepositoryEnvironment {
     /// `GIT_DIR`, absolute; nil: discover the repository.
