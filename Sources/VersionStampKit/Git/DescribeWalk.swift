@@ -173,26 +173,7 @@ struct TagMatcher {
 
     /// Every `refs/tags/` reference and the object it points to, sorted by name.
     private func tagReferences(_ repository: GitRepository) throws -> [(String, git_oid)] {
-        var iterator: OpaquePointer?
-        try GitLibrary.check(git_reference_iterator_new(&iterator, repository.handle), "listing tags")
-        defer { git_reference_iterator_free(iterator) }
-        var found: [(String, git_oid)] = []
-        var reference: OpaquePointer?
-        while git_reference_next(&reference, iterator) == 0 {
-            defer { git_reference_free(reference) }
-            let name = String(cString: git_reference_name(reference))
-            guard name.hasPrefix("refs/tags/") else { continue }
-            if let target = git_reference_target(reference) {
-                found.append((name, target.pointee))
-                continue
-            }
-            // A symbolic tag reference: follow it.
-            var resolved: OpaquePointer?
-            guard git_reference_resolve(&resolved, reference) == 0 else { continue }
-            defer { git_reference_free(resolved) }
-            if let target = git_reference_target(resolved) { found.append((name, target.pointee)) }
-        }
-        return found.sorted { Array($0.0.utf8).lexicographicallyPrecedes(Array($1.0.utf8)) }
+        try repository.references(under: "refs/tags/").sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
     }
 
     /// Follows tag objects to the commit; the outermost tag's name and date when annotated.

@@ -134,6 +134,30 @@ final class GitRepository {
         return git_reference_name_to_id(&oid, handle, name) == 0
     }
 
+    /// Every reference whose name starts with `prefix` (`refs/tags/`) and the object it points
+    /// to, a symbolic one followed (one whose target is missing is left out); in no order.
+    func references(under prefix: String) throws -> [(name: String, target: git_oid)] {
+        var iterator: OpaquePointer?
+        try GitLibrary.check(git_reference_iterator_glob_new(&iterator, handle, prefix + "*"), "listing \(prefix)")
+        defer { git_reference_iterator_free(iterator) }
+        var found: [(name: String, target: git_oid)] = []
+        var reference: OpaquePointer?
+        while git_reference_next(&reference, iterator) == 0 {
+            defer { git_reference_free(reference) }
+            let name = String(cString: git_reference_name(reference))
+            guard name.hasPrefix(prefix) else { continue }
+            if let target = git_reference_target(reference) {
+                found.append((name, target.pointee))
+                continue
+            }
+            var resolved: OpaquePointer?
+            guard git_reference_resolve(&resolved, reference) == 0 else { continue }
+            defer { git_reference_free(resolved) }
+            if let target = git_reference_target(resolved) { found.append((name, target.pointee)) }
+        }
+        return found
+    }
+
     /// The commit HEAD points to.
     func headCommitID() throws -> git_oid {
         var oid = git_oid()

@@ -91,19 +91,9 @@ struct ObjectReplacements {
 
     /// The references under `base` whose remaining name is an object id, and what they point to.
     private static func replaceReferences(in repository: GitRepository, base: String) throws -> [ObjectID: ObjectID] {
-        var iterator: OpaquePointer?
-        try GitLibrary.check(git_reference_iterator_glob_new(&iterator, repository.handle, base + "*"), "listing replace refs")
-        defer { git_reference_iterator_free(iterator) }
         var found: [ObjectID: ObjectID] = [:]
-        var reference: OpaquePointer?
-        while git_reference_next(&reference, iterator) == 0 {
-            defer { git_reference_free(reference) }
-            let name = String(cString: git_reference_name(reference))
-            guard name.hasPrefix(base), let original = ObjectID(hex: name.dropFirst(base.count)) else { continue }
-            var resolved: OpaquePointer?
-            guard git_reference_resolve(&resolved, reference) == 0 else { continue }
-            defer { git_reference_free(resolved) }
-            if let target = git_reference_target(resolved) { found[original] = ObjectID(target.pointee) }
+        for (name, target) in try repository.references(under: base) {
+            if let original = ObjectID(hex: name.dropFirst(base.count)) { found[original] = ObjectID(target) }
         }
         return found
     }
