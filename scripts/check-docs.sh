@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Builds the DocC documentation of every library Shipyard ships and fails on any warning.
 #
-#   scripts/check-docs.sh [TARGET...]      (default: every target of a library product)
+#   scripts/check-docs.sh [TARGET...]
+#
+# By default: every target of a library product, and every other target that has a catalog
+# (SQLiteCore is not a product, but LayeredDatabase re-exports part of it to apps).
 #
 # Each target is built with swift-docc-plugin (a dependency of the package):
 #   swift package generate-documentation --target TARGET --warnings-as-errors
@@ -22,12 +25,16 @@ if [ $# -gt 0 ]; then
 else
   dump=$(swift package "${scratch[@]}" dump-package) || { echo "check-docs: swift package dump-package failed" >&2; exit 1; }
   mapfile -t targets < <(printf '%s' "$dump" | python3 -c '
-import json, sys
+import json, os, sys
 package = json.load(sys.stdin)
 names = []
 for product in package["products"]:
     if "library" in product["type"]:
         names += [t for t in product["targets"] if t not in names]
+for target in package["targets"]:
+    name = target["name"]
+    if name not in names and os.path.isdir(f"Sources/{name}/{name}.docc"):
+        names.append(name)
 print("\n".join(names))')
 fi
 [ ${#targets[@]} -gt 0 ] || { echo "check-docs: no library targets found" >&2; exit 1; }

@@ -24,12 +24,15 @@ struct SwiftSourceScanner {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Every file with one of `extensions` under `directory` (relative to the root), sorted.
-    static func files(under directory: String, extensions: Set<String> = ["swift"]) throws -> [File] {
-        let base = packageRoot.appendingPathComponent(directory)
+    /// Every file with one of `extensions` under `directory` (relative to the root), sorted;
+    /// hidden directories (a nested package's `.build`, its checkouts of other packages) are
+    /// not the project's sources and are left out.
+    static func files(under directory: String, extensions: Set<String> = ["swift"], root: URL = packageRoot) throws -> [File] {
+        let base = root.appendingPathComponent(directory)
         guard let walker = FileManager.default.enumerator(atPath: base.path) else { return [] }
         return try walker.compactMap { $0 as? String }
             .filter { extensions.contains(($0 as NSString).pathExtension) }
+            .filter { !$0.split(separator: "/").contains { $0.hasPrefix(".") } }
             .sorted()
             .map { relative in
                 let bytes = try [UInt8](Data(contentsOf: base.appendingPathComponent(relative)))

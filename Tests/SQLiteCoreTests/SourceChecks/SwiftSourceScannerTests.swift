@@ -17,6 +17,19 @@ final class SwiftSourceScannerTests: XCTestCase {
         }
     }
 
+    /// A nested package's `.build` (Examples/ after a build) holds other packages' sources;
+    /// the checks read the project's own files only.
+    func testFilesLeaveOutHiddenDirectories() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("scanner-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        for path in ["Examples/App/Main.swift", "Examples/.build/checkouts/Other/Sources/X.swift", "Examples/App/.hidden/Y.swift"] {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("import CSQLite\n".utf8).write(to: url)
+        }
+        XCTAssertEqual(try SwiftSourceScanner.files(under: "Examples", root: root).map(\.path), ["Examples/App/Main.swift"])
+    }
+
     func testCommentsAndStringsAreNotCallsButInterpolationsAre() {
         let snippet = """
             // sqlite3_a(x)
