@@ -115,4 +115,15 @@ extension VersionStampError {
     static func unreadableHistory(_ what: String) -> VersionStampError {
         VersionStampError(.gitFailure, message: "the repository's history cannot be read: \(what); check it with 'git fsck'")
     }
+
+    /// A plist that declares or uses the entity `name` (refused, never expanded).
+    static func entityDeclaration(path: String, line: Int?, name: String) -> VersionStampError {
+        VersionStampError(.entityDeclaration, path: path, line: line,
+                          message: "the plist declares or uses the entity '\(name)'; entities are refused (versionstamp never expands entities, reads other files or the network)")
+    }
+
+    /// A plist encoded as `name`, not UTF-8.
+    static func unsupportedEncoding(_ name: String, path: String) -> VersionStampError {
+        VersionStampError(.unsupportedPlist, path: path, message: "the plist is encoded as \(name); versionstamp edits UTF-8 plists only")
+    }
 }

@@ -105,7 +105,7 @@ struct ReleaseNumberingOptions: ParsableArguments {
             help: ArgumentHelp("Only tags matching this glob count for {tag}, {distance}, {describe}, {version} (git describe --match).", valueName: "glob"))
     var tagPattern: String?
 
-    @Flag(name: .customLong("first-parent"), help: "Count along first parents only (git rev-list --first-parent).")
+    @Flag(name: .customLong("first-parent"), help: "Count along first parents only, and look for the nearest tag along them too (git rev-list --first-parent, git describe --first-parent).")
     var firstParent = false
 
     @Option(name: .customLong("path"),

@@ -203,6 +203,12 @@ public struct ReleaseVersion: Equatable, Sendable {
 
 /// Calendar days of Unix times, in UTC: what `{date}` and the generated files' `date` hold.
 enum UTCDate {
+    /// `YYYYMMDD` of a committer time as git reads it (unsigned seconds): one beyond the
+    /// system's `time_t` is formatted as 0, 1970-01-01, as git's `show_ident_date` does.
+    static func day(of seconds: UInt64) -> String {
+        day(of: Int64(exactly: seconds) ?? 0)
+    }
+
     /// `YYYYMMDD` of Unix time `seconds`, in UTC (proleptic Gregorian calendar).
     static func day(of seconds: Int64) -> String {
         var days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400

@@ -176,6 +176,18 @@ struct TagMatcher {
         try repository.references(under: "refs/tags/").sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
     }
 
+    /// True when the object `id` is a commit, told by its header alone: libgit2 cannot parse
+    /// some commits git reads (a date beyond its range), and describe needs only the id.
+    private static func isCommit(_ id: git_oid, in repository: GitRepository) -> Bool {
+        var odb: OpaquePointer?
+        guard git_repository_odb(&odb, repository.handle) == 0 else { return false }
+        defer { git_odb_free(odb) }
+        var oid = id
+        var size = 0
+        var type = GIT_OBJECT_INVALID
+        return git_odb_read_header(&size, &type, odb, &oid) == 0 && type == GIT_OBJECT_COMMIT
+    }
+
     /// Follows tag objects to the commit; the outermost tag's name and date when annotated.
     private func peel(_ target: git_oid, in repository: GitRepository)
         throws -> (commit: ObjectID, tagName: String?, taggerDate: Int64)? {
@@ -184,6 +196,7 @@ struct TagMatcher {
         var taggerDate: Int64 = 0
         let replacements = try repository.replacements()
         for _ in 0..<32 {
+            if Self.isCommit(id, in: repository) { return (ObjectID(id), tagName, taggerDate) }
             var object: OpaquePointer?
             var content = replacements.content(of: ObjectID(id)).gitOID  // a replaced tag or commit reads as its replacement
             guard git_object_lookup(&object, repository.handle, &content, GIT_OBJECT_ANY) == 0 else { return nil }

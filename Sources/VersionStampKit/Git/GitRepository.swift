@@ -237,11 +237,25 @@ extension GitRepository {
         | GIT_STATUS_WT_TYPECHANGE.rawValue | GIT_STATUS_WT_RENAMED.rawValue | GIT_STATUS_WT_UNREADABLE.rawValue
 
     /// True when tracked files differ from HEAD in the index or the work tree, as
-    /// `git describe --dirty` sees it; a bare repository is never dirty.
-    func hasTrackedChanges() throws -> Bool {
+    /// `git describe --dirty` sees it; a bare repository is never dirty. `headTree`, when given,
+    /// is HEAD's tree as the history reader read it, for a HEAD commit libgit2 cannot parse.
+    /// An index libgit2 cannot read is answered by git (`GitFallback`), run with `environment`.
+    func hasTrackedChanges(headTree: ObjectID? = nil, environment: [String: String] = [:]) throws -> Bool {
         guard let workDirectory else { return false }
+        let indexPath = environment["GIT_INDEX_FILE"].map { URL(fileURLWithPath: $0).path } ?? gitDirectory + "/index"
+        let unreadable = GitFallback.mandatoryIndexExtensions(at: indexPath)
+        if !unreadable.isEmpty {
+            return try GitFallback.hasTrackedChanges(gitDirectory: gitDirectory, workDirectory: workDirectory,
+                                                     indexExtensions: unreadable, environment: environment)
+        }
         var options = git_status_options()
         try GitLibrary.check(git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "checking the work tree")
+        var baseline: OpaquePointer?
+        if var tree = headTree?.gitOID {
+            try GitLibrary.check(git_tree_lookup(&baseline, handle, &tree), "reading HEAD's tree \(tree.hex)")
+        }
+        defer { git_tree_free(baseline) }
+        options.baseline = baseline
         options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
         options.flags = GIT_STATUS_OPT_EXCLUDE_SUBMODULES.rawValue
         // A replaced HEAD (`git replace HEAD OTHER`) is compared by its replacement's tree, as git does.

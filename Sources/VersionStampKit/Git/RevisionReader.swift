@@ -26,6 +26,8 @@ public final class RevisionReader: @unchecked Sendable {
     private let engine: HistoryEngine
     /// The nearest tag once read (`nearestTag()`).
     private var nearest: HistoryEngine.Description?
+    /// The environment git runs with where libgit2 cannot answer (`GitFallback`).
+    private let environment: [String: String]
 
     /// Opens the repository discovered from `start` (like `git -C START`; default: the current
     /// directory) and checks that its history can be read. `query` limits the history the
@@ -36,6 +38,7 @@ public final class RevisionReader: @unchecked Sendable {
     public init(discoveringFrom start: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
                 query: RevisionQuery = RevisionQuery(), caching: HistoryCaching = .inGitDirectory) throws {
         repository = try GitRepository(discoveringFrom: start, environment: environment)
+        self.environment = environment
         self.query = try query.relativeToRoot(of: repository, from: start)
         let path = repository.displayPath
         if repository.isHeadUnborn {
@@ -65,7 +68,7 @@ public final class RevisionReader: @unchecked Sendable {
             known.insert(.branch)
         }
         if missing.contains(.commitTime) {
-            info.commitTime = try repository.commitTime(head)
+            info.commitTime = try committerTime()
             known.insert(.commitTime)
         }
         if missing.contains(.nearestTag) { try nearestTag() }
@@ -104,8 +107,19 @@ public final class RevisionReader: @unchecked Sendable {
 
     private func readDirty() throws {
         if known.contains(.dirty) { return }
-        info.isDirty = try repository.hasTrackedChanges()
+        // libgit2 peels HEAD to its tree for the status unless given the tree; where it cannot
+        // parse HEAD (a date beyond its range), the history reader's tree is given.
+        let headTree = repository.canParseCommit(head) ? nil : try engine.headCommit().tree
+        info.isDirty = try repository.hasTrackedChanges(headTree: headTree, environment: environment)
         known.insert(.dirty)
+    }
+
+    /// HEAD's committer time, as `git log -1 --format=%ct` prints it: libgit2's, or where
+    /// libgit2 rejects the commit (git 2.39 writes 1970-01-01T00:30+0100 as 2^64-1800),
+    /// the history reader's, which reads the date as git does.
+    private func committerTime() throws -> UInt64 {
+        if repository.canParseCommit(head), let time = try? repository.commitTime(head), time >= 0 { return UInt64(time) }
+        return try engine.headCommit().time
     }
 
     /// `git describe --tags --long --always --dirty`, and the tag and distance it is made of.
@@ -159,11 +173,11 @@ public struct RevisionInfo: Equatable, Sendable {
     /// `git rev-parse --abbrev-ref HEAD`: the branch name, `HEAD` when detached.
     public var branch: String
     /// Committer time of HEAD, Unix seconds (`git log -1 --format=%ct`).
-    public var commitTime: Int64
+    public var commitTime: UInt64
 
     /// A revision with every field given (for rendering without a repository).
     public init(count: Int, sha: String, short: String, isDirty: Bool, describe: String,
-                tag: String?, distance: Int, branch: String, commitTime: Int64) {
+                tag: String?, distance: Int, branch: String, commitTime: UInt64) {
         self.count = count
         self.sha = sha
         self.short = short

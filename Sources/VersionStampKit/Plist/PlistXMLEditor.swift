@@ -23,28 +23,8 @@ struct PlistXMLEditor {
         for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { starts.append(offset + 1) }
         self.lineStarts = starts
 
-        let parsed: LibXMLElement
-        do {
-            parsed = try PlistLibXMLParser.parse(bytes, url: path)
-        } catch let PlistLibXMLParser.Failure.malformed(line, message) {
-            throw VersionStampError(.malformedPlist, path: path, line: line, message: "malformed XML: \(message)")
-        } catch let PlistLibXMLParser.Failure.entity(line, name) {
-            throw Self.entityError(path: path, line: line, name: name)
-        }
-        let scanned: ScannedElement
-        do {
-            scanned = try PlistXMLScanner.scanDocument(bytes)
-        } catch let failure as PlistXMLScanner.Failure {
-            switch failure {
-            case let .entity(offset, name):
-                throw Self.entityError(path: path, line: Self.line(of: offset, in: starts), name: name)
-            case let .encoding(name):
-                throw VersionStampError(.unsupportedPlist, path: path, message: "the plist is encoded as \(name); versionstamp edits UTF-8 plists only")
-            case let .malformed(offset, message):
-                throw VersionStampError(.malformedPlist, path: path, line: Self.line(of: offset, in: starts),
-                                        message: "cannot locate the plist's bytes (\(message)); the file was left untouched")
-            }
-        }
+        let parsed = try PlistLibXMLParser.parse(bytes, url: path)
+        let scanned = try PlistXMLScanner.scanDocument(bytes, path: path)
         var builder = Builder(bytes: bytes, path: path, lineStarts: starts)
         try builder.checkSame(parsed, scanned)
         guard parsed.name == "plist" else {
@@ -57,11 +37,6 @@ struct PlistXMLEditor {
         }
         self.root = try builder.node(parsed.children[0], scanned.children[0])
         self.stringElements = builder.strings
-    }
-
-    static func entityError(path: String, line: Int?, name: String) -> VersionStampError {
-        VersionStampError(.entityDeclaration, path: path, line: line,
-                          message: "the plist declares or uses the entity '\(name)'; entities are refused (versionstamp never expands entities, reads other files or the network)")
     }
 
     static func line(of offset: Int, in lineStarts: [Int]) -> Int {
@@ -272,12 +247,6 @@ struct LibXMLElement {
 /// the declaration (the parser is stopped before any reference), so neither a file, the
 /// network nor an exponential "billion laughs" expansion is ever reached.
 enum PlistLibXMLParser {
-    /// Why libxml2 did not give a tree.
-    enum Failure: Error, Equatable {
-        case malformed(line: Int?, message: String)
-        case entity(line: Int?, name: String)
-    }
-
     /// Collects what the SAX callbacks see; reached through the parser context's `_private`.
     private final class Observer {
         var entity: (name: String, line: Int)?
@@ -293,7 +262,7 @@ enum PlistLibXMLParser {
         // is reported through the context's own error.
         xmlSetStructuredErrorFunc(nil) { _, _ in }
         guard let context = xmlNewParserCtxt() else {
-            throw Failure.malformed(line: nil, message: "libxml2 could not create a parser")
+            throw VersionStampError(.malformedPlist, path: url, message: "malformed XML: libxml2 could not create a parser")
         }
         defer { xmlFreeParserCtxt(context) }
         let observer = Observer()
@@ -328,15 +297,15 @@ enum PlistLibXMLParser {
         }
         defer { if let document { xmlFreeDoc(document) } }
         if let entity = observer.entity {
-            throw Failure.entity(line: entity.line, name: entity.name)
+            throw VersionStampError.entityDeclaration(path: url, line: entity.line, name: entity.name)
         }
         if let error = observer.error {
-            throw Failure.malformed(line: error.line, message: error.message)
+            throw VersionStampError(.malformedPlist, path: url, line: error.line, message: "malformed XML: \(error.message)")
         }
         guard let document, let root = xmlDocGetRootElement(document) else {
-            throw Failure.malformed(line: nil, message: "not well-formed XML")
+            throw VersionStampError(.malformedPlist, path: url, message: "malformed XML: not well-formed XML")
         }
-        return try element(root)
+        return try element(root, url: url)
     }
 
     private static func refuseEntity(_ rawContext: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?) {
@@ -352,18 +321,18 @@ enum PlistLibXMLParser {
         xmlStopParser(context)
     }
 
-    private static func element(_ node: xmlNodePtr) throws -> LibXMLElement {
+    private static func element(_ node: xmlNodePtr, url: String) throws -> LibXMLElement {
         var result = LibXMLElement(name: String(cString: node.pointee.name), line: Int(xmlGetLineNo(node)),
                                    text: "", children: [])
         var child = node.pointee.children
         while let current = child {
             switch current.pointee.type {
             case XML_ELEMENT_NODE:
-                result.children.append(try element(current))
+                result.children.append(try element(current, url: url))
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
                 if let content = current.pointee.content { result.text += String(cString: content) }
             case XML_ENTITY_REF_NODE:
-                throw Failure.entity(line: Int(xmlGetLineNo(current)), name: String(cString: current.pointee.name))
+                throw VersionStampError.entityDeclaration(path: url, line: Int(xmlGetLineNo(current)), name: String(cString: current.pointee.name))
             default:
                 break
             }

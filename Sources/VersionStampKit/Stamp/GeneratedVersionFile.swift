@@ -81,7 +81,7 @@ public enum GeneratedVersionFile: String, CaseIterable, Sendable {
                 Field(name: "branch", value: .string(revision?.branch), doc: "The branch name, `HEAD` when detached."),
                 Field(name: "dirty", value: .boolean(revision?.isDirty), doc: "Tracked files differed from HEAD."),
                 Field(name: "date", value: .string(revision.map { UTCDate.day(of: $0.commitTime) }), doc: "The committer date of HEAD, UTC, `YYYYMMDD`."),
-                Field(name: "timestamp", value: .integer(revision?.commitTime), doc: "The committer time of HEAD, Unix seconds."),
+                Field(name: "timestamp", value: .integer(revision.flatMap { Int64(exactly: $0.commitTime) }), doc: "The committer time of HEAD, Unix seconds."),
                 Field(name: "release", value: .string(release?.version), doc: "The nearest tag's version number (`{version}`: v2.0.0-beta.1 gives 2.0.0), empty when no tag names one."),
                 Field(name: "prerelease", value: .string(release?.prerelease), doc: "What follows that number in the tag (`{prerelease}`: beta.1), empty when no tag names a version."),
             ]

@@ -179,18 +179,18 @@ final class PlistSecurityTests: XCTestCase {
     func testScannerRefusesEntityReferencesOnItsOwn() {
         // Defence in depth: even without libxml2, the byte scanner never accepts an entity.
         let bytes = Array("<!DOCTYPE p [<!ENTITY e \"x\">]><p>&e;</p>".utf8)
-        XCTAssertThrowsError(try PlistXMLScanner.scanDocument(bytes)) { error in
-            XCTAssertEqual(error as? PlistXMLScanner.Failure, .entity(offset: 13, name: "e"))
+        XCTAssertThrowsError(try PlistXMLScanner.scanDocument(bytes, path: "p.xml")) { error in
+            XCTAssertEqual(error as? VersionStampError, .entityDeclaration(path: "p.xml", line: 1, name: "e"))
         }
-        XCTAssertThrowsError(try PlistXMLScanner.scanDocument(Array("<p>&e;</p>".utf8))) { error in
-            XCTAssertEqual(error as? PlistXMLScanner.Failure, .entity(offset: 3, name: "e"))
+        XCTAssertThrowsError(try PlistXMLScanner.scanDocument(Array("\n<p>\n&e;</p>".utf8), path: "p.xml")) { error in
+            XCTAssertEqual(error as? VersionStampError, .entityDeclaration(path: "p.xml", line: 3, name: "e"))
         }
     }
 
     func testLibXML2LayerRefusesEntityDeclarationsOnItsOwn() {
         let text = "<?xml version=\"1.0\"?>\n<!DOCTYPE plist [\n<!ENTITY xxe SYSTEM \"\(secret.path)\">\n]>\n<plist><string>&xxe;</string></plist>"
         XCTAssertThrowsError(try PlistLibXMLParser.parse(Array(text.utf8), url: "t.plist")) { error in
-            XCTAssertEqual(error as? PlistLibXMLParser.Failure, .entity(line: 3, name: "xxe"))
+            XCTAssertEqual(error as? VersionStampError, .entityDeclaration(path: "t.plist", line: 3, name: "xxe"))
         }
     }
 }
