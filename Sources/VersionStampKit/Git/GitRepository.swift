@@ -19,6 +19,9 @@ final class GitRepository {
     /// The object directories git reads, the repository's own first, then its alternates
     /// (`RepositoryEnvironment.objectDirectories`): where `ObjectStore` finds packs.
     let objectDirectories: [String]
+    /// The index `{dirty}` compares: `GIT_INDEX_FILE` (relative to where the command runs, as
+    /// `RepositoryEnvironment` reads it), else the git dir's `index`.
+    let indexPath: String
     /// The variables that enable and place replace refs and grafts (`ObjectReplacements`).
     private let replacementSettings: [String: String]
     private var loadedReplacements: ObjectReplacements?
@@ -79,6 +82,7 @@ final class GitRepository {
         gitDirectory = GitRepository.trimmed(String(cString: git_repository_path(repo)))
         commonDirectory = common
         workDirectory = git_repository_workdir(repo).map { GitRepository.trimmed(String(cString: $0)) }
+        indexPath = variables.indexFile ?? gitDirectory + "/index"
         replacementSettings = environment.filter { ["GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE", "GIT_GRAFT_FILE"].contains($0.key) }
         objectDirectories = RepositoryEnvironment.objectDirectories(
             primary: variables.objectDirectory ?? common + "/objects", alternates: variables.alternateObjectDirectories)
@@ -242,7 +246,6 @@ extension GitRepository {
     /// An index libgit2 cannot read is answered by git (`GitFallback`), run with `environment`.
     func hasTrackedChanges(headTree: ObjectID? = nil, environment: [String: String] = [:]) throws -> Bool {
         guard let workDirectory else { return false }
-        let indexPath = environment["GIT_INDEX_FILE"].map { URL(fileURLWithPath: $0).path } ?? gitDirectory + "/index"
         let unreadable = GitFallback.mandatoryIndexExtensions(at: indexPath)
         if !unreadable.isEmpty {
             return try GitFallback.hasTrackedChanges(gitDirectory: gitDirectory, workDirectory: workDirectory,
@@ -250,18 +253,19 @@ extension GitRepository {
         }
         var options = git_status_options()
         try GitLibrary.check(git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "checking the work tree")
+        // HEAD's tree as git reads it: the history reader's where libgit2 cannot parse HEAD
+        // (given), the replacement's where a replace ref replaces HEAD (`git replace HEAD
+        // OTHER`), else nil for libgit2's own peel of HEAD.
         var baseline: OpaquePointer?
         if var tree = headTree?.gitOID {
             try GitLibrary.check(git_tree_lookup(&baseline, handle, &tree), "reading HEAD's tree \(tree.hex)")
+        } else {
+            baseline = try replacedHeadTree()
         }
         defer { git_tree_free(baseline) }
         options.baseline = baseline
         options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
         options.flags = GIT_STATUS_OPT_EXCLUDE_SUBMODULES.rawValue
-        // A replaced HEAD (`git replace HEAD OTHER`) is compared by its replacement's tree, as git does.
-        let tree = try replacedHeadTree()
-        defer { git_tree_free(tree) }
-        options.baseline = tree
         var list: OpaquePointer?
         try GitLibrary.check(git_status_list_new(&list, handle, &options), "checking the work tree")
         defer { git_status_list_free(list) }
