@@ -13,17 +13,16 @@ final class ProgressBar: @unchecked Sendable {
     private var lastDraw = Date.distantPast
     private var visible = false
 
+    /// How long an import runs before the bar appears, unless told otherwise.
+    static let defaultDelay: TimeInterval = 0.5
+
     /// - Parameters:
     ///   - enabled: false to never draw (`--quiet`, not a terminal).
-    ///   - delay: how long an import runs before the bar appears; `DBGEN_PROGRESS_DELAY`
-    ///     (seconds) in the environment overrides it (tests use 0).
-    init(enabled: Bool = isatty(STDERR_FILENO) != 0, delay: TimeInterval = 0.5) {
+    ///   - delay: how long an import runs before the bar appears (`build`'s hidden
+    ///     `--progress-delay`, which tests set to 0).
+    init(enabled: Bool = isatty(STDERR_FILENO) != 0, delay: TimeInterval = ProgressBar.defaultDelay) {
         self.enabled = enabled
-        if let text = ProcessInfo.processInfo.environment["DBGEN_PROGRESS_DELAY"], let value = TimeInterval(text) {
-            self.delay = value
-        } else {
-            self.delay = delay
-        }
+        self.delay = delay
     }
 
     /// Reports how far an import has read.

@@ -142,19 +142,18 @@ final class DBGenBuildBehaviourTests: XCTestCase {
         let dir = try TemporaryDirectory("dbgen", removedAfter: self).url
         try DBGenTestSupport.write("CREATE TABLE t (a, b);\n.import --csv data.csv t\n", to: "schema.txt", in: dir)
         try DBGenTestSupport.write(String(repeating: "1,two\n", count: 1000), to: "data.csv", in: dir)
-        let environment = ["DBGEN_PROGRESS_DELAY": "0"]
         // stderr is a pipe here: no bar.
-        let piped = try DBGenTestSupport.dbgen(["schema.txt", "-o", "a.sqlite"], in: dir, environment: environment)
+        let piped = try DBGenTestSupport.dbgen(["schema.txt", "-o", "a.sqlite", "--progress-delay", "0"], in: dir)
         XCTAssertEqual(piped.status, 0, piped.stderrText)
         XCTAssertFalse(piped.stderrText.contains("%"), piped.stderrText)
         // Under script(1) stderr is a terminal: the bar is drawn (and erased); --quiet silences it.
         let dbgen = BuiltProducts.path("dbgen")
-        let tty = try Oracle.script.run(["-qec", "'\(dbgen)' schema.txt -o b.sqlite", "/dev/null"],
-                                        in: dir, environment: environment)
+        let tty = try Oracle.script.run(["-qec", "'\(dbgen)' schema.txt -o b.sqlite --progress-delay 0", "/dev/null"],
+                                        in: dir)
         XCTAssertEqual(tty.status, 0, tty.stdoutText)
         XCTAssertTrue(tty.stdoutText.contains("data.csv [") && tty.stdoutText.contains("%"), tty.stdoutText)
-        let quiet = try Oracle.script.run(["-qec", "'\(dbgen)' schema.txt -o c.sqlite --quiet", "/dev/null"],
-                                          in: dir, environment: environment)
+        let quiet = try Oracle.script.run(["-qec", "'\(dbgen)' schema.txt -o c.sqlite --quiet --progress-delay 0", "/dev/null"],
+                                          in: dir)
         XCTAssertEqual(quiet.status, 0, quiet.stdoutText)
         XCTAssertFalse(quiet.stdoutText.contains("%"), quiet.stdoutText)
     }
@@ -165,6 +164,12 @@ final class DBGenBuildBehaviourTests: XCTestCase {
         for word in ["--depfile", "--strict", "--json", "--quiet", "--force", "Example", ".import"] {
             XCTAssertTrue(help.stdoutText.contains(word), word)
         }
+        // The fingerprint is kept beside the depfile or in the cache directory, never beside OUTPUT
+        // (what earlier versions did and said); the test-only --progress-delay is not shown.
+        let text = help.stdoutText.replacingOccurrences(of: "\n", with: " ").split(separator: " ").joined(separator: " ")
+        XCTAssertFalse(text.contains(".OUTPUT.dbgen-fingerprint"), text)
+        XCTAssertTrue(text.contains(".DEPFILE.dbgen-fingerprint") && text.contains("never beside OUTPUT"), text)
+        XCTAssertFalse(text.contains("progress-delay"), text)
     }
 
     func testDefaultSchemaAndOutputPaths() throws {

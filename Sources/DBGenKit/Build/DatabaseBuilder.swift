@@ -88,14 +88,18 @@ public enum DatabaseBuilder {
 
     /// The schema must exist and the output's directory too.
     private static func checkPaths(_ options: BuildOptions, schemaPath: String, outputPath: String) throws {
-        guard FileManager.default.fileExists(atPath: schemaPath) else {
-            throw DBGenError(.input, "cannot open schema \"\(options.schema)\": no such file")
-        }
+        try requireSchema(options.schema, at: schemaPath)
         let directory = (outputPath as NSString).deletingLastPathComponent
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard PathResolution.isDirectory(directory) else {
             let shown = (options.output as NSString).deletingLastPathComponent
             throw DBGenError(.output, "cannot write \"\(options.output)\": directory \"\(shown)\" does not exist")
+        }
+    }
+
+    /// The schema script (shown as `schema`, at `schemaPath`) must exist.
+    static func requireSchema(_ schema: String, at schemaPath: String) throws {
+        guard FileManager.default.fileExists(atPath: schemaPath) else {
+            throw DBGenError(.input, "cannot open schema \"\(schema)\": no such file")
         }
     }
 

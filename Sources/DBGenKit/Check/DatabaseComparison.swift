@@ -3,13 +3,6 @@ import SQLiteCore
 /// Compares two databases by content, not bytes: schema objects (type, name, table, SQL),
 /// every table's rows with their storage classes, `user_version` and `application_id`.
 enum DatabaseComparison {
-    struct SchemaObject: Hashable {
-        var type: String
-        var name: String
-        var tableName: String
-        var sql: String?
-    }
-
     /// The differences of `actual` from `expected` (empty when they hold the same content).
     static func differences(expected: Connection, actual: Connection) throws -> [DatabaseDifference] {
         var result: [DatabaseDifference] = []
@@ -17,7 +10,7 @@ enum DatabaseComparison {
             let e = try integer(expected, "PRAGMA \(pragma)"), a = try integer(actual, "PRAGMA \(pragma)")
             if e != a { result.append(.pragmaDiffers(name: pragma, expected: e, actual: a)) }
         }
-        let expectedObjects = try objects(expected), actualObjects = try objects(actual)
+        let expectedObjects = try SchemaCatalog(expected).objects, actualObjects = try SchemaCatalog(actual).objects
         for (name, object) in expectedObjects.sorted(by: { $0.key < $1.key }) {
             guard let other = actualObjects[name] else {
                 result.append(.missing(type: object.type, name: object.name))
@@ -27,7 +20,7 @@ enum DatabaseComparison {
                 result.append(.definitionDiffers(type: object.type, name: object.name))
                 continue
             }
-            if object.type == "table", !(object.sql ?? "").uppercased().hasPrefix("CREATE VIRTUAL"),
+            if object.type == "table", !object.isVirtualTable,
                try !sameRows(table: object.name, expected, actual) {
                 result.append(.rowsDiffer(table: object.name))
             }
@@ -36,16 +29,6 @@ enum DatabaseComparison {
             result.append(.extra(type: object.type, name: object.name))
         }
         return result
-    }
-
-    static func objects(_ connection: Connection) throws -> [String: SchemaObject] {
-        var objects: [String: SchemaObject] = [:]
-        try connection.forEachRow("SELECT type, name, tbl_name, sql FROM sqlite_schema") { row in
-            let object = SchemaObject(type: text(row[0]) ?? "", name: text(row[1]) ?? "",
-                                      tableName: text(row[2]) ?? "", sql: text(row[3]))
-            objects[object.name] = object
-        }
-        return objects
     }
 
     /// Compares the rows of `table` in both databases, in storage order (rowid, or primary key for
@@ -73,10 +56,5 @@ enum DatabaseComparison {
     private static func integer(_ connection: Connection, _ sql: String, _ arguments: [DatabaseValue] = []) throws -> Int64 {
         if case .integer(let value)? = try connection.scalar(sql, arguments) { return value }
         return 0
-    }
-
-    private static func text(_ value: DatabaseValue) -> String? {
-        if case .text(let text) = value { return text }
-        return nil
     }
 }

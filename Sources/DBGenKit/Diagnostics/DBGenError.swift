@@ -1,8 +1,12 @@
-/// Why a build (or a check) stopped: what kind of failure, where its cause is and what happened.
+import SQLiteCore
+
+/// Why a build, a check or a diff stopped: what kind of failure, where its cause is and what
+/// happened. DBGenKit's one error type.
 ///
-/// Match on ``code`` to react to a kind of failure; ``location`` names the script or data line
-/// (with a column for SQL errors) when the failure has one; ``description`` is the
-/// compiler-style line `PATH:LINE[:COL]: error: MESSAGE` a command-line tool prints.
+/// Match on ``code`` to react to a kind of failure (a command-line tool maps it to an exit
+/// status); ``location`` names the script or data line (with a column for SQL errors), or
+/// just the file (a database `diff` cannot read), when the failure has one; ``description``
+/// is the compiler-style line `PATH:LINE[:COL]: error: MESSAGE` a command-line tool prints.
 public struct DBGenError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The kinds of failure.
     public enum Code: String, Hashable, Sendable {
@@ -13,16 +17,23 @@ public struct DBGenError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The script asked for something dbgen never does: run a program, write a file other
         /// than the output, load code.
         case refused
-        /// A file the build reads (schema, `.read` script, `.import` data) is missing or unreadable.
+        /// A file the build or diff reads (schema, `.read` script, `.import` data, a database
+        /// to compare) is missing or unreadable.
         case input
         /// An `.import`'s data cannot be loaded (unterminated quote, a row the table rejects).
         case importData
-        /// The output (or a file beside it: depfile, temporary) cannot be written.
+        /// The output (or a file beside it: depfile, temporary, changeset) cannot be written.
         case output
         /// A warning, made an error by ``BuildOptions/strict``.
         case warningAsError
-        /// A database to compare cannot be read (`check`).
+        /// A database to compare cannot be read (`check`, `diff`): not a SQLite database, or
+        /// reading it failed.
         case unreadableDatabase
+        /// `diff --table` names a table that is in neither database.
+        case noSuchTable
+        /// `diff` cannot carry a difference the way it was asked to: a table it cannot compare,
+        /// or a schema difference (or a table without a declared PRIMARY KEY) in a changeset.
+        case unsupported
     }
 
     /// The kind of failure.
@@ -42,7 +53,8 @@ public struct DBGenError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The error as a diagnostic (severity `.error`).
     public var diagnostic: Diagnostic { Diagnostic(.error, message, at: location) }
 
-    /// `PATH:LINE[:COL]: error: MESSAGE`, or `dbgen: error: MESSAGE` without a location.
+    /// `PATH:LINE[:COL]: error: MESSAGE` (`PATH: error: MESSAGE` for a whole file), or
+    /// `dbgen: error: MESSAGE` without a location.
     public var description: String { diagnostic.description }
 
     /// The same error, located at `location` unless it already has a location.
@@ -50,5 +62,81 @@ public struct DBGenError: Error, Hashable, Sendable, CustomStringConvertible {
         var copy = self
         if copy.location == nil { copy.location = location }
         return copy
+    }
+}
+
+/// The errors of ``DatabaseDiff``: each names the file (`PATH: error: MESSAGE`) or the table
+/// (`dbgen: error: TABLE: MESSAGE`) it is about.
+extension DBGenError {
+    /// The database file does not exist.
+    static func fileNotFound(path: String) -> DBGenError {
+        DBGenError(.input, "no such file", at: SourceLocation(file: path))
+    }
+
+    /// The file exists but is not a SQLite database (or cannot be read as one).
+    static func notADatabase(path: String, reason: String) -> DBGenError {
+        DBGenError(.unreadableDatabase, "not a SQLite database (\(reason))", at: SourceLocation(file: path))
+    }
+
+    /// Reading a database failed.
+    static func sqlite(path: String, _ error: SQLiteError) -> DBGenError {
+        DBGenError(.unreadableDatabase, "\(error)", at: SourceLocation(file: path))
+    }
+
+    /// Writing the output failed.
+    static func output(path: String, reason: String) -> DBGenError {
+        DBGenError(.output, reason, at: SourceLocation(file: path))
+    }
+
+    /// `--table` names a table that is in neither database.
+    static func noSuchTable(name: String) -> DBGenError {
+        DBGenError(.noSuchTable, "no such table in either database: \(name)")
+    }
+
+    /// `--changeset` cannot carry a schema difference (a table, index, view or trigger added,
+    /// dropped or changed).
+    static func changesetSchemaDifference(object: String, reason: String) -> DBGenError {
+        DBGenError(.unsupported, "\(object): a changeset cannot carry a schema difference (\(reason)); use the SQL patch")
+    }
+
+    /// `--changeset` cannot carry the rows of a table without a declared PRIMARY KEY.
+    static func changesetTableWithoutPrimaryKey(table: String) -> DBGenError {
+        DBGenError(.unsupported, "\(table): a changeset cannot carry the rows of a table without a declared "
+                   + "PRIMARY KEY; use the SQL patch")
+    }
+
+    /// A table cannot be compared (for instance its rowid is hidden by columns named rowid,
+    /// _rowid_ and oid, or its key uses a collation dbgen does not know).
+    static func unsupportedTable(table: String, reason: String) -> DBGenError {
+        DBGenError(.unsupported, "\(table): \(reason)")
+    }
+}
+
+/// A place in an input file: a schema script, an included script, a CSV file, or a whole file
+/// (a database `diff` reads).
+public struct SourceLocation: Hashable, Sendable {
+    /// The path as it should be shown to the user (as written, resolved against the script).
+    public var path: String
+    /// 1-based line number; 0 for the file as a whole.
+    public var line: Int
+    /// 1-based column (in characters of the line), when known.
+    public var column: Int?
+
+    /// A location; `column` nil when only the line is known.
+    public init(path: String, line: Int, column: Int? = nil) {
+        self.path = path
+        self.line = line
+        self.column = column
+    }
+
+    /// The file at `path` as a whole (line 0, no column): shown as `PATH`.
+    public init(file path: String) {
+        self.init(path: path, line: 0)
+    }
+
+    /// `PATH:LINE[:COL]`, or `PATH` for a whole file.
+    var prefix: String {
+        guard line > 0 else { return path }
+        return "\(path):\(line)" + (column.map { ":\($0)" } ?? "")
     }
 }

@@ -7,13 +7,13 @@ extension DatabaseDiff {
     /// Writes ``changeset()`` to `path`, atomically and durably (a temporary file beside it,
     /// synced, renamed over it): `path` holds the whole changeset or what it held before.
     ///
-    /// - Throws: What ``changeset()`` throws, or ``DatabaseDiffError/output(path:reason:)``.
+    /// - Throws: What ``changeset()`` throws, or ``DBGenError`` (code ``DBGenError/Code/output``).
     public func writeChangeset(to path: String) throws {
         let data = try changeset()
         do {
             try AtomicFile.replace(path, with: data, tag: "dbgen")
         } catch let error as FileSystemError {
-            throw DatabaseDiffError.output(path: path, reason: "cannot write: \(error.reason)")
+            throw DBGenError.output(path: path, reason: "cannot write: \(error.reason)")
         }
     }
 
@@ -22,9 +22,9 @@ extension DatabaseDiff {
     ///
     /// A changeset carries rows only, of tables with a declared PRIMARY KEY, so:
     /// - any schema difference (a table, index, view or trigger added, dropped or changed)
-    ///   is ``DatabaseDiffError/changesetSchemaDifference(object:reason:)``;
+    ///   is a ``DBGenError`` with code ``DBGenError/Code/unsupported``;
     /// - rows that differ in a table without a declared PRIMARY KEY are
-    ///   ``DatabaseDiffError/changesetTableWithoutPrimaryKey(table:)``.
+    ///   one too.
     ///
     /// `sqlite_sequence` is left to SQLite (applying the inserts updates it) and
     /// `user_version` is not carried.
@@ -46,7 +46,7 @@ extension DatabaseDiff {
                 differs = try !WholeTableComparison.same(old: try old.rows(layout), new: try new.rows(layout),
                                                          columns: Int32(layout.allColumns.count))
             }
-            if differs { throw DatabaseDiffError.changesetTableWithoutPrimaryKey(table: object.name) }
+            if differs { throw DBGenError.changesetTableWithoutPrimaryKey(table: object.name) }
         }
         do {
             let connection = try Connection(uri: SQLiteURI.fileURI(path: new.path, parameters: [("mode", "ro")]))
@@ -59,7 +59,7 @@ extension DatabaseDiff {
             }
             return try session.changeset()
         } catch let error as SQLiteError {
-            throw DatabaseDiffError.sqlite(path: new.path, error)
+            throw DBGenError.sqlite(path: new.path, error)
         }
     }
 
@@ -70,7 +70,7 @@ extension DatabaseDiff {
             if let table, name != table, (before ?? after)?.tableName != table { continue }
             if before == after { continue }
             let reason = before == nil ? "added" : (after == nil ? "dropped" : "changed")
-            throw DatabaseDiffError.changesetSchemaDifference(object: name, reason: "\((before ?? after)!.type) \(reason)")
+            throw DBGenError.changesetSchemaDifference(object: name, reason: "\((before ?? after)!.type) \(reason)")
         }
     }
 }

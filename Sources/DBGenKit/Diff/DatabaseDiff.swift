@@ -25,13 +25,13 @@ public final class DatabaseDiff {
     ///   - oldPath: The database the patch applies to.
     ///   - newPath: The database the patch produces.
     ///   - table: Compare only this table (and its indexes and triggers); nil for everything.
-    /// - Throws: ``DatabaseDiffError`` naming the file (missing, not a database) or the table.
+    /// - Throws: ``DBGenError`` naming the file (missing, not a database) or the table.
     public init(oldPath: String, newPath: String, table: String? = nil) throws {
         old = try DiffInput(path: oldPath)
         new = try DiffInput(path: newPath)
         self.table = table
         if let table, old.catalog.objects[table] == nil, new.catalog.objects[table] == nil {
-            throw DatabaseDiffError.noSuchTable(name: table)
+            throw DBGenError.noSuchTable(name: table)
         }
     }
 
@@ -51,7 +51,7 @@ public final class DatabaseDiff {
                 let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    throw DatabaseDiffError.output(path: path, reason: String(cString: strerror(errno)))
+                    throw DBGenError.output(path: path, reason: String(cString: strerror(errno)))
                 }
                 offset += written
             }

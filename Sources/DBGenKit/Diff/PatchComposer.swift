@@ -92,7 +92,7 @@ final class PatchComposer {
                 try rewriteWhole(layout, oldRows: oldRows, baseline: baseline, writer: &writer)
             }
         } catch let error as SQLiteError {
-            throw DatabaseDiffError.sqlite(path: new.path, error)
+            throw DBGenError.sqlite(path: new.path, error)
         }
         try writer.finish()
         if writer.changeCount > 0 { changedTables.insert(table) }

@@ -56,7 +56,7 @@ struct TableLayout: Equatable {
             isRowidKey = false
             keyColumns = declared
             guard case .text(let index)? = pkIndex else {
-                throw DatabaseDiffError.unsupportedTable(table: table, reason: "WITHOUT ROWID table has no primary-key index")
+                throw DBGenError.unsupportedTable(table: table, reason: "WITHOUT ROWID table has no primary-key index")
             }
             keyOrder = try Self.keyOrder(index: index, count: declared.count, connection: connection, table: table)
         } else if declared.count == 1, pkIndex == nil {
@@ -85,7 +85,7 @@ struct TableLayout: Equatable {
             case "NOCASE": collation = .nocase
             case "RTRIM": collation = .rtrim
             default:
-                throw DatabaseDiffError.unsupportedTable(table: table, reason: "its primary key uses the collation \(name)")
+                throw DBGenError.unsupportedTable(table: table, reason: "its primary key uses the collation \(name)")
             }
             order.append(KeyColumnOrder(collation: collation, descending: descending != 0))
         }

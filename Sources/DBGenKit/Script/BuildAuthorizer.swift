@@ -92,8 +92,7 @@ final class BuildAuthorizer {
             return refuse("ATTACH of \"\(name)\" names its own VFS, which would resolve the relative path against "
                           + "the process's directory (and create the file there), not the script's; give an absolute path")
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+        guard PathResolution.isFile(path) else {
             return refuse("ATTACH of \"\(name)\", which does not exist, would create it (VACUUM INTO does so too); "
                           + "dbgen writes no file but its output")
         }

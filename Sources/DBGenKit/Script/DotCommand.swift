@@ -40,3 +40,52 @@ enum ParameterCommand: Equatable {
     /// `.parameter list`: prints only.
     case list
 }
+
+/// The arguments of `.import` (`.import ?--csv|--ascii? ?--skip N? ?--schema S? ?-v? FILE TABLE`),
+/// before the file is resolved.
+struct ImportArguments: Equatable {
+    var file: String
+    var table: String
+    var schema: String?
+    var skip: Int
+    /// `--csv` / `--ascii`, or nil to use the `.mode`/`.separator` settings
+    /// (resolved by ``ShellOutputSettings/formatForImport(forcing:)``).
+    var forcedQuoting: ImportFormat.Quoting?
+
+    /// Parses the arguments after `.import` as the 3.40 shell does.
+    static func parse(_ args: [String]) throws -> ImportArguments {
+        var file: String?, table: String?, schema: String?
+        var skip = 0
+        var forcedQuoting: ImportFormat.Quoting?
+        var index = 0
+        while index < args.count {
+            var option = args[index]
+            if option.hasPrefix("--") { option.removeFirst() }
+            if !option.hasPrefix("-") {
+                if file == nil { file = args[index] } else if table == nil { table = args[index] } else {
+                    throw DBGenError(.dotCommand, "extra argument to .import: \"\(args[index])\"")
+                }
+            } else if option == "-v" {
+                // verbose: no effect
+            } else if option == "-schema", index + 1 < args.count {
+                index += 1
+                schema = args[index]
+            } else if option == "-skip", index + 1 < args.count {
+                index += 1
+                // The shell's integerValue: what it does not understand counts as 0.
+                skip = Int(clamping: max(0, ShellArgumentValue.integer(args[index])))
+            } else if option == "-ascii" {
+                forcedQuoting = .ascii
+            } else if option == "-csv" {
+                forcedQuoting = .csv
+            } else {
+                throw DBGenError(.dotCommand, "unknown option to .import: \"\(args[index])\"")
+            }
+            index += 1
+        }
+        guard let file else { throw DBGenError(.dotCommand, "missing FILE argument. Usage: .import FILE TABLE") }
+        guard let table else { throw DBGenError(.dotCommand, "missing TABLE argument. Usage: .import FILE TABLE") }
+        if file.hasPrefix("|") { throw DBGenError(.refused, "refusing to run a program: .import \(file)") }
+        return ImportArguments(file: file, table: table, schema: schema, skip: skip, forcedQuoting: forcedQuoting)
+    }
+}

@@ -64,8 +64,7 @@ extension DBGenCommand {
                     FileHandle.standardOutput.write(output)
                 }
             } catch {
-                FileHandle.standardError.write(Data("dbgen: error: \(error)\n".utf8))
-                throw ExitCode(1)
+                throw DiagnosticPrinter().fail(error)
             }
         }
     }

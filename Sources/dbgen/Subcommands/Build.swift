@@ -16,7 +16,11 @@ extension DBGenCommand {
 
                 Errors are printed as PATH:LINE:COL: error: MESSAGE and exit with status 1; \
                 OUTPUT is then exactly as it was. When no input changed since the last build, \
-                dbgen exits 0 at once without writing (a fingerprint is kept in .OUTPUT.dbgen-fingerprint).
+                dbgen exits 0 at once without writing: it keeps a fingerprint of the last build \
+                (every input's path, size, mtime and inode, the output's, dbgen's and SQLite's \
+                versions and --strict) beside the depfile (.DEPFILE.dbgen-fingerprint) or, \
+                without one, in the cache directory ($DBGEN_CACHE_DIR, else ~/.cache/dbgen or \
+                ~/Library/Caches/dbgen), never beside OUTPUT.
 
                 Examples:
                   dbgen                                  # schema/schema.txt -> ./schema.sqlite
@@ -46,34 +50,35 @@ extension DBGenCommand {
         @Flag(help: "Print nothing but errors.")
         var quiet = false
 
+        /// How long an import runs before the progress bar appears (tests set 0).
+        @Option(help: .hidden)
+        var progressDelay: Double = ProgressBar.defaultDelay
+
         func run() throws {
             var options = BuildOptions(schema: schema, output: output ?? BuildOptions.defaultOutput(forSchema: schema))
             options.force = force
             options.strict = strict
             options.depfile = depfile
             options.cacheDirectory = BuildOptions.defaultCacheDirectory(environment: ProcessInfo.processInfo.environment)
-            let progressBar = ProgressBar(enabled: !quiet && isatty(STDERR_FILENO) != 0)
+            let progressBar = ProgressBar(enabled: !quiet && isatty(STDERR_FILENO) != 0, delay: progressDelay)
+            let printer = DiagnosticPrinter(beforeWriting: progressBar.finish)
             if !quiet {
-                options.diagnosticHandler = { diagnostic in
-                    progressBar.finish()
-                    StandardError.write(diagnostic.description)
-                }
-                options.progressHandler = { progressBar.update($0) }
+                options.diagnosticHandler = printer.print
+                options.progressHandler = progressBar.update
             }
             let summary: BuildSummary
             do {
                 defer { progressBar.finish() }
                 summary = try DatabaseBuilder.build(options)
             } catch {
-                StandardError.write((error as? DBGenError)?.description ?? "dbgen: error: \(error)")
-                throw ExitCode(1)
+                throw printer.fail(error)
             }
             if json {
                 FileHandle.standardOutput.write(try summary.jsonData())
                 FileHandle.standardOutput.write(Data("\n".utf8))
             } else if !quiet {
                 let rows = summary.tables.reduce(0) { $0 + $1.rows }
-                StandardError.write(summary.upToDate
+                printer.write(summary.upToDate
                     ? "\(summary.output) is up to date"
                     : "built \(summary.output): \(summary.tables.count) tables, \(rows) rows in \(String(format: "%.2f", summary.seconds)) s")
             }

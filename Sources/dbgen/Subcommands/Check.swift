@@ -25,13 +25,12 @@ extension DBGenCommand {
         var quiet = false
 
         func run() throws {
+            let printer = DiagnosticPrinter()
             let result: SchemaCheck.Result
             do {
-                result = try SchemaCheck.run(schema: schema, output: output,
-                                             diagnosticHandler: quiet ? nil : { StandardError.write($0.description) })
+                result = try SchemaCheck.run(schema: schema, output: output, diagnosticHandler: quiet ? nil : printer.print)
             } catch {
-                StandardError.write((error as? DBGenError)?.description ?? "dbgen: error: \(error)")
-                throw ExitCode(2)
+                throw printer.fail(error, status: 2)
             }
             if result.isCurrent {
                 if !quiet { print("\(output) is up to date with \(schema)") }

@@ -46,12 +46,8 @@ extension DBGenCommand {
                 } else {
                     try diff.writePatch(toFileDescriptor: FileHandle.standardOutput.fileDescriptor)
                 }
-            } catch let error as DatabaseDiffError {
-                FileHandle.standardError.write(Data("\(error.path ?? "dbgen"): error: \(error.message)\n".utf8))
-                throw ExitCode(1)
             } catch {
-                FileHandle.standardError.write(Data("dbgen: error: \(error)\n".utf8))
-                throw ExitCode(1)
+                throw DiagnosticPrinter().fail(error)
             }
         }
     }

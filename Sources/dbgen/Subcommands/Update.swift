@@ -55,12 +55,8 @@ extension DBGenCommand {
                     version = try updater.installPatch(at: patch!, sha256: sha256)
                 }
                 print(version)
-            } catch let error as DatabaseUpdateError {
-                FileHandle.standardError.write(Data("\(error.path): error: \(error.message)\n".utf8))
-                throw ExitCode(1)
             } catch {
-                FileHandle.standardError.write(Data("dbgen: error: \(error)\n".utf8))
-                throw ExitCode(1)
+                throw DiagnosticPrinter().fail(error)
             }
         }
     }

@@ -62,6 +62,48 @@ final class DatabaseBuilderTests: XCTestCase {
             }
         }
     }
+    func testWhatIsAtAPathIsCheckedBeforeItIsOpened() throws {
+        let directory = try TemporaryDirectory("builder paths", removedAfter: self)
+        try directory.write("sub dir/file.txt", "x\n")
+        let cases: [(script: String, code: DBGenError.Code, message: String)] = [
+            (".import --csv 'sub dir' t\n", .input, "cannot open \"sub dir\" for .import: it is a directory"),
+            (".import --csv nope.csv t\n", .input, "cannot open \"nope.csv\" for .import: no such file"),
+            (".read 'sub dir'\n", .input, "cannot open script \""),
+            (".cd 'sub dir/file.txt'\n", .input, "cannot change to directory \"sub dir/file.txt\""),
+            (".restore 'sub dir'\n", .input, "cannot open \""),
+            ("ATTACH 'sub dir' AS s;\n", .refused, "refused: ATTACH of \"sub dir\", which does not exist, would create it"),
+        ]
+        for (script, code, message) in cases {
+            try directory.write("schema.txt", script)
+            XCTAssertThrowsError(try DatabaseBuilder.build(options(directory)), script) { error in
+                let error = error as? DBGenError
+                XCTAssertEqual(error?.code, code, script)
+                XCTAssertEqual(error?.location?.line, 1, script)
+                // Paths are shown as the script names them, here against its absolute directory.
+                let shown = error?.message.replacingOccurrences(of: directory.path + "/", with: "")
+                XCTAssertTrue(shown?.hasPrefix(message) ?? false, "\(script): \(String(describing: error))")
+            }
+        }
+        // A directory is named where .cd wants one: the build goes on there.
+        try directory.write("schema.txt", ".cd 'sub dir'\nCREATE TABLE t(x);\n")
+        XCTAssertEqual(try DatabaseBuilder.build(options(directory)).tables.map(\.name), ["t"])
+        // The output's directory must exist; the schema too (build and check say it alike).
+        var missingDirectory = options(directory)
+        missingDirectory.output = directory.url("no such dir/out.sqlite").path
+        XCTAssertThrowsError(try DatabaseBuilder.build(missingDirectory)) {
+            XCTAssertEqual(($0 as? DBGenError)?.code, .output)
+            XCTAssertTrue(($0 as? DBGenError)?.message.hasSuffix("/no such dir\" does not exist") ?? false, "\($0)")
+        }
+        let missingSchema = directory.url("missing.txt").path
+        var noSchema = options(directory)
+        noSchema.schema = missingSchema
+        XCTAssertThrowsError(try DatabaseBuilder.build(noSchema)) {
+            XCTAssertEqual($0 as? DBGenError, DBGenError(.input, "cannot open schema \"\(missingSchema)\": no such file"))
+        }
+        XCTAssertThrowsError(try SchemaCheck.run(schema: missingSchema, output: directory.url("out.sqlite").path)) {
+            XCTAssertEqual($0 as? DBGenError, DBGenError(.input, "cannot open schema \"\(missingSchema)\": no such file"))
+        }
+    }
 }
 
 /// Databases a script attaches to read are inputs; relative names resolve against the script.

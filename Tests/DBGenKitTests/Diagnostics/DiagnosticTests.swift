@@ -11,6 +11,9 @@ final class DiagnosticTests: XCTestCase {
                                   at: SourceLocation(path: "food.csv", line: 4))
         XCTAssertEqual(lineOnly.description, "food.csv:4: warning: expected 5 columns but found 3 - filling the rest with NULL")
         XCTAssertEqual(DBGenError(.output, "cannot write").description, "dbgen: error: cannot write")
+        // A whole file (a database diff cannot read): PATH without a line.
+        let wholeFile = DBGenError(.input, "no such file", at: SourceLocation(file: "dir with space/old.sqlite"))
+        XCTAssertEqual(wholeFile.description, "dir with space/old.sqlite: error: no such file")
     }
 
     func testLocatingKeepsAnExistingLocation() {

@@ -1,4 +1,4 @@
-import DBGenKit
+@testable import DBGenKit
 import Foundation
 import SQLiteCore
 import ShipyardTestSupport
@@ -45,7 +45,7 @@ final class DiffCaseTests: XCTestCase {
         for _ in 0..<2000 {
             var value = Double(bitPattern: generator.next())
             if !value.isFinite || value == 0 { value = 5e-324 }
-            let expression = "SELECT " + DiffLiteralProbe.exactProduct(value)
+            let expression = "SELECT " + SQLLiteralWriter.powerOfTwoProduct(value)
             guard case .real(let parsed)? = try db.scalar(expression) else { return XCTFail(expression) }
             XCTAssertEqual(parsed.bitPattern, value.bitPattern, expression)
         }
@@ -111,7 +111,7 @@ final class DiffCaseTests: XCTestCase {
         let patch = try DiffTestSupport.patch(old, new, table: "b")
         XCTAssertEqual(patch, "BEGIN TRANSACTION;\nUPDATE b SET y=2 WHERE rowid=1;\nCOMMIT;\n")
         XCTAssertThrowsError(try DatabaseDiff(oldPath: old, newPath: new, table: "nope")) {
-            XCTAssertEqual($0 as? DatabaseDiffError, .noSuchTable(name: "nope"))
+            XCTAssertEqual($0 as? DBGenError, DBGenError(.noSuchTable, "no such table in either database: nope"))
         }
         _ = dir
     }
@@ -128,15 +128,18 @@ final class DiffCaseTests: XCTestCase {
         _ = try Oracle.sqlite3Script(good, "CREATE TABLE a(x);")
         let text = try dir.write("text.sqlite", String(repeating: "not a database\n", count: 100)).path
         XCTAssertThrowsError(try DatabaseDiff(oldPath: dir.url("missing.sqlite").path, newPath: good)) {
-            XCTAssertEqual($0 as? DatabaseDiffError, .fileNotFound(path: dir.url("missing.sqlite").path))
+            XCTAssertEqual(($0 as? DBGenError)?.description, "\(dir.url("missing.sqlite").path): error: no such file")
         }
         XCTAssertThrowsError(try DatabaseDiff(oldPath: good, newPath: text)) {
-            guard case .notADatabase(let path, _)? = $0 as? DatabaseDiffError else { return XCTFail("\($0)") }
-            XCTAssertEqual(path, text)
+            let error = $0 as? DBGenError
+            XCTAssertEqual(error?.code, .unreadableDatabase)
+            XCTAssertEqual(error?.location, SourceLocation(file: text))
+            XCTAssertTrue(error?.description.hasPrefix("\(text): error: not a SQLite database (") ?? false, "\($0)")
         }
         XCTAssertThrowsError(try DatabaseDiff(oldPath: good, newPath: dir.path)) {
-            guard case .notADatabase(let path, _)? = $0 as? DatabaseDiffError else { return XCTFail("\($0)") }
-            XCTAssertEqual(path, dir.path)
+            let error = $0 as? DBGenError
+            XCTAssertEqual(error?.code, .unreadableDatabase)
+            XCTAssertEqual(error?.description, "\(dir.path): error: not a SQLite database (not a regular file)")
         }
     }
 

@@ -4,7 +4,7 @@ import XCTest
 /// The splitter groups lines as the sqlite3 3.40 shell's `process_input` does.
 final class ScriptStatementSplitterTests: XCTestCase {
     private func items(_ script: String) -> [ScriptItem] {
-        ScriptReader.items(of: Array(script.utf8))
+        Array(ScriptReader(Array(script.utf8)))
     }
 
     private func sqlTexts(_ script: String) -> [String] {

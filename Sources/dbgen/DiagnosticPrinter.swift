@@ -1,0 +1,50 @@
+import ArgumentParser
+import DBGenKit
+import Foundation
+import LayeredDatabase
+
+/// How every `dbgen` subcommand talks to people on standard error, as swift-format's
+/// `StderrDiagnosticPrinter` does for it: errors and warnings compiler-style
+/// (`PATH:LINE[:COL]: error: MESSAGE`, `PATH: error: MESSAGE` for a whole file, `dbgen: error:
+/// MESSAGE` with no place), so editors and Xcode jump to them, and the build's one-line notes.
+///
+/// A failing subcommand throws what ``fail(_:status:)`` returns: exit status 1 (`check`: 2);
+/// usage errors are swift-argument-parser's (64).
+struct DiagnosticPrinter {
+    /// Runs before each line is written (the build's progress bar erases itself).
+    var beforeWriting: () -> Void = {}
+
+    /// Writes a warning or an error.
+    func print(_ diagnostic: Diagnostic) {
+        write(diagnostic.description)
+    }
+
+    /// Writes `error` as a diagnostic and returns the exit code the subcommand throws.
+    func fail(_ error: Error, status: Int32 = 1) -> ExitCode {
+        print(Self.diagnostic(for: error))
+        return ExitCode(status)
+    }
+
+    /// Writes a line that is not a diagnostic (`built food.sqlite: 2 tables, …`).
+    func write(_ line: String) {
+        beforeWriting()
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// `error` as an error diagnostic, at the place it names.
+    static func diagnostic(for error: Error) -> Diagnostic {
+        switch error {
+        case let error as DBGenError:
+            return error.diagnostic
+        case let error as DatabaseUpdateError:
+            switch error {
+            case .patchFailed(let path, let line, _), .patchRefused(let path, let line, _):
+                return Diagnostic(.error, error.message, at: SourceLocation(path: path, line: line))
+            default:
+                return Diagnostic(.error, error.message, at: SourceLocation(file: error.path))
+            }
+        default:
+            return Diagnostic(.error, "\(error)")
+        }
+    }
+}
