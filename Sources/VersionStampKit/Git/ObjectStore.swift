@@ -105,6 +105,8 @@ final class ObjectStore {
     private(set) var libraryReads = 0
     /// Replace refs and grafts: an object is read from its replacement, as git reads it.
     let replacements: ObjectReplacements
+    /// False when no object is replaced: the usual case skips the lookup on every read.
+    private let hasReplacedObjects: Bool
 
     /// The object store of `repository` (its packs are mapped now, read lazily by the kernel).
     init(repository: GitRepository) throws {
@@ -112,6 +114,7 @@ final class ObjectStore {
         try GitLibrary.check(git_repository_odb(&database, repository.handle), "opening the object database")
         odb = database!
         replacements = try repository.replacements()
+        hasReplacedObjects = !replacements.objects.isEmpty
         // Every object directory's packs, alternates included: a clone made with `--shared` or
         // `--reference` keeps its history there, and libgit2 alone reads it slowly.
         packs = repository.objectDirectories.flatMap { PackFile.openAll(in: $0 + "/pack") }
@@ -129,7 +132,7 @@ final class ObjectStore {
     /// `limit` bytes or more (the second argument tells whether they are the whole object).
     func withObject<R>(_ id: ObjectID, _ kind: ObjectKind, limit: Int = .max,
                        _ body: (UnsafeBufferPointer<UInt8>, Bool) throws -> R) throws -> R {
-        let id = replacements.content(of: id)
+        let id = hasReplacedObjects ? replacements.content(of: id) : id
         if let (pack, offset) = locate(id), let entry = packs[pack].entry(at: offset) {
             if entry.kind == kind.rawValue {
                 let wanted = min(entry.size, limit)
@@ -183,7 +186,7 @@ final class ObjectStore {
 
     /// The whole object as an array: rebuilt delta results are shared with the cache, not copied.
     func objectBytes(_ id: ObjectID, _ kind: ObjectKind) throws -> [UInt8] {
-        let id = replacements.content(of: id)
+        let id = hasReplacedObjects ? replacements.content(of: id) : id
         if let (pack, offset) = locate(id), let entry = packs[pack].entry(at: offset) {
             if entry.kind == kind.rawValue, let bytes = inflateWhole(entry.data, entry.available, size: entry.size) {
                 return bytes
