@@ -246,11 +246,6 @@ extension GitRepository {
     /// An index libgit2 cannot read is answered by git (`GitFallback`), run with `environment`.
     func hasTrackedChanges(headTree: ObjectID? = nil, environment: [String: String] = [:]) throws -> Bool {
         guard let workDirectory else { return false }
-        let unreadable = GitFallback.mandatoryIndexExtensions(at: indexPath)
-        if !unreadable.isEmpty {
-            return try GitFallback.hasTrackedChanges(gitDirectory: gitDirectory, workDirectory: workDirectory,
-                                                     indexExtensions: unreadable, environment: environment)
-        }
         var options = git_status_options()
         try GitLibrary.check(git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "checking the work tree")
         // HEAD's tree as git reads it: the history reader's where libgit2 cannot parse HEAD
@@ -267,7 +262,17 @@ extension GitRepository {
         options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
         options.flags = GIT_STATUS_OPT_EXCLUDE_SUBMODULES.rawValue
         var list: OpaquePointer?
-        try GitLibrary.check(git_status_list_new(&list, handle, &options), "checking the work tree")
+        let listed = git_status_list_new(&list, handle, &options)
+        if listed < 0 {
+            // An index extension libgit2 lacks (split or sparse index) is looked for only
+            // after a failure, so a readable index is read once, by libgit2.
+            let unreadable = GitFallback.mandatoryIndexExtensions(at: indexPath)
+            if !unreadable.isEmpty {
+                return try GitFallback.hasTrackedChanges(gitDirectory: gitDirectory, workDirectory: workDirectory,
+                                                         indexExtensions: unreadable, environment: environment)
+            }
+            try GitLibrary.check(listed, "checking the work tree")
+        }
         defer { git_status_list_free(list) }
         var index: OpaquePointer?
         try GitLibrary.check(git_repository_index(&index, handle), "reading the index")
