@@ -7,6 +7,8 @@
 #   warm  = cache present for HEAD (the usual repeated build)
 #   ahead = cache written for HEAD~10 only (a few new commits since the last build)
 #   stamp = the stamp default format r{count}{dirty} with a warm cache (adds the dirty check)
+#   clone --shared cold, warm = the same count in a clone whose objects are all in an
+#           alternate store (REPO's, through objects/info/alternates)
 # and the release-numbering options (DIR default lib/net, GLOB default v*):
 #   --path DIR cold, warm, ahead  against git rev-list --count HEAD -- DIR
 #   --first-parent cold, warm     against git rev-list --count --first-parent HEAD
@@ -124,4 +126,15 @@ pair "versionstamp --tag-pattern '$GLOB' {tag} warm" "git describe --tags --abbr
   "$VS print --repo $REPO --tag-pattern '$GLOB' --format '{tag}'" \
   "git -C $REPO describe --tags --abbrev=0 --match '$GLOB'"
 rm -f "$CACHE"/*-template
+
+# Objects in an alternate store: a `git clone --shared` of REPO (what `--reference` and CI
+# reference repositories give) holds no pack of its own, its history is read from REPO's.
+SHARED=$(mktemp -d "${TMPDIR:-/tmp}/bench-versionstamp-shared.XXXXXX")
+trap 'rm -rf "$SHARED"' EXIT
+git clone -q --shared "$REPO" "$SHARED/clone"
+pair "versionstamp cold, clone --shared (alternates)" "git rev-list --count HEAD, clone --shared" \
+  "$COLD $VS print --repo $SHARED/clone" "git -C $SHARED/clone rev-list --count HEAD"
+"$VS" print --repo "$SHARED/clone" >/dev/null
+pair "versionstamp warm, clone --shared (alternates)" "git rev-list --count HEAD, clone --shared" \
+  "$VS print --repo $SHARED/clone" "git -C $SHARED/clone rev-list --count HEAD"
 echo "load average before: $LOAD_BEFORE; after: $(uptime | sed 's/.*load average: //')"

@@ -101,6 +101,33 @@ final class VersionStampPrintTests: XCTestCase {
         XCTAssertTrue(result.stderrText.contains("fetch-depth: 0"), result.stderrText)
     }
 
+    /// CI's default `--depth 1` checkout: the tokens of HEAD alone are printed as git gives them.
+    func testShallowCloneAnswersHeadTokens() throws {
+        let fixture = try makeRepository()
+        let clone = fixture.base.appendingPathComponent("shallow")
+        try fixture.run("clone", "-q", "--depth", "1", "file://\(fixture.root.path)", clone.path)
+        let result = try fixture.versionstamp(["print", "--repo", clone.path, "--format", "{sha} {short} {branch} {timestamp}{dirty}"])
+        XCTAssertEqual(result.status, 0, result.stderrText)
+        let expected = [try fixture.run("rev-parse", "HEAD", in: clone), try fixture.run("rev-parse", "--short", "HEAD", in: clone),
+                        try fixture.run("rev-parse", "--abbrev-ref", "HEAD", in: clone), try fixture.run("log", "-1", "--format=%ct", in: clone)]
+        XCTAssertEqual(result.stdoutText, expected.joined(separator: " ") + "\n")
+    }
+
+    /// A hook-like run inside another repository with `GIT_DIR` naming a third one: its count,
+    /// not the enclosing repository's.
+    func testGitDirNamesTheRepository() throws {
+        let fixture = try makeRepository()
+        let src = fixture.base.appendingPathComponent("src")
+        try FileManager.default.createDirectory(at: src, withIntermediateDirectories: true)
+        try fixture.run("init", "-q", "-b", "main", in: src)
+        try fixture.run("commit", "-q", "--allow-empty", "-m", "only", in: src)
+        let gitDir = src.appendingPathComponent(".git").path
+        let result = try fixture.versionstamp(["print", "--format", "{count} {sha}"], in: fixture.root, extra: ["GIT_DIR": gitDir])
+        XCTAssertEqual(result.status, 0, result.stderrText)
+        XCTAssertEqual(result.stdoutText, "1 \(try fixture.run("rev-parse", "HEAD", in: src))\n")
+        XCTAssertNotEqual(try fixture.run("rev-list", "--count", "HEAD"), "1", "the enclosing repository has more commits")
+    }
+
     func testUnbornHeadFails() throws {
         let fixture = try VersionStampGitFixture(self)
         try fixture.run("init", "-q", "-b", "main")

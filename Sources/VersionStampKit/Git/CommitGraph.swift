@@ -2,7 +2,8 @@ import Foundation
 
 /// The commit history in memory, read lazily: a commit gets a small integer index when it is
 /// first named (as a tip or someone's parent), and its parents, committer date and tree are
-/// read from the object store only when first asked for. Every history answer (counts, the
+/// read from the object store only when first asked for (a grafted commit's parents from its
+/// graft, see `ObjectReplacements`). Every history answer (counts, the
 /// simplified path-limited walk, describe) works on these indices.
 final class CommitGraph {
     /// Index of a commit in this graph.
@@ -20,8 +21,12 @@ final class CommitGraph {
     private var dates: [Int64] = []
     private var trees: [ObjectID] = []
 
+    /// Grafted commits and their parents (the store's `ObjectReplacements`).
+    private let grafts: [ObjectID: [ObjectID]]
+
     init(store: ObjectStore) {
         self.store = store
+        grafts = store.replacements.grafts
     }
 
     /// How many commits have been named so far.
@@ -105,8 +110,13 @@ final class CommitGraph {
         }
         if loaded[i] == 0 {
             parentStart[i] = Int32(parentPool.count)
-            parentCount[i] = Int32(header!.parentCount)
-            for k in 0..<header!.parentCount { parentPool.append(self.node(header!.parent(k)).node) }
+            if !grafts.isEmpty, let graft = grafts[ids[i]] {
+                parentCount[i] = Int32(graft.count)  // a graft's parents, whatever the commit says
+                for parent in graft { parentPool.append(self.node(parent).node) }
+            } else {
+                parentCount[i] = Int32(header!.parentCount)
+                for k in 0..<header!.parentCount { parentPool.append(self.node(header!.parent(k)).node) }
+            }
         }
         trees[i] = header!.tree
         if full { dates[i] = header!.date }
@@ -154,6 +164,10 @@ final class CommitGraph {
         var count = 0
         while let id = current {
             count += 1
+            if !grafts.isEmpty, let graft = grafts[id] {
+                current = graft.first
+                continue
+            }
             current = try store.withObject(id, .commit, limit: 94) { bytes, _ -> ObjectID? in
                 guard bytes.count >= 46, memcmp(bytes.baseAddress!, "tree ", 5) == 0 else {
                     throw VersionStampError.unreadableHistory("commit \(id.hex) has no tree line")

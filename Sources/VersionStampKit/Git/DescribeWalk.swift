@@ -173,26 +173,7 @@ struct TagMatcher {
 
     /// Every `refs/tags/` reference and the object it points to, sorted by name.
     private func tagReferences(_ repository: GitRepository) throws -> [(String, git_oid)] {
-        var iterator: OpaquePointer?
-        try GitLibrary.check(git_reference_iterator_new(&iterator, repository.handle), "listing tags")
-        defer { git_reference_iterator_free(iterator) }
-        var found: [(String, git_oid)] = []
-        var reference: OpaquePointer?
-        while git_reference_next(&reference, iterator) == 0 {
-            defer { git_reference_free(reference) }
-            let name = String(cString: git_reference_name(reference))
-            guard name.hasPrefix("refs/tags/") else { continue }
-            if let target = git_reference_target(reference) {
-                found.append((name, target.pointee))
-                continue
-            }
-            // A symbolic tag reference: follow it.
-            var resolved: OpaquePointer?
-            guard git_reference_resolve(&resolved, reference) == 0 else { continue }
-            defer { git_reference_free(resolved) }
-            if let target = git_reference_target(resolved) { found.append((name, target.pointee)) }
-        }
-        return found.sorted { Array($0.0.utf8).lexicographicallyPrecedes(Array($1.0.utf8)) }
+        try repository.references(under: "refs/tags/").sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
     }
 
     /// True when the object `id` is a commit, told by its header alone: libgit2 cannot parse
@@ -213,10 +194,12 @@ struct TagMatcher {
         var id = target
         var tagName: String?
         var taggerDate: Int64 = 0
+        let replacements = try repository.replacements()
         for _ in 0..<32 {
             if Self.isCommit(id, in: repository) { return (ObjectID(id), tagName, taggerDate) }
             var object: OpaquePointer?
-            guard git_object_lookup(&object, repository.handle, &id, GIT_OBJECT_ANY) == 0 else { return nil }
+            var content = replacements.content(of: ObjectID(id)).gitOID  // a replaced tag or commit reads as its replacement
+            guard git_object_lookup(&object, repository.handle, &content, GIT_OBJECT_ANY) == 0 else { return nil }
             defer { git_object_free(object) }
             switch git_object_type(object) {
             case GIT_OBJECT_COMMIT:

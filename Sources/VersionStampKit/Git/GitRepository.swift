@@ -16,9 +16,20 @@ final class GitRepository {
     let commonDirectory: String
     /// The work tree, nil for a bare repository.
     let workDirectory: String?
+    /// The object directories git reads, the repository's own first, then its alternates
+    /// (`RepositoryEnvironment.objectDirectories`): where `ObjectStore` finds packs.
+    let objectDirectories: [String]
+    /// The index `{dirty}` compares: `GIT_INDEX_FILE` (relative to where the command runs, as
+    /// `RepositoryEnvironment` reads it), else the git dir's `index`.
+    let indexPath: String
+    /// The variables that enable and place replace refs and grafts (`ObjectReplacements`).
+    private let replacementSettings: [String: String]
+    private var loadedReplacements: ObjectReplacements?
 
-    /// Opens the repository found from `start` (default: the current directory) upwards,
-    /// honouring `GIT_CEILING_DIRECTORIES` from `environment`, as git does.
+    /// Opens the repository found from `start` (default: the current directory) upwards, or the
+    /// one git's environment variables in `environment` name (`GIT_DIR`, `GIT_WORK_TREE`,
+    /// `GIT_INDEX_FILE`, `GIT_OBJECT_DIRECTORY`, `GIT_ALTERNATE_OBJECT_DIRECTORIES`,
+    /// `GIT_COMMON_DIR`, `GIT_CEILING_DIRECTORIES`; see `RepositoryEnvironment`), as git does.
     init(discoveringFrom start: String?, environment: [String: String]) throws {
         GitLibrary.initialize()
         let startPath = start ?? FileManager.default.currentDirectoryPath
@@ -26,9 +37,15 @@ final class GitRepository {
         if !FileManager.default.fileExists(atPath: startPath, isDirectory: &isDirectory) || !isDirectory.boolValue {
             throw VersionStampError(.noSuchDirectory, path: startPath, message: "no such directory")
         }
+        let variables = RepositoryEnvironment(environment, base: startPath)
         var repo: OpaquePointer?
-        let ceiling = environment["GIT_CEILING_DIRECTORIES"]
-        let status = git_repository_open_ext(&repo, startPath, 0, ceiling)
+        let status: Int32
+        if let gitDir = variables.gitDirectory {
+            let flags = GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue | GIT_REPOSITORY_OPEN_NO_DOTGIT.rawValue
+            status = git_repository_open_ext(&repo, gitDir, flags, nil)
+        } else {
+            status = git_repository_open_ext(&repo, startPath, 0, variables.ceilingDirectories)
+        }
         guard status == 0, let repo else {
             let message = GitLibrary.lastErrorMessage()
             // The ownership check ("dubious ownership"): libgit2 1.6 and later fail with GIT_EOWNER
@@ -41,6 +58,11 @@ final class GitRepository {
                     message: "the repository is owned by another user, so git and libgit2 refuse it (\"dubious ownership\"); "
                         + "if it is trusted, mark it safe with 'git config --global --add safe.directory DIR'")
             }
+            if status == GIT_ENOTFOUND.rawValue, let gitDir = variables.gitDirectory {
+                throw VersionStampError(.notARepository,
+                    path: gitDir,
+                    message: "GIT_DIR names no git repository; point it at a repository's git dir, or unset it")
+            }
             if status == GIT_ENOTFOUND.rawValue {
                 throw VersionStampError(.notARepository,
                     path: startPath,
@@ -50,9 +72,20 @@ final class GitRepository {
             throw GitRepository.openError(startPath: startPath, libgit2Message: message)
         }
         handle = repo
+        let common = GitRepository.trimmed(String(cString: git_repository_commondir(repo)))
+        do {
+            try variables.apply(to: repo, start: startPath, commonDirectory: common)
+        } catch {
+            git_repository_free(repo)
+            throw error
+        }
         gitDirectory = GitRepository.trimmed(String(cString: git_repository_path(repo)))
-        commonDirectory = GitRepository.trimmed(String(cString: git_repository_commondir(repo)))
+        commonDirectory = common
         workDirectory = git_repository_workdir(repo).map { GitRepository.trimmed(String(cString: $0)) }
+        indexPath = variables.indexFile ?? gitDirectory + "/index"
+        replacementSettings = environment.filter { ["GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE", "GIT_GRAFT_FILE"].contains($0.key) }
+        objectDirectories = RepositoryEnvironment.objectDirectories(
+            primary: variables.objectDirectory ?? common + "/objects", alternates: variables.alternateObjectDirectories)
     }
 
     deinit { git_repository_free(handle) }
@@ -105,6 +138,30 @@ final class GitRepository {
         return git_reference_name_to_id(&oid, handle, name) == 0
     }
 
+    /// Every reference whose name starts with `prefix` (`refs/tags/`) and the object it points
+    /// to, a symbolic one followed (one whose target is missing is left out); in no order.
+    func references(under prefix: String) throws -> [(name: String, target: git_oid)] {
+        var iterator: OpaquePointer?
+        try GitLibrary.check(git_reference_iterator_glob_new(&iterator, handle, prefix + "*"), "listing \(prefix)")
+        defer { git_reference_iterator_free(iterator) }
+        var found: [(name: String, target: git_oid)] = []
+        var reference: OpaquePointer?
+        while git_reference_next(&reference, iterator) == 0 {
+            defer { git_reference_free(reference) }
+            let name = String(cString: git_reference_name(reference))
+            guard name.hasPrefix(prefix) else { continue }
+            if let target = git_reference_target(reference) {
+                found.append((name, target.pointee))
+                continue
+            }
+            var resolved: OpaquePointer?
+            guard git_reference_resolve(&resolved, reference) == 0 else { continue }
+            defer { git_reference_free(resolved) }
+            if let target = git_reference_target(resolved) { found.append((name, target.pointee)) }
+        }
+        return found
+    }
+
     /// The commit HEAD points to.
     func headCommitID() throws -> git_oid {
         var oid = git_oid()
@@ -112,9 +169,18 @@ final class GitRepository {
         return oid
     }
 
-    /// The committer time of `commit`, Unix seconds.
+    /// The replace refs and grafts in force (read once): what git reads in place of objects.
+    func replacements() throws -> ObjectReplacements {
+        if let loadedReplacements { return loadedReplacements }
+        let loaded = try ObjectReplacements(repository: self, environment: replacementSettings)
+        loadedReplacements = loaded
+        return loaded
+    }
+
+    /// The committer time of `commit`, Unix seconds: its replacement's when it is replaced,
+    /// as `git log -1 --format=%ct` reads it.
     func commitTime(_ commit: git_oid) throws -> Int64 {
-        var id = commit
+        var id = try replacements().content(of: ObjectID(commit)).gitOID
         var object: OpaquePointer?
         try GitLibrary.check(git_commit_lookup(&object, handle, &id), "reading commit \(id.hex)")
         defer { git_commit_free(object) }
@@ -182,9 +248,14 @@ extension GitRepository {
         guard let workDirectory else { return false }
         var options = git_status_options()
         try GitLibrary.check(git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "checking the work tree")
+        // HEAD's tree as git reads it: the history reader's where libgit2 cannot parse HEAD
+        // (given), the replacement's where a replace ref replaces HEAD (`git replace HEAD
+        // OTHER`), else nil for libgit2's own peel of HEAD.
         var baseline: OpaquePointer?
         if var tree = headTree?.gitOID {
             try GitLibrary.check(git_tree_lookup(&baseline, handle, &tree), "reading HEAD's tree \(tree.hex)")
+        } else {
+            baseline = try replacedHeadTree()
         }
         defer { git_tree_free(baseline) }
         options.baseline = baseline
@@ -195,7 +266,6 @@ extension GitRepository {
         if listed < 0 {
             // An index extension libgit2 lacks (split or sparse index) is looked for only
             // after a failure, so a readable index is read once, by libgit2.
-            let indexPath = environment["GIT_INDEX_FILE"].map { URL(fileURLWithPath: $0).path } ?? gitDirectory + "/index"
             let unreadable = GitFallback.mandatoryIndexExtensions(at: indexPath)
             if !unreadable.isEmpty {
                 return try GitFallback.hasTrackedChanges(gitDirectory: gitDirectory, workDirectory: workDirectory,
@@ -212,6 +282,21 @@ extension GitRepository {
             if Self.isRealIndexChange(entry) || Self.isRealWorkTreeChange(entry, index: index) { return true }
         }
         return Self.hasMissingSubmodule(index: index, workDirectory: workDirectory)
+    }
+
+    /// The tree of HEAD's replacement when a replace ref replaces HEAD's commit, else nil
+    /// (libgit2 then compares with HEAD's own tree).
+    private func replacedHeadTree() throws -> OpaquePointer? {
+        guard !isHeadUnborn else { return nil }
+        let head = ObjectID(try headCommitID())
+        var replacement = try replacements().content(of: head).gitOID
+        guard ObjectID(replacement) != head else { return nil }
+        var commit: OpaquePointer?
+        try GitLibrary.check(git_commit_lookup(&commit, handle, &replacement), "reading HEAD's replacement \(replacement.hex)")
+        defer { git_commit_free(commit) }
+        var tree: OpaquePointer?
+        try GitLibrary.check(git_commit_tree(&tree, commit), "reading the tree of HEAD's replacement")
+        return tree
     }
 
     /// True when a submodule entry (mode 160000, not skip-worktree) has no directory in the

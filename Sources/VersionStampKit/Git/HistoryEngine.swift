@@ -25,13 +25,30 @@ import Foundation
 ///   histories.
 ///
 /// ## What it covers, and what stays with libgit2
-/// It reads commits and trees: packed objects (whole or deltified) itself, loose objects and
-/// objects in alternate stores through libgit2's object database. libgit2 remains where it is
+/// It reads commits and trees: packed objects (whole or deltified, in every object directory)
+/// itself, loose objects through libgit2's object database. libgit2 remains where it is
 /// the right tool: discovering and opening the repository (extensions, ownership, linked
 /// worktrees), references (HEAD, branches, tags and their annotated objects), configuration,
 /// the work-tree status (`{dirty}`), abbreviated ids (`{short}`) and HEAD's committer time.
-/// Shallow clones are refused before the engine runs (their history is incomplete). Replace
-/// refs and grafts are not honoured.
+/// Replace refs and grafts are honoured as git honours them (`ObjectReplacements`).
+///
+/// ## Repository shapes and environment variables
+/// - A work tree with `.git` found upwards from `--repo` (stopping at
+///   `GIT_CEILING_DIRECTORIES`), a linked worktree (`git worktree add`), a submodule (`.git`
+///   file), a bare repository.
+/// - The repository git's environment variables name (`RepositoryEnvironment`): `GIT_DIR` (a
+///   hook, `GIT_DIR=/path/src/.git versionstamp print` inside another repository),
+///   `GIT_WORK_TREE` (a dotfiles-style bare repository used with both), `GIT_INDEX_FILE`
+///   (`{dirty}`), `GIT_OBJECT_DIRECTORY`, `GIT_ALTERNATE_OBJECT_DIRECTORIES`, and
+///   `GIT_COMMON_DIR` when it names the git dir's own common dir.
+/// - Objects in alternate stores (`git clone --shared`, `--reference`, CI reference
+///   repositories): their packs are read here as fast as the repository's own.
+/// - Replace refs (`git replace`, `git replace --graft`; off with `GIT_NO_REPLACE_OBJECTS` or
+///   `core.useReplaceRefs=false`, moved by `GIT_REPLACE_REF_BASE`) and grafts
+///   (`info/grafts`, `GIT_GRAFT_FILE`): honoured, and part of every cache key.
+/// - A shallow clone (`--depth 1`, CI's default checkout): the tokens of HEAD alone (`{sha}`,
+///   `{short}`, `{branch}`, `{dirty}`, `{date}`, `{timestamp}`) are answered; the history
+///   answers are refused by `RevisionReader` before the engine runs (the history is cut).
 final class HistoryEngine {
     /// The answer of describe for HEAD.
     struct Description: Equatable {
@@ -101,6 +118,14 @@ final class HistoryEngine {
         return filter
     }
 
+    /// What the replace refs and grafts in force add to a cache key: nothing when there are
+    /// none (so keys stay as they were), else their fingerprint, so an answer cached before a
+    /// `git replace` or a grafts edit is not served after it.
+    private func replacementKey() throws -> [String] {
+        let fingerprint = try repository.replacements().fingerprint
+        return fingerprint.isEmpty ? [] : ["replacements " + fingerprint]
+    }
+
     // MARK: Counts
 
     /// `git rev-list --count [--first-parent] HEAD [-- PATH...]`.
@@ -109,7 +134,8 @@ final class HistoryEngine {
     /// same options was cached, the count is derived from that one (`difference`), else walked
     /// in full.
     func count() throws -> Int {
-        let options = HistoryCache.key(["count", query.firstParent ? "first-parent" : "all"] + query.paths)
+        let options = HistoryCache.key(["count", query.firstParent ? "first-parent" : "all"] + query.paths
+                                       + (try replacementKey()))
         let key = options + "-" + head.hex
         let cached = cache?.entries(withPrefix: options + "-") ?? []
         if let known = cached.first(where: { $0.key == key }).flatMap({ Int($0.value) }), known >= 0 { return known }
@@ -257,7 +283,8 @@ final class HistoryEngine {
         let references = try matcher.matchingReferences(in: repository)
         let fingerprint = HistoryCache.key(references.map { "\($0.name) \($0.target.hex)" })
         let key = HistoryCache.key(["describe", head.hex, query.firstParent ? "first-parent" : "all",
-                                    query.tagPattern.map { "match " + $0 } ?? "all tags", fingerprint] + query.paths)
+                                    query.tagPattern.map { "match " + $0 } ?? "all tags", fingerprint] + query.paths
+                                    + (try replacementKey()))
         if let known = cache?.value(for: key) {
             if known == "-" { return nil }  // cached: no matching tag is reachable
             if let cached = Description(cacheValue: known) { return cached }

@@ -5,10 +5,14 @@ import Foundation
 /// only when asked for (describe, the short id and the dirty check cost time on big
 /// repositories).
 ///
-/// Opening checks, in order: the repository exists, libgit2 can read it (extensions),
-/// it is not shallow, HEAD has a commit. Each failure is a `VersionStampError` saying what to do.
+/// Opening checks, in order: the repository exists, libgit2 can read it (extensions), HEAD
+/// has a commit. Each failure is a `VersionStampError` saying what to do.
 /// The history answers (`{count}`, `{tag}`, `{distance}`, describe's tag) come from the
 /// `HistoryEngine`; the rest from libgit2 (`GitRepository`).
+///
+/// A shallow clone (CI's default `--depth 1` checkout) is read as far as it is complete:
+/// `{sha}`, `{short}`, `{branch}`, `{dirty}`, `{date}` and `{timestamp}` need HEAD alone and are
+/// answered; the history answers are refused (`shallowClone`), since the history is cut.
 public final class RevisionReader: @unchecked Sendable {
     let repository: GitRepository
     /// The commit HEAD points to.
@@ -37,15 +41,6 @@ public final class RevisionReader: @unchecked Sendable {
         self.environment = environment
         self.query = try query.relativeToRoot(of: repository, from: start)
         let path = repository.displayPath
-        // libgit2 1.7 and later read shallow clones, 1.5 cannot walk them: either way the
-        // history is incomplete, so the counts would be wrong.
-        if repository.isShallow {
-            throw VersionStampError(.shallowClone,
-                path: path,
-                message: "the repository is a shallow clone: its history is incomplete, so the commit count would be wrong "
-                    + "(and libgit2 cannot walk it); fetch the full history with 'git fetch --unshallow' "
-                    + "(GitHub Actions: actions/checkout with 'fetch-depth: 0'), or set VERSIONSTAMP_VERSION")
-        }
         if repository.isHeadUnborn {
             throw VersionStampError(.noCommits,
                 path: path,
@@ -86,8 +81,20 @@ public final class RevisionReader: @unchecked Sendable {
 
     // The readers below are called with the lock held, each at most once.
 
+    /// Throws for a shallow clone: its history stops at the shallow boundary, so a count or a
+    /// nearest tag read there would be wrong.
+    private func requireWholeHistory() throws {
+        guard repository.isShallow else { return }
+        throw VersionStampError(.shallowClone,
+            path: repository.displayPath,
+            message: "the repository is a shallow clone: its history is incomplete, so the commit count would be wrong; "
+                + "fetch the full history with 'git fetch --unshallow' (GitHub Actions: actions/checkout with 'fetch-depth: 0'), "
+                + "or set VERSIONSTAMP_VERSION ({sha}, {short}, {branch}, {dirty}, {date} and {timestamp} need no history)")
+    }
+
     private func readCount() throws {
         if known.contains(.count) { return }
+        try requireWholeHistory()
         info.count = try engine.count()
         known.insert(.count)
     }
@@ -132,6 +139,7 @@ public final class RevisionReader: @unchecked Sendable {
     /// check, which only the `{describe}` string needs.
     private func nearestTag() throws {
         if known.contains(.nearestTag) { return }
+        try requireWholeHistory()
         nearest = try engine.describe()
         if let found = nearest {
             info.tag = found.tag

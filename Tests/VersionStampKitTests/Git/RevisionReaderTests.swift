@@ -23,19 +23,34 @@ final class RevisionErrorTests: XCTestCase {
         XCTAssertTrue(error.message.contains("no such directory"), error.message)
     }
 
-    /// Refused by versionstamp itself whatever libgit2 can do: 1.5 and 1.6 cannot walk a
-    /// shallow clone, 1.7 and later can, but the history is incomplete either way.
-    func testShallowCloneNamesTheFix() throws {
+    /// A shallow clone (`--depth 1`, CI's default checkout): the tokens of HEAD alone equal
+    /// git's; the history tokens are refused, whatever libgit2 can walk (1.7 and later read
+    /// shallow clones), since the history is incomplete either way.
+    func testShallowCloneAnswersHeadAndRefusesHistory() throws {
         let origin = try RevisionTestRepository(self)
         for i in 1...3 { try origin.commit("c\(i)") }
+        try origin.git("tag", "-a", "v1.0.0", "-m", "one")
+        try origin.commit("c4")
         let clone = origin.root.deletingLastPathComponent().appendingPathComponent("shallow")
         try origin.git("clone", "-q", "--depth", "1", "file://\(origin.root.path)", clone.path)
         XCTAssertEqual(try origin.git("rev-parse", "--is-shallow-repository", in: clone), "true")
-        let error = try loadError(clone, origin.environment)
-        XCTAssertEqual(error.code, .shallowClone)
-        XCTAssertTrue(error.message.contains("shallow"), error.message)
-        XCTAssertTrue(error.message.contains("git fetch --unshallow"), error.message)
-        XCTAssertTrue(error.message.contains("fetch-depth: 0"), error.message)
+        let headTokens: [VersionToken] = [.sha, .short, .branch, .dirty, .date, .timestamp]
+        try origin.assertTokensMatchGit(in: clone, only: headTokens)
+        try origin.write("file-c4.txt", "changed\n", in: clone)
+        XCTAssertEqual(try origin.gitAnswers(in: clone)[.dirty], "M")
+        try origin.assertTokensMatchGit(in: clone, only: headTokens)
+        let context = try VersionContext.load(repository: clone.path, environment: origin.environment)
+        for token in VersionToken.allCases where !headTokens.contains(token) {
+            XCTAssertThrowsError(try context.render("{\(token.rawValue)}"), "{\(token.rawValue)}") { error in
+                let error = error as? VersionStampError
+                XCTAssertEqual(error?.code, .shallowClone)
+                XCTAssertEqual(error?.path, clone.path)
+                let message = error?.message ?? ""
+                XCTAssertTrue(message.contains("git fetch --unshallow"), message)
+                XCTAssertTrue(message.contains("fetch-depth: 0"), message)
+                XCTAssertFalse(message.contains("libgit2"), "no stale word on libgit2: \(message)")
+            }
+        }
     }
 
     /// `extensions.worktreeConfig` depends on the libgit2 linked: 1.5 to 1.7 refuse it, and the

@@ -18,6 +18,11 @@ final class RevisionAbbreviationTests: XCTestCase {
         return Data(stream.utf8)
     }
 
+    /// git's approximate count for the object directory `objects` and its alternates.
+    private func approximateCount(_ objects: String) -> Int {
+        ShortIdAbbreviation.approximateObjectCount(objectDirectories: RepositoryEnvironment.objectDirectories(primary: objects))
+    }
+
     private func inPackCount(_ repo: RevisionTestRepository) throws -> Int {
         let lines = try repo.git("count-objects", "-v").components(separatedBy: "\n")
         let line = try XCTUnwrap(lines.first { $0.hasPrefix("in-pack: ") })
@@ -30,17 +35,17 @@ final class RevisionAbbreviationTests: XCTestCase {
         try repo.git("fast-import", "--quiet", "--done", stdin: blobStream(200, tag: "two", branch: "other"))
         let objects = repo.root.appendingPathComponent(".git/objects").path
         let inPack = try inPackCount(repo)
-        XCTAssertEqual(ShortIdAbbreviation.approximateObjectCount(objectDirectory: objects), inPack)
+        XCTAssertEqual(approximateCount(objects), inPack)
         try repo.git("multi-pack-index", "write")
         let midx = try XCTUnwrap(ShortIdAbbreviation.readMultiPackIndex(objects + "/pack/multi-pack-index"))
         let indexes = try FileManager.default.contentsOfDirectory(atPath: objects + "/pack").filter { $0.hasSuffix(".idx") }
         XCTAssertEqual(midx.packIndexNames, Set(indexes))
         XCTAssertEqual(midx.objectCount, inPack)
-        XCTAssertEqual(ShortIdAbbreviation.approximateObjectCount(objectDirectory: objects), inPack,
+        XCTAssertEqual(approximateCount(objects), inPack,
                        "packs covered by the multi-pack-index are not counted twice")
         // A third pack outside the multi-pack-index is added on top.
         try repo.git("fast-import", "--quiet", "--done", stdin: blobStream(100, tag: "three", branch: "third"))
-        XCTAssertEqual(ShortIdAbbreviation.approximateObjectCount(objectDirectory: objects), try inPackCount(repo))
+        XCTAssertEqual(approximateCount(objects), try inPackCount(repo))
     }
 
     /// Loose objects do not count (git's `repo_approximate_object_count` reads pack indexes only).
@@ -51,11 +56,11 @@ final class RevisionAbbreviationTests: XCTestCase {
         for i in 1...3 { try repo.commit("loose-\(i)") }
         let objects = repo.root.appendingPathComponent(".git/objects").path
         XCTAssertEqual(try inPackCount(repo), 0)
-        XCTAssertEqual(ShortIdAbbreviation.approximateObjectCount(objectDirectory: objects), 0)
+        XCTAssertEqual(approximateCount(objects), 0)
         try repo.git("repack", "-q", "-a", "-d")
         try repo.commit("loose-4")
         XCTAssertGreaterThan(try inPackCount(repo), 0)
-        XCTAssertEqual(ShortIdAbbreviation.approximateObjectCount(objectDirectory: objects), try inPackCount(repo))
+        XCTAssertEqual(approximateCount(objects), try inPackCount(repo))
     }
 
     func testAlternatesAreCounted() throws {
@@ -64,7 +69,7 @@ final class RevisionAbbreviationTests: XCTestCase {
         let clone = origin.root.deletingLastPathComponent().appendingPathComponent("shared-clone")
         try origin.git("clone", "-q", "--shared", origin.root.path, clone.path)
         let objects = clone.appendingPathComponent(".git/objects").path
-        XCTAssertEqual(ShortIdAbbreviation.approximateObjectCount(objectDirectory: objects), try inPackCount(origin))
+        XCTAssertEqual(approximateCount(objects), try inPackCount(origin))
         try origin.assertTokensMatchGit(in: clone)
     }
 }
