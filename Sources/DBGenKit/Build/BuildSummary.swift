@@ -18,8 +18,14 @@ public struct BuildSummary: Codable, Equatable, Sendable {
     public var seconds: Double
     /// Every ordinary table of the output, by name.
     public var tables: [Table]
-    /// Warnings as printed (`PATH:LINE: warning: MESSAGE`).
+    /// Warnings as printed (`PATH:LINE: warning: MESSAGE`): a warning `.import` gives once
+    /// per row (``ImportWarningKind``) is there at most five times per import and kind, then
+    /// as the one line that sums the rest up.
     public var warnings: [String]
+    /// Every warning the build gave, those only counted included.
+    public var warningCount = 0
+    /// Per imported file and kind of per-row warning, how many rows had it.
+    public var importWarnings: [ImportWarningCount] = []
     /// Every input file, as shown to the user.
     public var inputs: [String]
 

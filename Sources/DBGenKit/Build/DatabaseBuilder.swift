@@ -45,7 +45,9 @@ public enum DatabaseBuilder {
 
         let summary = BuildSummary(output: options.output, upToDate: false,
                                    seconds: Date().timeIntervalSince(started), tables: result.tables,
-                                   warnings: result.warnings, inputs: result.inputs.existing.map(\.displayPath))
+                                   warnings: result.warnings.lines, warningCount: result.warnings.count,
+                                   importWarnings: result.warnings.importCounts,
+                                   inputs: result.inputs.existing.map(\.displayPath))
         let fingerprint = BuildFingerprint(dbgenVersion: DBGenKit.version, sqliteVersion: SQLiteLibrary.sourceID,
                                            options: options.fingerprintOptions, schema: schemaPath,
                                            outputPath: outputPath, inputs: result.inputs,
@@ -107,8 +109,8 @@ public enum DatabaseBuilder {
     struct ScriptOutcome {
         var tables: [BuildSummary.Table]
         var inputs: [InputFile]
-        /// Warnings as printed (`PATH:LINE: warning: MESSAGE`).
-        var warnings: [String]
+        /// The warnings reported, and how many there were.
+        var warnings: BuildWarnings
     }
 
     /// Runs `schema` into the (new, empty) database file at `databasePath`: the one path from a
@@ -119,10 +121,10 @@ public enum DatabaseBuilder {
                     progressHandler: ((ImportProgress) -> Void)?) throws -> ScriptOutcome {
         let build = try BuildConnection.open(databasePath)
         let connection = build.connection
-        var warnings: [String] = []
+        var warnings = BuildWarnings()
         let runner = try ScriptRunner(connection: connection, relativePaths: build.relativePaths, diagnostics: { diagnostic in
             if strict { throw DBGenError(.warningAsError, diagnostic.message, at: diagnostic.location) }
-            warnings.append(diagnostic.description)
+            warnings.add(diagnostic)
             diagnosticHandler?(diagnostic)
         }, progress: progressHandler)
         // The runner is the environment of the connection's SQL functions: it outlives it.

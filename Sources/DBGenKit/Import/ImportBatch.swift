@@ -9,7 +9,9 @@ final class ImportBatch: @unchecked Sendable {
         case insert(line: Int)
         /// Insert again with the bindings of the last bound record (a 3.40 ascii-mode quirk).
         case reinsert(line: Int)
-        /// Report the next of `diagnostics` (an error ends the import).
+        /// Report the next of `diagnostics` (an error ends the import). A warning of a kind
+        /// already reported ``ImportWarningTally/reportedPerKind`` times is only counted and
+        /// has no entry.
         case diagnostic
     }
 
@@ -27,9 +29,12 @@ final class ImportBatch: @unchecked Sendable {
     let isLast: Bool
     /// A NUL byte was read by now: fields must be searched for one.
     let mayContainNul: Bool
+    /// In the last batch: every warning of the import counted, for the summing-up warnings.
+    let finalTally: ImportWarningTally?
 
     init(bytes: ImportByteArena, entries: [Entry], fieldStarts: [Int], fieldLengths: [Int],
-         diagnostics: [Diagnostic], bytesRead: Int64, isLast: Bool, mayContainNul: Bool) {
+         diagnostics: [Diagnostic], bytesRead: Int64, isLast: Bool, mayContainNul: Bool,
+         finalTally: ImportWarningTally?) {
         self.bytes = bytes
         self.entries = entries
         self.fieldStarts = fieldStarts
@@ -38,6 +43,7 @@ final class ImportBatch: @unchecked Sendable {
         self.bytesRead = bytesRead
         self.isLast = isLast
         self.mayContainNul = mayContainNul
+        self.finalTally = finalTally
     }
 
     deinit {
@@ -100,5 +106,27 @@ final class ImportBatchChannel: @unchecked Sendable {
         condition.lock()
         while !producerFinished { condition.wait() }
         condition.unlock()
+    }
+}
+
+/// Runs a parser on its own thread, handing batches over until the end or a cancel.
+final class ImportBatchProducer: @unchecked Sendable {
+    private var parser: ImportRecordParser
+    private let channel: ImportBatchChannel
+
+    init(parser: ImportRecordParser, channel: ImportBatchChannel) {
+        self.parser = parser
+        self.channel = channel
+    }
+
+    func run() {
+        defer {
+            parser.release()
+            channel.markProducerFinished()
+        }
+        while true {
+            let batch = parser.nextBatch(maxRecords: ImportSession.batchRecords, maxBytes: ImportSession.batchBytes)
+            if !channel.put(batch) || batch.isLast { return }
+        }
     }
 }

@@ -18,14 +18,19 @@ struct ImportRecordParser {
     private var fieldStarts: [Int] = []
     private var fieldLengths: [Int] = []
     private var diagnostics: [Diagnostic] = []
+    /// The import's warnings counted so far: only the first few of a kind become diagnostics.
+    private var tally: ImportWarningTally
     /// The end of the file was reached, or an error ended the import.
     private(set) var finished = false
 
-    init(reader: ImportFieldReader, columnCount: Int, displayPath: String, emptyFirstFieldEnds: Bool) {
+    /// A parser going on with `reader`, whose warnings so far (`--skip`) `tally` counted.
+    init(reader: ImportFieldReader, columnCount: Int, displayPath: String, emptyFirstFieldEnds: Bool,
+         tally: ImportWarningTally) {
         self.reader = reader
         self.columnCount = columnCount
         self.displayPath = displayPath
         self.emptyFirstFieldEnds = emptyFirstFieldEnds
+        self.tally = tally
     }
 
     /// Parses records until the batch holds about `maxRecords` records or `maxBytes` bytes.
@@ -35,7 +40,7 @@ struct ImportRecordParser {
         }
         let batch = ImportBatch(bytes: bytes, entries: entries, fieldStarts: fieldStarts, fieldLengths: fieldLengths,
                                 diagnostics: diagnostics, bytesRead: reader.bytesRead, isLast: finished,
-                                mayContainNul: reader.sawNulByte)
+                                mayContainNul: reader.sawNulByte, finalTally: finished ? tally : nil)
         bytes = ImportByteArena(capacity: max(64 * 1024, min(bytes.capacity, maxBytes * 2)))
         entries = []
         entries.reserveCapacity(maxRecords + 8)
@@ -58,8 +63,13 @@ struct ImportRecordParser {
         if diagnostic.severity == .error { finished = true }
     }
 
-    private mutating func warn(_ message: String, line: Int) {
-        report(Diagnostic.warning(message, at: SourceLocation(path: displayPath, line: line)))
+    /// Counts a warning of `kind`; reports it (`message` is made only then) while it is among
+    /// the first of its kind.
+    @inline(__always)
+    private mutating func warn(_ kind: ImportWarningKind, line: Int, fields: Int = 0, _ message: () -> String) {
+        if tally.count(kind, line: line, fields: fields) {
+            report(Diagnostic.importWarning(kind, message(), at: SourceLocation(path: displayPath, line: line)))
+        }
     }
 
     /// Moves the reader's warnings into the batch; false after an unterminated quote.
@@ -68,7 +78,7 @@ struct ImportRecordParser {
         for event in reader.events {
             switch event {
             case .unescapedQuote(let line):
-                warn("unescaped \" character", line: line)
+                warn(.unescapedQuote, line: line) { "unescaped \" character" }
             case .unterminatedQuote(let line):
                 report(Diagnostic(.error, "unterminated \"-quoted field", at: SourceLocation(path: displayPath, line: line)))
                 reader.events.removeAll()
@@ -101,7 +111,9 @@ struct ImportRecordParser {
             bound = true
             if i < nCol - 1 && reader.terminator != columnSeparator {
                 guard takeReaderEvents() else { return dropFields(from: firstField) }
-                warn("expected \(nCol) columns but found \(i + 1) - filling the rest with NULL", line: startLine)
+                warn(.missingFields, line: startLine, fields: i + 1) {
+                    "expected \(nCol) columns but found \(i + 1) - filling the rest with NULL"
+                }
                 for _ in (i + 1)..<nCol {
                     fieldStarts.append(0)
                     fieldLengths.append(-1)
@@ -118,7 +130,7 @@ struct ImportRecordParser {
                 i += 1
             } while reader.terminator == columnSeparator
             guard takeReaderEvents() else { return dropFields(from: firstField) }
-            warn("expected \(nCol) columns but found \(i) - extras ignored", line: startLine)
+            warn(.extraFields, line: startLine, fields: i) { "expected \(nCol) columns but found \(i) - extras ignored" }
         }
         guard takeReaderEvents() else { return dropFields(from: firstField) }
         if i >= nCol {

@@ -17,7 +17,6 @@ struct ImportRowInserter {
     let columnCount: Int
     let connection: Connection
     private(set) var rows = 0
-    private(set) var warnings = 0
     /// The batch whose bytes the single-row statement's parameters point into.
     private var boundBatch: ImportBatch?
     /// Records of the current batch waiting for a group: (line, index of the first field).
@@ -63,7 +62,6 @@ struct ImportRowInserter {
                 let next = batch.diagnostics[diagnostic]
                 diagnostic += 1
                 if next.severity == .error { throw DBGenError(.importData, next.message, at: next.location) }
-                warnings += 1
                 try warn(next)
             case .insert(let line):
                 if group != nil {

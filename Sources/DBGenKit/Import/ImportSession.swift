@@ -19,7 +19,10 @@ struct ImportSession {
     private var insert: Statement?
     private var groupedInsert: ImportGroupedInsert?
     private var transaction: Transaction = .none
-    private var warnings = 0
+    /// Warnings other than the ones counted by kind (renamed columns).
+    private var otherWarnings = 0
+    /// The import's warnings by kind: the first few are reported, the rest summed up at the end.
+    private var tally = ImportWarningTally()
 
     private enum Transaction { case none, begun, savepoint }
 
@@ -61,8 +64,16 @@ struct ImportSession {
     }
 
     private mutating func warn(_ message: String, line: Int) throws {
-        warnings += 1
+        otherWarnings += 1
         try diagnostics(Diagnostic.warning(message, at: location(line)))
+    }
+
+    /// What the import did, and the warnings that sum up the kinds reported only in part.
+    private mutating func finish(rows: Int, createdTable: Bool) throws -> ImportResult {
+        for summary in tally.summaries(file: request.displayPath) {
+            try diagnostics(summary)
+        }
+        return ImportResult(rowsInserted: rows, createdTable: createdTable, warnings: otherWarnings + tally.total)
     }
 
     /// Reports what the reader noticed, in order; an unterminated quote ends the import.
@@ -73,7 +84,9 @@ struct ImportSession {
         for event in events {
             switch event {
             case .unescapedQuote(let line):
-                try warn("unescaped \" character", line: line)
+                if tally.count(.unescapedQuote, line: line) {
+                    try diagnostics(Diagnostic.importWarning(.unescapedQuote, "unescaped \" character", at: location(line)))
+                }
             case .unterminatedQuote(let line):
                 throw DBGenError(.importData, "unterminated \"-quoted field", at: location(line))
             }
@@ -100,15 +113,16 @@ struct ImportSession {
             guard columnCount != nil else { throw DBGenError(.importData, connection.errorMessage) }
         }
         let nCol = columnCount!
+        tally.expectedFields = nCol
         if nCol == 0 {
-            return ImportResult(rowsInserted: 0, createdTable: createdTable, warnings: warnings)
+            return try finish(rows: 0, createdTable: createdTable)
         }
         try prepareInserts(qualifiedTable, columnCount: nCol)
         try beginTransaction()
         do {
             let rows = try insertRows(columnCount: nCol)
             try endTransaction()
-            return ImportResult(rowsInserted: rows, createdTable: createdTable, warnings: warnings)
+            return try finish(rows: rows, createdTable: createdTable)
         } catch {
             rollBack()
             throw error
@@ -237,13 +251,14 @@ struct ImportSession {
     /// Parses the records (on a second thread for big files) and inserts them in order.
     private mutating func insertRows(columnCount nCol: Int) throws -> Int {
         var parser = ImportRecordParser(reader: reader, columnCount: nCol, displayPath: request.displayPath,
-                                        emptyFirstFieldEnds: request.format.emptyFirstFieldEndsRecord)
+                                        emptyFirstFieldEnds: request.format.emptyFirstFieldEndsRecord, tally: tally)
         var inserter = ImportRowInserter(statement: insert!, group: groupedInsert, columnCount: nCol,
                                          connection: connection)
         progress?(ImportProgress(file: request.displayPath, bytesRead: 0, totalBytes: totalBytes))
         var nextProgress: Int64 = 4 << 20
         func consume(_ batch: ImportBatch) throws {
             try inserter.insert(batch, location: location, warn: { try self.report($0) })
+            if let finalTally = batch.finalTally { tally = finalTally }
             if let progress, batch.bytesRead >= nextProgress || batch.isLast {
                 progress(ImportProgress(file: request.displayPath, bytesRead: batch.bytesRead, totalBytes: totalBytes))
                 nextProgress = batch.bytesRead + (4 << 20)
@@ -271,7 +286,6 @@ struct ImportSession {
                 if batch.isLast { break }
             }
         }
-        warnings += inserter.warnings
         return inserter.rows
     }
 

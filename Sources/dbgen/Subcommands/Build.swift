@@ -44,7 +44,7 @@ extension DBGenCommand {
         @Option(help: ArgumentHelp("Write a Makefile-style dependency file listing every input.", valueName: "file"))
         var depfile: String?
 
-        @Flag(help: "Print a JSON summary (tables, rows, warnings, seconds, output) on stdout.")
+        @Flag(help: "Print a JSON summary (tables, rows, warnings and their counts, seconds, output) on stdout.")
         var json = false
 
         @Flag(help: "Print nothing but errors.")

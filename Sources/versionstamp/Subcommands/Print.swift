@@ -6,6 +6,7 @@ extension VersionStampCommand {
     /// `versionstamp print`: prints the version derived from the git revision.
     struct Print: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "print",
             abstract: "Print the version derived from the git revision.",
             discussion: """
                 Format tokens (each equals git's own answer for the repository):
@@ -19,8 +20,8 @@ extension VersionStampCommand {
                 """
         )
 
-        @Option(name: .long, help: ArgumentHelp("Where repository discovery starts (like git -C).", valueName: "dir"))
-        var repo: String?
+        @OptionGroup
+        var repository: RepositoryOptions
 
         @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The version format; may start with -.", valueName: "fmt"))
         var format: String = "{count}"
@@ -32,13 +33,10 @@ extension VersionStampCommand {
         var numbering: ReleaseNumberingOptions
 
         func run() throws {
-            do {
-                let context = try VersionContext.load(repository: repo, environment: ProcessInfo.processInfo.environment,
-                                                      query: numbering.query, buildNumber: numbering.buildNumber)
-                print(try context.render(format, dirtyMarker: dirtyMarker))
-            } catch {
-                throw Diagnostics.exit(reporting: [error])
-            }
+            let context = try VersionContext.load(repository: repository.repo, environment: ProcessInfo.processInfo.environment,
+                                                  query: numbering.query, buildNumber: numbering.buildNumber,
+                                                  caching: repository.caching)
+            print(try context.render(format, dirtyMarker: dirtyMarker))
         }
     }
 }

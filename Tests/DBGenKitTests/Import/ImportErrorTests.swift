@@ -114,8 +114,8 @@ final class ImportErrorTests: XCTestCase {
         XCTAssertThrowsError(try importFile(warnings: { seen.append($0); throw Strict() })) { error in
             XCTAssertTrue(error is Strict)
         }
-        XCTAssertEqual(seen, [Diagnostic.warning("expected 2 columns but found 1 - filling the rest with NULL",
-                                                 at: SourceLocation(path: "csv/data.csv", line: 2))])
+        XCTAssertEqual(seen, [Diagnostic.importWarning(.missingFields, "expected 2 columns but found 1 - filling the rest with NULL",
+                                                       at: SourceLocation(path: "csv/data.csv", line: 2))])
         XCTAssertEqual(try count(), "0")
         XCTAssertFalse(db.isInTransaction)
     }

@@ -96,7 +96,89 @@ enum ImportDifferentialHarness {
     static func runSQLite3(_ testCase: ImportCase, in directory: URL) throws -> ImportOutcome {
         let database = directory.appendingPathComponent("expected.sqlite")
         let result = try Oracle.sqlite3.run([database.path], in: directory, stdin: script(testCase))
-        return ImportOutcome(content: try dump(database), messages: normalizedShellMessages(result.stderrText), error: nil)
+        return ImportOutcome(content: try dump(database), messages: coalescedLikeDBGen(normalizedShellMessages(result.stderrText)),
+                             error: nil)
+    }
+
+    /// A per-row warning sqlite3 printed: `data.csv:7: expected 2 columns but found 3 - extras ignored`.
+    struct ShellRowWarning {
+        var file: String
+        var line: Int
+        var kind: ImportWarningKind
+        /// For field-count warnings, the columns expected and the fields found.
+        var expected = 0
+        var found = 0
+
+        init?(_ message: String) {
+            let parts = message.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3, let line = Int(parts[1]) else { return nil }
+            let text = parts[2].dropFirst()
+            file = String(parts[0])
+            self.line = line
+            if text == "unescaped \" character" {
+                kind = .unescapedQuote
+                return
+            }
+            let words = text.split(separator: " ")
+            guard words.count >= 8, words[0] == "expected", words[2] == "columns", words[4] == "found",
+                  let expected = Int(words[1]), let found = Int(words[5]) else { return nil }
+            if text.hasSuffix(" - filling the rest with NULL") {
+                kind = .missingFields
+            } else if text.hasSuffix(" - extras ignored") {
+                kind = .extraFields
+            } else {
+                return nil
+            }
+            self.expected = expected
+            self.found = found
+        }
+    }
+
+    /// sqlite3's messages as dbgen reports them: in each run of messages about one file (one
+    /// import), the first ``ImportWarningTally/reportedPerKind`` per-row warnings of a kind
+    /// as they are, the rest dropped and summed up, once the run ends, in one line per kind
+    /// (`data.csv:2: 7 rows had 3 fields, expected 2 - extras ignored (first at line 2)`), in
+    /// the order the kinds first appeared. sqlite3 prints every one; the count and the lines
+    /// come from what it printed.
+    static func coalescedLikeDBGen(_ messages: [String]) -> [String] {
+        let shown = ImportWarningTally.reportedPerKind
+        var result: [String] = []
+        var runFile: String?
+        var run: [(kind: ImportWarningKind, warnings: [ShellRowWarning])] = []
+        func endRun() {
+            for (kind, warnings) in run where warnings.count > shown {
+                let first = warnings[0]
+                let fewest = warnings.map(\.found).min()!, most = warnings.map(\.found).max()!
+                let fields = fewest == most ? "\(most) field\(most == 1 ? "" : "s")" : "\(fewest) to \(most) fields"
+                let text: String
+                switch kind {
+                case .missingFields: text = "\(warnings.count) rows had \(fields), expected \(first.expected) - filling the rest with NULL"
+                case .extraFields: text = "\(warnings.count) rows had \(fields), expected \(first.expected) - extras ignored"
+                case .unescapedQuote: text = "\(warnings.count) unescaped \" characters"
+                }
+                result.append("\(first.file):\(first.line): \(text) (first at line \(first.line))")
+            }
+            run = []
+            runFile = nil
+        }
+        for message in messages {
+            let file = message.split(separator: ":", maxSplits: 1).first.map(String.init)
+            if file != runFile { endRun() }
+            runFile = file
+            guard let warning = ShellRowWarning(message) else {
+                result.append(message)
+                continue
+            }
+            if let index = run.firstIndex(where: { $0.kind == warning.kind }) {
+                run[index].warnings.append(warning)
+                if run[index].warnings.count <= shown { result.append(message) }
+            } else {
+                run.append((warning.kind, [warning]))
+                result.append(message)
+            }
+        }
+        endRun()
+        return result
     }
 
     /// sqlite3's stderr as one message a line; the multi-line rename notice folded into the
