@@ -114,7 +114,7 @@ final class SQLiteBoundaryTests: XCTestCase {
             "func ~=", "init rawValue", "let extendedResultCode", "let message", "let offset", "let rawValue", "let sql",
             "var description", "var isPrimary", "var isReadOnly", "var primaryResultCode", "var resultCode",
             // SQLiteLibrary
-            "func enableURIFilenames", "var sourceID", "var version",
+            "var sourceID", "var version",
         ].sorted())
     }
 }
