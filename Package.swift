@@ -99,7 +99,12 @@ let package = Package(
         // Every durable write and every lock of the libraries goes through it.
         .target(name: "FileSystemKit", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "DBGenKit", dependencies: ["SQLiteCore", "SQLiteSession", "CShellExtensions", "ShipyardVersion", "FileSystemKit", "ToolConfiguration"]),
-        .target(name: "LayeredDatabase", dependencies: ["SQLiteCore", "FileSystemKit"]),
+        // PrivacyInfo.xcprivacy: the required-reason APIs that LayeredDatabase and what it links
+        // (SQLiteCore, FileSystemKit) call, declared for the app that links them (Xcode merges
+        // it into the app's privacy report); LayeredDatabaseTests' PrivacyManifestTests keeps it
+        // true to the sources.
+        .target(name: "LayeredDatabase", dependencies: ["SQLiteCore", "FileSystemKit"],
+                resources: [.copy("PrivacyInfo.xcprivacy")]),
         .target(name: "VersionStampKit", dependencies: ["CGit2", "CLibXML2", "ShipyardVersion", "FileSystemKit", "ToolConfiguration"]),
 
         // MARK: Executables (thin)
@@ -167,7 +172,9 @@ let package = Package(
         .testTarget(name: "SQLiteCoreTests", dependencies: ["SQLiteCore", "ShipyardTestSupport"]),
         .testTarget(name: "FileSystemKitTests", dependencies: ["FileSystemKit", "ShipyardTestSupport"]),
         .testTarget(name: "DBGenKitTests", dependencies: ["DBGenKit", "FileSystemKit", "SQLiteCore", "SQLiteSession", "ShipyardTestSupport"]),
-        .testTarget(name: "LayeredDatabaseTests", dependencies: ["LayeredDatabase", "ShipyardTestSupport"]),
+        // CSQLite: only to emulate Apple's SQLite build defaults on every connection
+        // (SHIPYARD_APPLE_SQLITE_DEFAULTS=1), and to open a connection as GRDB does: Support/OtherSQLiteBuilds.swift.
+        .testTarget(name: "LayeredDatabaseTests", dependencies: ["LayeredDatabase", "CSQLite", "ShipyardTestSupport"]),
         .testTarget(name: "VersionStampKitTests", dependencies: ["VersionStampKit", "ShipyardTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "EndToEndTests", dependencies: ["dbgen", "versionstamp", "ShipyardTestSupport"]),
     ]
