@@ -48,7 +48,9 @@ extension ToolForwardingCommandPlugin {
 /// messages have already been shown, so they are not repeated).
 ///
 /// The tool keeps its caches in the plugin's work directory, the one directory a sandboxed
-/// plugin may always write: dbgen's up-to-date records through `DBGEN_CACHE_DIR`.
+/// plugin may always write: dbgen's up-to-date records through `DBGEN_CACHE_DIR`,
+/// versionstamp's history cache through `--cache-dir` (given right after `print` or `stamp`,
+/// so one the user gives later wins).
 struct ToolRun {
     let tool: PluginContext.Tool
     let workingDirectory: Path
@@ -59,7 +61,7 @@ struct ToolRun {
     func run(_ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool.path.string)
-        process.arguments = arguments
+        process.arguments = withCacheDirectory(arguments)
         process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory.string, isDirectory: true)
         var environment = ProcessInfo.processInfo.environment
         if tool.name == "dbgen", environment["DBGEN_CACHE_DIR"] == nil {
@@ -72,6 +74,15 @@ struct ToolRun {
             throw ToolFailure(tool: tool.name, reason: process.terminationReason, status: process.terminationStatus,
                               declaresWritePermission: declaresWritePermission)
         }
+    }
+}
+
+extension ToolRun {
+    /// `arguments` with versionstamp's `--cache-dir` in the work directory after its subcommand.
+    func withCacheDirectory(_ arguments: [String]) -> [String] {
+        guard tool.name == "versionstamp", let subcommand = arguments.first, ["print", "stamp"].contains(subcommand)
+        else { return arguments }
+        return [subcommand, "--cache-dir", workDirectory.appending("versionstamp-cache").string] + arguments.dropFirst()
     }
 }
 

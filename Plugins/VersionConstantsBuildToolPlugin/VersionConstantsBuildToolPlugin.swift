@@ -10,6 +10,10 @@ import PackagePlugin
 /// it only when its content changes. Outside a repository (a source tarball)
 /// `VERSIONSTAMP_VERSION` supplies the version.
 ///
+/// Each `NAME.versionstamp.plist` of the target is stamped into `NAME.plist`, a resource of the
+/// target, leaving the source untouched (see ``StampedPlistCommands``): the way to ship a
+/// stamped plist without stamping a file the repository tracks.
+///
 /// Release-numbering options (format, tag pattern, first parent, paths, offset, CI build
 /// number) come from a `versionstamp.json` beside the target's sources or at the package root,
 /// read by versionstamp when the command runs (see ``VersionConstantsCommand``).
@@ -23,10 +27,12 @@ struct VersionConstantsBuildToolPlugin: BuildToolPlugin {
             startingDirectory: context.package.directory,
             configuration: VersionConstantsCommand.configuration(in: [target.directory, context.package.directory])
         )
+        let files = target.sourceFiles.map(\.path)
         // SwiftPM plans again when its environment changes; the values reach the tool only
-        // if the command runs again.
-        command.runAgainInThisPlan()
+        // if the commands run again.
+        command.runAgainInThisPlan(stamping: files.filter(StampedPlistCommands.isTemplate))
         return [command.command()]
+            + (try StampedPlistCommands(version: command).commands(for: files, targetName: target.name))
     }
 }
 
@@ -35,14 +41,15 @@ import XcodeProjectPlugin
 
 extension VersionConstantsBuildToolPlugin: XcodeBuildToolPlugin {
     func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
-        [
-            VersionConstantsCommand(
-                versionstamp: try context.tool(named: "versionstamp").path,
-                workDirectory: context.pluginWorkDirectory,
-                startingDirectory: context.xcodeProject.directory,
-                configuration: VersionConstantsCommand.configuration(in: [context.xcodeProject.directory])
-            ).command(),
-        ]
+        let command = VersionConstantsCommand(
+            versionstamp: try context.tool(named: "versionstamp").path,
+            workDirectory: context.pluginWorkDirectory,
+            startingDirectory: context.xcodeProject.directory,
+            configuration: VersionConstantsCommand.configuration(in: [context.xcodeProject.directory])
+        )
+        return [command.command()]
+            + (try StampedPlistCommands(version: command).commands(for: target.inputFiles.map(\.path),
+                                                                  targetName: target.displayName))
     }
 }
 #endif

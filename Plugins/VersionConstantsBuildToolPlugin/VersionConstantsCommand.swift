@@ -34,9 +34,12 @@ struct VersionConstantsCommand {
             .first { FileManager.default.fileExists(atPath: $0.string) }
     }
 
-    /// The arguments every versionstamp command of the plugin shares.
+    /// The arguments every versionstamp command of the plugin shares: the repository, the
+    /// configuration, and the history cache in the work directory (a build command may not
+    /// write the repository's git directory in the sandbox).
     var sharedArguments: [String] {
-        ["--repo", startingDirectory.string] + (configuration.map { ["--config", $0.string] } ?? [])
+        ["--repo", startingDirectory.string, "--cache-dir", workDirectory.appending("versionstamp-cache").string]
+            + (configuration.map { ["--config", $0.string] } ?? [])
     }
 
     /// The inputs every versionstamp command of the plugin shares.
@@ -50,9 +53,13 @@ struct VersionConstantsCommand {
         ProcessInfo.processInfo.environment[Self.versionVariable].map { [Self.versionVariable: $0] } ?? [:]
     }
 
-    /// Removes the generated file, so the command runs at least once in each plan.
-    func runAgainInThisPlan() {
-        try? FileManager.default.removeItem(atPath: workDirectory.appending(Self.fileName).string)
+    /// Removes the generated file and the stamped plists, so their commands run at least once
+    /// in each plan.
+    func runAgainInThisPlan(stamping templates: [Path]) {
+        let plists = templates.map { StampedPlistCommands(version: self).output(of: $0) }
+        for file in [workDirectory.appending(Self.fileName)] + plists {
+            try? FileManager.default.removeItem(atPath: file.string)
+        }
     }
 
     func command() -> Command {
