@@ -77,6 +77,9 @@ public struct VersionStampError: Error, Equatable, Sendable, CustomStringConvert
         case unrepresentableValue
         /// Writing a file failed; the old file is left as it was.
         case writeFailed
+        /// A configuration file (`versionstamp.json`) that is not a JSON object of known options
+        /// with values of the right types.
+        case invalidConfiguration
         /// A self-check failed; nothing was written.
         case internalError
 

@@ -29,6 +29,12 @@ public struct DBGenError: Error, Hashable, Sendable, CustomStringConvertible {
         /// A database to compare cannot be read (`check`, `diff`): not a SQLite database, or
         /// reading it failed.
         case unreadableDatabase
+        /// The configuration file (``BuildOptions/configurationFile``, `dbgen.json`) cannot be
+        /// read, is not a JSON object, or holds an unknown key or a value of the wrong type.
+        case configuration
+        /// The script read a file outside the directories the build system watches
+        /// (``BuildOptions/inputRoots``): a change to it would not make the build run again.
+        case unwatchedInput
         /// `diff --table` names a table that is in neither database.
         case noSuchTable
         /// `diff` cannot carry a difference the way it was asked to: a table it cannot compare,

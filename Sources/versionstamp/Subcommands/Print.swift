@@ -23,8 +23,8 @@ extension VersionStampCommand {
         @OptionGroup
         var repository: RepositoryOptions
 
-        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The version format; may start with -.", valueName: "fmt"))
-        var format: String = "{count}"
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The version format (default {count}); may start with -.", valueName: "fmt"))
+        var format: String?
 
         @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("What {dirty} renders when tracked files changed; may start with -.", valueName: "m"))
         var dirtyMarker: String = "M"
@@ -32,11 +32,19 @@ extension VersionStampCommand {
         @OptionGroup(title: "Release numbering")
         var numbering: ReleaseNumberingOptions
 
+        @OptionGroup var configurationFile: ConfigurationFileOption
+
         func run() throws {
-            let context = try VersionContext.load(repository: repository.repo, environment: ProcessInfo.processInfo.environment,
-                                                  query: numbering.query, buildNumber: numbering.buildNumber,
-                                                  caching: repository.caching)
-            print(try context.render(format, dirtyMarker: dirtyMarker))
+            do {
+                let configuration = try configurationFile.load()
+                let context = try VersionContext.load(repository: repository.repo, environment: ProcessInfo.processInfo.environment,
+                                                      query: numbering.query(configuredBy: configuration),
+                                                      buildNumber: numbering.buildNumber(configuredBy: configuration),
+                                                      caching: repository.caching)
+                print(try context.render(format ?? configuration.format ?? "{count}", dirtyMarker: dirtyMarker))
+            } catch {
+                throw Diagnostics.Failure(errors: [error])
+            }
         }
     }
 }

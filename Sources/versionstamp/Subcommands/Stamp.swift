@@ -132,6 +132,8 @@ extension VersionStampCommand {
         @OptionGroup(title: "Release numbering")
         var numbering: ReleaseNumberingOptions
 
+        @OptionGroup var configurationFile: ConfigurationFileOption
+
         func run() throws {
             let environment = ProcessInfo.processInfo.environment
             var generated: [GeneratedVersionFile: String] = [:]
@@ -143,14 +145,17 @@ extension VersionStampCommand {
             let files = try StampOptions.resolvePlists(plists, generatingFiles: !generated.isEmpty, environment: environment)
             let failureStatus: Int32 = check ? 2 : 1
             let context: VersionContext
+            let configuration: VersionStampConfiguration
             do {
+                configuration = try configurationFile.load()
                 context = try VersionContext.load(repository: repository.repo, environment: environment,
-                                                  query: numbering.query, buildNumber: numbering.buildNumber,
+                                                  query: numbering.query(configuredBy: configuration),
+                                                  buildNumber: numbering.buildNumber(configuredBy: configuration),
                                                   caching: repository.caching)
             } catch {
                 throw Diagnostics.Failure(errors: [error], status: failureStatus)
             }
-            let options = StampOptions(plists: files, output: output, format: format, mode: mode, dirtyMarker: dirtyMarker,
+            let options = StampOptions(plists: files, output: output, format: format ?? configuration.format, mode: mode, dirtyMarker: dirtyMarker,
                                        generatedFiles: generated, force: force)
             let plan = StampPlan(options: options, context: context)
             guard plan.errors.isEmpty else {
