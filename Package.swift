@@ -40,6 +40,8 @@ let package = Package(
         .library(name: "VersionStampKit", targets: ["VersionStampKit"]),
         .plugin(name: "DBGenCommandPlugin", targets: ["DBGenCommandPlugin"]),
         .plugin(name: "VersionStampCommandPlugin", targets: ["VersionStampCommandPlugin"]),
+        .plugin(name: "DBGenWriteCommandPlugin", targets: ["DBGenWriteCommandPlugin"]),
+        .plugin(name: "VersionStampWriteCommandPlugin", targets: ["VersionStampWriteCommandPlugin"]),
         .plugin(name: "DBGenBuildToolPlugin", targets: ["DBGenBuildToolPlugin"]),
         .plugin(name: "VersionConstantsBuildToolPlugin", targets: ["VersionConstantsBuildToolPlugin"]),
     ],
@@ -82,6 +84,9 @@ let package = Package(
         ),
         // Shipyard's version number, defined once for every tool and library.
         .target(name: "ShipyardVersion"),
+        // The JSON options files the tools read when they run (dbgen.json, versionstamp.json):
+        // one reader, errors naming file, line and key. Package-internal API only.
+        .target(name: "ToolConfiguration"),
         // The one SQLite layer: Connection, Statement, SQLiteError, ResultCode, values,
         // identifier quoting. Nothing else imports CSQLite (but the C shell extensions).
         // App-facing API is public; what only Shipyard's tools use is `package`.
@@ -93,9 +98,14 @@ let package = Package(
         // files, durable sync (F_FULLFSYNC on Darwin), sidecar locks, file stamps, content hashes.
         // Every durable write and every lock of the libraries goes through it.
         .target(name: "FileSystemKit", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
-        .target(name: "DBGenKit", dependencies: ["SQLiteCore", "SQLiteSession", "CShellExtensions", "ShipyardVersion", "FileSystemKit"]),
-        .target(name: "LayeredDatabase", dependencies: ["SQLiteCore", "FileSystemKit"]),
-        .target(name: "VersionStampKit", dependencies: ["CGit2", "CLibXML2", "ShipyardVersion", "FileSystemKit"]),
+        .target(name: "DBGenKit", dependencies: ["SQLiteCore", "SQLiteSession", "CShellExtensions", "ShipyardVersion", "FileSystemKit", "ToolConfiguration"]),
+        // PrivacyInfo.xcprivacy: the required-reason APIs that LayeredDatabase and what it links
+        // (SQLiteCore, FileSystemKit) call, declared for the app that links them (Xcode merges
+        // it into the app's privacy report); LayeredDatabaseTests' PrivacyManifestTests keeps it
+        // true to the sources.
+        .target(name: "LayeredDatabase", dependencies: ["SQLiteCore", "FileSystemKit"],
+                resources: [.copy("PrivacyInfo.xcprivacy")]),
+        .target(name: "VersionStampKit", dependencies: ["CGit2", "CLibXML2", "ShipyardVersion", "FileSystemKit", "ToolConfiguration"]),
 
         // MARK: Executables (thin)
         .executableTarget(
@@ -114,21 +124,39 @@ let package = Package(
         ),
 
         // MARK: Plugins (thin: locate the tool, forward arguments / declare build commands)
+        // The command plugins declare no permission, so read-only commands (`dbgen check`,
+        // `dbgen diff`, `versionstamp print`) run with no flag and no prompt; a writing command
+        // passes `--allow-writing-to-package-directory`, which SwiftPM grants to any plugin.
+        // The `-write` twins declare the permission: Xcode grants a plugin only what it declares.
         .plugin(
             name: "DBGenCommandPlugin",
+            capability: .command(intent: .custom(
+                verb: "dbgen",
+                description: "Run dbgen (check and diff need no permission; a command that writes into the package needs --allow-writing-to-package-directory, or use dbgen-write)"
+            )),
+            dependencies: ["dbgen"]
+        ),
+        .plugin(
+            name: "DBGenWriteCommandPlugin",
             capability: .command(
-                intent: .custom(verb: "dbgen", description: "Build a SQLite database from a schema script with dbgen"),
-                permissions: [.writeToPackageDirectory(reason: "dbgen writes the database it builds into the package")]
+                intent: .custom(verb: "dbgen-write", description: "Run dbgen with permission to write into the package (build, update, attach)"),
+                permissions: [.writeToPackageDirectory(reason: "dbgen writes the database it builds or updates into the package")]
             ),
             dependencies: ["dbgen"]
         ),
         .plugin(
             name: "VersionStampCommandPlugin",
+            capability: .command(intent: .custom(
+                verb: "versionstamp",
+                description: "Print the git-derived build version (stamp needs --allow-writing-to-package-directory, or use versionstamp-write)"
+            )),
+            dependencies: ["versionstamp"]
+        ),
+        .plugin(
+            name: "VersionStampWriteCommandPlugin",
             capability: .command(
-                intent: .custom(verb: "versionstamp", description: "Print the git-derived build version or stamp it into plists")
-                // No declared permission, so `swift package versionstamp print` runs without a flag.
-                // `stamp` writes: `--allow-writing-to-package-directory` grants that whether or not
-                // a permission is declared (SwiftPM adds the package directory to the writable set).
+                intent: .custom(verb: "versionstamp-write", description: "Run versionstamp with permission to write into the package (stamp plists)"),
+                permissions: [.writeToPackageDirectory(reason: "versionstamp stamp writes the build version into the plists you name")]
             ),
             dependencies: ["versionstamp"]
         ),
@@ -144,7 +172,9 @@ let package = Package(
         .testTarget(name: "SQLiteCoreTests", dependencies: ["SQLiteCore", "ShipyardTestSupport"]),
         .testTarget(name: "FileSystemKitTests", dependencies: ["FileSystemKit", "ShipyardTestSupport"]),
         .testTarget(name: "DBGenKitTests", dependencies: ["DBGenKit", "FileSystemKit", "SQLiteCore", "SQLiteSession", "ShipyardTestSupport"]),
-        .testTarget(name: "LayeredDatabaseTests", dependencies: ["LayeredDatabase", "ShipyardTestSupport"]),
+        // CSQLite: only to emulate Apple's SQLite build defaults on every connection
+        // (SHIPYARD_APPLE_SQLITE_DEFAULTS=1), and to open a connection as GRDB does: Support/OtherSQLiteBuilds.swift.
+        .testTarget(name: "LayeredDatabaseTests", dependencies: ["LayeredDatabase", "CSQLite", "ShipyardTestSupport"]),
         .testTarget(name: "VersionStampKitTests", dependencies: ["VersionStampKit", "ShipyardTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "EndToEndTests", dependencies: ["dbgen", "versionstamp", "ShipyardTestSupport"]),
     ]

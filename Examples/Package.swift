@@ -8,6 +8,15 @@ import PackageDescription
 // - GRDBExample: the same through GRDB, with an update diffed, installed and picked up.
 let package = Package(
     name: "ShipyardExamples",
+    // Shipyard's own minimums (its Package.swift; GRDB 7 declares the same), so the package
+    // resolves on a Mac: without them SwiftPM assumes macOS 10.13, below Shipyard's 10.15.
+    platforms: [
+        .iOS(.v13),
+        .macOS(.v10_15),
+        .tvOS(.v13),
+        .watchOS(.v7),
+        .visionOS(.v1),
+    ],
     dependencies: [
         // A path dependency's identity is its directory's name, which differs from clone to
         // clone; `name:` pins it so that `package: "Shipyard"` below always resolves.

@@ -7,6 +7,8 @@
 #   warm  = cache present for HEAD (the usual repeated build)
 #   ahead = cache written for HEAD~10 only (a few new commits since the last build)
 #   stamp = the stamp default format r{count}{dirty} with a warm cache (adds the dirty check)
+#   clone --shared cold, warm = the same count in a clone whose objects are all in an
+#           alternate store (REPO's, through objects/info/alternates)
 # and the release-numbering options (DIR default lib/net, GLOB default v*):
 #   --path DIR cold, warm, ahead  against git rev-list --count HEAD -- DIR
 #   --first-parent cold, warm     against git rev-list --count --first-parent HEAD
@@ -18,7 +20,7 @@
 # printed before and after. Uses the release build (.build/release/versionstamp, built if
 # missing). Make a big history first, e.g.
 #   scripts/make-history.sh /tmp/history-85k 85000
-# The repository's .git/versionstamp caches are deleted and rewritten. Needs the print
+# The repository's .git/versionstamp cache is deleted and rewritten. Needs the print
 # options --path, --first-parent and --tag-pattern of the release-numbering command line.
 set -euo pipefail
 [ $# -ge 1 ] && [ $# -le 4 ] || { echo "usage: $0 REPO [RUNS] [DIR] [GLOB]" >&2; exit 64; }
@@ -63,8 +65,9 @@ print("%-50s %s   ratio %.2f" % (name, fmt(vs), statistics.median(vs) / statisti
 PY
 }
 
-# cache_for REVISION KIND: writes a cache holding only REVISION's answer (see CommitCountCache
-# and HistoryAnswerCache: FNV-1a checksummed lines) to $CACHE/KIND-template.
+# cache_for REVISION KIND: writes a cache holding only REVISION's count (KIND count: the whole
+# history; path: --path DIR) to $CACHE/KIND-template, in the format of HistoryCache (a header,
+# then `KEY VALUE CHECKSUM` lines, FNV-1a 64 checksums, the count's KEY `OPTIONS-COMMIT`).
 cache_for() {
   python3 - "$CACHE" "$2" "$DIR" "$(git -C "$REPO" rev-parse "$1")" \
       "$(git -C "$REPO" rev-list --count "$1")" "$(git -C "$REPO" rev-list --count "$1" -- "$DIR")" <<'PY'
@@ -75,11 +78,11 @@ def fnv(text):
     for b in text.encode():
         h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
     return "%x" % h
-if kind == "commit-counts":
-    text = "versionstamp commit-count cache v1\n%s %s %s\n" % (commit, count, fnv("%s %s" % (commit, count)))
+if kind == "count":
+    key, value = fnv("count\0all") + "-" + commit, count
 else:
-    key = fnv("count\0all\0" + directory) + "-" + commit
-    text = "versionstamp history-answers v1\n%s %s %s\n" % (key, path_count, fnv("%s %s" % (key, path_count)))
+    key, value = fnv("count\0all\0" + directory) + "-" + commit, path_count
+text = "versionstamp history cache v2\n%s %s %s\n" % (key, value, fnv("%s %s" % (key, value)))
 open("%s/%s-template" % (cache, kind), "w").write(text)
 PY
 }
@@ -91,10 +94,10 @@ pair "versionstamp cold (no cache)" "git rev-list --count HEAD" \
   "$COLD $VS print --repo $REPO" "git -C $REPO rev-list --count HEAD"
 pair "versionstamp warm (cache for HEAD)" "git rev-list --count HEAD" \
   "$VS print --repo $REPO" "git -C $REPO rev-list --count HEAD"
-cache_for HEAD~10 commit-counts
+cache_for HEAD~10 count
 pair "versionstamp ahead (cache for HEAD~10)" "git rev-list --count HEAD" \
   "$VS print --repo $REPO" "git -C $REPO rev-list --count HEAD" \
-  "cp $CACHE/commit-counts-template $CACHE/commit-counts"
+  "cp $CACHE/count-template $CACHE/history"
 "$VS" print --repo "$REPO" >/dev/null
 pair "versionstamp warm r{count}{dirty}" "git describe --dirty (the dirty check)" \
   "$VS print --repo $REPO --format 'r{count}{dirty}'" \
@@ -105,10 +108,10 @@ pair "versionstamp --path $DIR cold" "git rev-list --count HEAD -- $DIR" \
 "$VS" print --repo "$REPO" --path "$DIR" >/dev/null
 pair "versionstamp --path $DIR warm" "git rev-list --count HEAD -- $DIR" \
   "$VS print --repo $REPO --path $DIR" "git -C $REPO rev-list --count HEAD -- $DIR"
-cache_for HEAD~10 history-answers
+cache_for HEAD~10 path
 pair "versionstamp --path $DIR ahead (HEAD~10 cached)" "git rev-list --count HEAD -- $DIR" \
   "$VS print --repo $REPO --path $DIR" "git -C $REPO rev-list --count HEAD -- $DIR" \
-  "cp $CACHE/history-answers-template $CACHE/history-answers"
+  "cp $CACHE/path-template $CACHE/history"
 
 pair "versionstamp --first-parent cold" "git rev-list --count --first-parent HEAD" \
   "$COLD $VS print --repo $REPO --first-parent" "git -C $REPO rev-list --count --first-parent HEAD"
@@ -123,4 +126,15 @@ pair "versionstamp --tag-pattern '$GLOB' {tag} warm" "git describe --tags --abbr
   "$VS print --repo $REPO --tag-pattern '$GLOB' --format '{tag}'" \
   "git -C $REPO describe --tags --abbrev=0 --match '$GLOB'"
 rm -f "$CACHE"/*-template
+
+# Objects in an alternate store: a `git clone --shared` of REPO (what `--reference` and CI
+# reference repositories give) holds no pack of its own, its history is read from REPO's.
+SHARED=$(mktemp -d "${TMPDIR:-/tmp}/bench-versionstamp-shared.XXXXXX")
+trap 'rm -rf "$SHARED"' EXIT
+git clone -q --shared "$REPO" "$SHARED/clone"
+pair "versionstamp cold, clone --shared (alternates)" "git rev-list --count HEAD, clone --shared" \
+  "$COLD $VS print --repo $SHARED/clone" "git -C $SHARED/clone rev-list --count HEAD"
+"$VS" print --repo "$SHARED/clone" >/dev/null
+pair "versionstamp warm, clone --shared (alternates)" "git rev-list --count HEAD, clone --shared" \
+  "$VS print --repo $SHARED/clone" "git -C $SHARED/clone rev-list --count HEAD"
 echo "load average before: $LOAD_BEFORE; after: $(uptime | sed 's/.*load average: //')"

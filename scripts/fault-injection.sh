@@ -268,8 +268,8 @@ check "kill -9 x$kills during update --database (${install_ms} ms) / --patch (${
   test "$update_bad" -eq 0
 "$DBGEN" update --bundled "$ku/food.sqlite" --updates "$ku/updates" --database "$ku/v3.sqlite" >/dev/null 2>&1
 "$DBGEN" update --bundled "$ku/food.sqlite" --updates "$ku/updates" --database "$ku/v2.sqlite" >/dev/null 2>&1 # not newer: refused
-check "the next install removed what the $leftovers interrupted ones left (only the installed database remains)" \
-  test "$(ls -A "$ku/updates")" = "food.sqlite"
+check "the next install removed what the $leftovers interrupted ones left (only the installed database and its content record remain)" \
+  test "$(LC_ALL=C ls -A "$ku/updates" | tr '\n' ' ')" = ".food.sqlite.content food.sqlite "
 check "the bundled database is untouched by the killed updates" test "$(sqlite3 "$ku/food.sqlite" 'PRAGMA user_version')" = 1
 
 # ---------------------------------------------------------------------------------------

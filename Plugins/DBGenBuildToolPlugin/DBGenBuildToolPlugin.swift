@@ -5,15 +5,20 @@ import PackagePlugin
 /// work directory and become resources of the target (`Bundle.module.url(forResource:
 /// "NAME", withExtension: "sqlite")`).
 ///
-/// Each script's inputs are the script and every file it names in `.import` / `.read`
-/// lines (see ``ScriptInputs``), so the database is rebuilt exactly when one of them changes.
+/// A database is rebuilt exactly when a file under its script's directory, or the target's
+/// `dbgen.json` (options such as `{"strict": true}`, read by dbgen when it runs), changes; see
+/// ``DatabaseBuildCommands``. A target with no script, and a database whose script was
+/// renamed or removed, get a warning (that database is
+/// removed from the plugin's outputs and the target's bundle).
 @main
 struct DBGenBuildToolPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         guard let target = target as? SourceModuleTarget else { return [] }
         return try DatabaseBuildCommands(
             dbgen: context.tool(named: "dbgen").path,
-            outputDirectory: context.pluginWorkDirectory
+            workDirectory: context.pluginWorkDirectory,
+            targetName: target.name,
+            targetDirectory: target.directory
         ).commands(for: target.sourceFiles.map(\.path))
     }
 }
@@ -25,7 +30,9 @@ extension DBGenBuildToolPlugin: XcodeBuildToolPlugin {
     func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
         try DatabaseBuildCommands(
             dbgen: context.tool(named: "dbgen").path,
-            outputDirectory: context.pluginWorkDirectory
+            workDirectory: context.pluginWorkDirectory,
+            targetName: target.displayName,
+            targetDirectory: context.xcodeProject.directory
         ).commands(for: target.inputFiles.map(\.path))
     }
 }

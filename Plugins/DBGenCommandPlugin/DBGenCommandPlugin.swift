@@ -4,11 +4,15 @@ import PackagePlugin
 /// from the package directory, so relative paths (`schema/schema.txt`, `-o Resources/x.sqlite`)
 /// resolve against it.
 ///
-/// The plugin holds no logic of its own: the tool's output and diagnostics pass straight
-/// through, and a failing tool fails the plugin with a one-line summary (see ToolRun.swift).
+/// It declares no permission, so `dbgen check` and `dbgen diff` run with no flag and no
+/// prompt; a command that writes into the package needs `--allow-writing-to-package-directory`
+/// (or the `dbgen-write` plugin, which declares the permission). The plugin holds no logic of
+/// its own: the tool's output and diagnostics pass straight through, and a failing tool fails
+/// the plugin with a one-line summary (see ToolRun.swift).
 @main
 struct DBGenCommandPlugin: ToolForwardingCommandPlugin {
     static let toolName = "dbgen"
+    static let declaresWritePermission = false
 }
 
 #if canImport(XcodeProjectPlugin)

@@ -2,36 +2,74 @@ import Foundation
 import PackagePlugin
 
 /// The build command that writes the version constants file with `versionstamp`.
+///
+/// Its inputs are the git files that move with HEAD and the index (``RepositoryInputs``) and
+/// the `versionstamp.json` in use, whose options versionstamp reads when it runs (`--config`):
+/// an edit of the file re-runs the command with the new options. The environment the tool
+/// reads (`VERSIONSTAMP_VERSION`, the variable the file names in `buildNumberEnv`) reaches it
+/// as SwiftPM's own environment; SwiftPM plans the build again whenever its environment
+/// changes, and the plugin then removes the generated file, so the command runs again with the
+/// new values (versionstamp rewrites the file only when its content changes). The plugin
+/// reads nothing from the configuration itself.
 struct VersionConstantsCommand {
     /// The generated file's name (and so the name that shows in build logs).
     static let fileName = "BuildVersion.swift"
+    /// The configuration file's name, looked for beside the target's sources, then at the
+    /// package (or Xcode project) root.
+    static let configurationFileName = "versionstamp.json"
     /// The variable that replaces the repository where there is none (a source tarball).
     static let versionVariable = "VERSIONSTAMP_VERSION"
 
     let versionstamp: Path
-    let outputDirectory: Path
+    let workDirectory: Path
     /// Where repository discovery starts (the package or Xcode project directory); the
     /// configuration's paths are relative to it.
     let startingDirectory: Path
-    /// The release-numbering options from `versionstamp.json`.
-    let configuration: VersionStampConfiguration
+    /// The `versionstamp.json` in use, if any.
+    let configuration: Path?
+
+    /// The first `versionstamp.json` in `directories`, by existence only.
+    static func configuration(in directories: [Path]) -> Path? {
+        directories.map { $0.appending(configurationFileName) }
+            .first { FileManager.default.fileExists(atPath: $0.string) }
+    }
+
+    /// The arguments every versionstamp command of the plugin shares: the repository, the
+    /// configuration, and the history cache in the work directory (a build command may not
+    /// write the repository's git directory in the sandbox).
+    var sharedArguments: [String] {
+        ["--repo", startingDirectory.string, "--cache-dir", workDirectory.appending("versionstamp-cache").string]
+            + (configuration.map { ["--config", $0.string] } ?? [])
+    }
+
+    /// The inputs every versionstamp command of the plugin shares.
+    var sharedInputs: [Path] {
+        (RepositoryInputs(startingAt: startingDirectory)?.files ?? []) + (configuration.map { [$0] } ?? [])
+    }
+
+    /// The variable passed explicitly, so that a change of its value re-runs the command even
+    /// where the plan is kept (Xcode).
+    var environment: [String: String] {
+        ProcessInfo.processInfo.environment[Self.versionVariable].map { [Self.versionVariable: $0] } ?? [:]
+    }
+
+    /// Removes the generated file and the stamped plists, so their commands run at least once
+    /// in each plan.
+    func runAgainInThisPlan(stamping templates: [Path]) {
+        let plists = templates.map { StampedPlistCommands(version: self).output(of: $0) }
+        for file in [workDirectory.appending(Self.fileName)] + plists {
+            try? FileManager.default.removeItem(atPath: file.string)
+        }
+    }
 
     func command() -> Command {
-        let output = outputDirectory.appending(Self.fileName)
-        // Passed explicitly, so a change of value re-runs the command.
-        var environment: [String: String] = [:]
-        for name in [Self.versionVariable, configuration.buildNumberVariable].compactMap({ $0 }) {
-            if let value = ProcessInfo.processInfo.environment[name] { environment[name] = value }
-        }
-        var inputs = RepositoryInputs(startingAt: startingDirectory)?.files ?? []
-        if let file = configuration.file { inputs.append(file) }
+        let output = workDirectory.appending(Self.fileName)
         return .buildCommand(
             displayName: "Generating \(Self.fileName) with versionstamp",
             executable: versionstamp,
-            arguments: ["stamp", "--quiet", "--repo", startingDirectory.string, "--swift", output.string]
-                + configuration.arguments,
+            arguments: ["stamp", "--quiet", "--swift", output.string] + sharedArguments,
             environment: environment,
-            inputFiles: inputs,
+            inputFiles: sharedInputs,
             outputFiles: [output]
         )
     }

@@ -3,11 +3,14 @@ import PackagePlugin
 /// `swift package versionstamp …`: runs this package's `versionstamp` tool with the
 /// arguments given, from the package directory, so `--repo` and plist paths resolve against it.
 ///
-/// The plugin holds no logic of its own: the tool's output and diagnostics pass straight
-/// through, and a failing tool fails the plugin with a one-line summary (see ToolRun.swift).
+/// It declares no permission, so `print` (and `stamp --check`, `stamp --dry-run`) run with no
+/// flag and no prompt; `stamp` writes, so it needs `--allow-writing-to-package-directory` (or
+/// the `versionstamp-write` plugin, which declares the permission, as Xcode requires). The
+/// plugin holds no logic of its own (see ToolRun.swift).
 @main
 struct VersionStampCommandPlugin: ToolForwardingCommandPlugin {
     static let toolName = "versionstamp"
+    static let declaresWritePermission = false
 }
 
 #if canImport(XcodeProjectPlugin)

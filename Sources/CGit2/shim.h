@@ -1,6 +1,9 @@
 #ifndef SHIPYARD_CGIT2_SHIM_H
 #define SHIPYARD_CGIT2_SHIM_H
 #include <git2.h>
+/* git_repository_set_index / set_odb: how versionstamp applies GIT_INDEX_FILE and
+ * GIT_OBJECT_DIRECTORY to an opened repository (RepositoryEnvironment.swift). */
+#include <git2/sys/repository.h>
 /* zlib (libgit2 links it too): versionstamp inflates packed commits and trees itself. */
 #include <zlib.h>
 

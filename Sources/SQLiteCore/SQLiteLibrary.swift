@@ -36,18 +36,16 @@ public enum SQLiteLibrary {
         shipyard_sqlite3_disable_memory_statistics() == SQLITE_OK
     }
 
-    /// Best effort: makes connections opened by other libraries (GRDB opens without
-    /// `SQLITE_OPEN_URI`) interpret URI filenames (`file:PATH?mode=ro&immutable=1`) in
-    /// `sqlite3_open` and in ATTACH, as a build with `SQLITE_USE_URI` does
-    /// (`SQLITE_CONFIG_URI`). ``Connection`` never needs it: it opens with `SQLITE_OPEN_URI`.
+    /// Makes connections opened by other libraries (GRDB opens without `SQLITE_OPEN_URI`)
+    /// interpret URI filenames in `sqlite3_open` and in ATTACH (`SQLITE_CONFIG_URI`). Not for
+    /// apps: it is process-wide and works only before the first connection of the process, by
+    /// any framework, is opened; ``Connection`` opens with `SQLITE_OPEN_URI` and the system
+    /// SQLite (Apple's, Debian's) is built with `SQLITE_USE_URI`, so nothing in Shipyard or its
+    /// documented recipes needs it. The tests use it to reproduce a process where it was called.
     ///
-    /// It works only when called before the first connection of the process is opened, by any
-    /// library or framework; in an app that is often already too late.
-    ///
-    /// - Returns: True when the setting took effect, false when SQLite was already initialized
-    ///   (URIs then work only if the build enables them).
+    /// - Returns: True when the setting took effect, false when SQLite was already initialized.
     @discardableResult
-    public static func enableURIFilenames() -> Bool {
+    package static func enableURIFilenames() -> Bool {
         setURIFilenames(true)
     }
 

@@ -39,6 +39,8 @@ public struct VersionStampError: Error, Equatable, Sendable, CustomStringConvert
         case noCommits
         /// A `--path` that lies outside the repository's work tree.
         case pathOutsideRepository
+        /// A `--path` that names nothing in HEAD's tree (it would count no commit).
+        case pathNotInHead
         /// No tag (matching the tag pattern) is reachable, but the format needs `{version}`.
         case noMatchingTag
         /// The variable named by `--build-number-env` does not hold a non-negative integer.
@@ -75,6 +77,9 @@ public struct VersionStampError: Error, Equatable, Sendable, CustomStringConvert
         case unrepresentableValue
         /// Writing a file failed; the old file is left as it was.
         case writeFailed
+        /// A configuration file (`versionstamp.json`) that is not a JSON object of known options
+        /// with values of the right types.
+        case invalidConfiguration
         /// A self-check failed; nothing was written.
         case internalError
 
@@ -104,5 +109,24 @@ public struct VersionStampError: Error, Equatable, Sendable, CustomStringConvert
         guard let path else { return "versionstamp: error: \(message)" }
         if let line { return "\(path):\(line): error: \(message)" }
         return "\(path): error: \(message)"
+    }
+}
+
+extension VersionStampError {
+    /// An object of the repository's history that cannot be read as what it should be (a
+    /// commit without a tree line, a malformed tree, an object of the wrong kind).
+    static func unreadableHistory(_ what: String) -> VersionStampError {
+        VersionStampError(.gitFailure, message: "the repository's history cannot be read: \(what); check it with 'git fsck'")
+    }
+
+    /// A plist that declares or uses the entity `name` (refused, never expanded).
+    static func entityDeclaration(path: String, line: Int?, name: String) -> VersionStampError {
+        VersionStampError(.entityDeclaration, path: path, line: line,
+                          message: "the plist declares or uses the entity '\(name)'; entities are refused (versionstamp never expands entities, reads other files or the network)")
+    }
+
+    /// A plist encoded as `name`, not UTF-8.
+    static func unsupportedEncoding(_ name: String, path: String) -> VersionStampError {
+        VersionStampError(.unsupportedPlist, path: path, message: "the plist is encoded as \(name); versionstamp edits UTF-8 plists only")
     }
 }

@@ -25,6 +25,15 @@ struct DiagnosticPrinter {
         return ExitCode(status)
     }
 
+    /// Writes a LayeredDatabase error at the file and line it names (`PATH[:LINE]: error:
+    /// MESSAGE`), as `dbgen update` reports an install; `attach` keeps the `dbgen: error: PATH:
+    /// MESSAGE` of ``fail(_:status:)``.
+    func fail(located error: LayeredDatabaseError) -> ExitCode {
+        guard let path = error.path else { return fail(error) }
+        print(Diagnostic(.error, error.message, at: error.line.map { SourceLocation(path: path, line: $0) } ?? SourceLocation(file: path)))
+        return ExitCode(1)
+    }
+
     /// Writes a line that is not a diagnostic (`built food.sqlite: 2 tables, …`).
     func write(_ line: String) {
         beforeWriting()
@@ -36,15 +45,9 @@ struct DiagnosticPrinter {
         switch error {
         case let error as DBGenError:
             return error.diagnostic
-        case let error as DatabaseUpdateError:
-            switch error {
-            case .patchFailed(let path, let line, _), .patchRefused(let path, let line, _):
-                return Diagnostic(.error, error.message, at: SourceLocation(path: path, line: line))
-            default:
-                return Diagnostic(.error, error.message, at: SourceLocation(file: error.path))
-            }
         default:
             return Diagnostic(.error, "\(error)")
         }
     }
 }
+

@@ -28,6 +28,32 @@ final class DBGenDiffTests: XCTestCase {
         XCTAssertEqual(same.stdoutText, "")
     }
 
+    /// The patch names its base and target by user_version and SHA-256 (python3's hashlib, the
+    /// oracle), in comments the sqlite3 shell skips.
+    func testThePatchHeaderNamesBaseAndTarget() throws {
+        let (_, old, new) = try pair()
+        func sha256(_ path: String) throws -> String {
+            try Oracle.python3.output(["-c", "import hashlib,sys;print(hashlib.sha256(open(sys.argv[1],'rb').read()).hexdigest())", path])
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let patch = try BuiltProducts.run("dbgen", ["diff", old, new]).stdoutText
+        XCTAssertTrue(patch.hasPrefix("-- dbgen diff base: user_version=1 sha256=\(try sha256(old))\n-- dbgen diff target: user_version=2 sha256=\(try sha256(new))\nBEGIN TRANSACTION;\n"), patch)
+    }
+
+    /// NEW's user_version not greater than OLD's: the patch would not install, so it is refused
+    /// (exit 1, nothing on stdout) unless --force; equal contents still give an empty patch.
+    func testANewThatIsNotNewerIsRefusedUnlessForced() throws {
+        let (_, old, new) = try pair()
+        let backwards = try BuiltProducts.run("dbgen", ["diff", new, old])
+        XCTAssertEqual(backwards.status, 1)
+        XCTAssertEqual(backwards.stdoutText, "")
+        XCTAssertEqual(backwards.stderrText, "\(old): error: user_version 1 is not greater than 2, that of \(new): the patch would not install (give every release a greater PRAGMA user_version, or --force)\n")
+        let forced = try BuiltProducts.run("dbgen", ["diff", "--force", new, old])
+        XCTAssertEqual(forced.status, 0, forced.stderrText)
+        XCTAssertTrue(forced.stdoutText.contains("PRAGMA user_version=1;"), forced.stdoutText)
+        XCTAssertEqual(try BuiltProducts.run("dbgen", ["diff", "--summary", new, old]).status, 0, "the summary installs nothing")
+    }
+
     func testSummaryAndTableAreSqldiffs() throws {
         let (_, old, new) = try pair()
         let ours = try BuiltProducts.run("dbgen", ["diff", "--summary", old, new])

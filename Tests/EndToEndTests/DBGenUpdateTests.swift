@@ -48,11 +48,12 @@ final class DBGenUpdateTests: XCTestCase {
         XCTAssertEqual(try BuiltProducts.run("dbgen", ["update", "--bundled", bundled, "--updates", updates, "--database", v2]).status, 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: updates + "/food.sqlite"))
         let bundledBefore = try Data(contentsOf: URL(fileURLWithPath: bundled))
+        let other2 = try version(dir, from: bundled, "other2.sqlite", "INSERT INTO food VALUES (7, 'plum'); PRAGMA user_version = 2;")
         let escape = dir.appendingPathComponent("escape.sql")
         try Data("PRAGMA user_version = 5;\nATTACH DATABASE 'other.sqlite' AS o;\n".utf8).write(to: escape)
         let cases: [([String], String, String)] = [
             (["--database", dir.appendingPathComponent("nope.sqlite").path], "nope.sqlite: error: no such file", ""),
-            (["--database", v2], "v2.sqlite: error: user_version 2 is not newer than 2", ""),
+            (["--database", other2], "other2.sqlite: error: user_version 2 is not newer than 2", ""),
             (["--database", v2, "--sha256", String(repeating: "0", count: 64)], "v2.sqlite: error: SHA-256 mismatch", ""),
             (["--patch", escape.path], "escape.sql:2: error: refused: ATTACH", ""),
         ]
@@ -60,7 +61,7 @@ final class DBGenUpdateTests: XCTestCase {
             let result = try BuiltProducts.run("dbgen", ["update", "--bundled", bundled, "--updates", updates] + arguments)
             XCTAssertEqual(result.status, 1, "\(arguments)")
             XCTAssertTrue(result.stderrText.contains(message), "\(arguments): \(result.stderrText)")
-            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: updates), ["food.sqlite"])
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: updates).sorted(), [".food.sqlite.content", "food.sqlite"])
             XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: updates + "/food.sqlite")), before)
             XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: bundled)), bundledBefore)
         }
@@ -70,5 +71,37 @@ final class DBGenUpdateTests: XCTestCase {
         XCTAssertEqual(missingBundled.stderrText, "\(noBundle): error: no such file\n")
         let usage = try BuiltProducts.run("dbgen", ["update", "--bundled", bundled, "--updates", updates])
         XCTAssertEqual(usage.status, 64, "neither --database nor --patch is a usage error")
+    }
+
+    /// A re-download: installing what is in effect again exits 0, prints the version, says so
+    /// on stderr and changes nothing; the same for a patch.
+    func testInstallingWhatIsInstalledSaysSoAndChangesNothing() throws {
+        let (dir, bundled, updates, _) = try fixture()
+        let v2 = try version(dir, from: bundled, "v2.sqlite", "INSERT INTO food VALUES (2, 'pear'); PRAGMA user_version = 2;")
+        let patch = dir.appendingPathComponent("1-2.sql")
+        try BuiltProducts.run("dbgen", ["diff", bundled, v2]).stdout.write(to: patch)
+        for arguments in [["--patch", patch.path], ["--database", v2]] {
+            XCTAssertEqual(try BuiltProducts.run("dbgen", ["update", "--bundled", bundled, "--updates", updates] + arguments).status, 0)
+            let before = try Data(contentsOf: URL(fileURLWithPath: updates + "/food.sqlite"))
+            let again = try BuiltProducts.run("dbgen", ["update", "--bundled", bundled, "--updates", updates] + arguments)
+            XCTAssertEqual(again.status, 0, again.stderrText)
+            XCTAssertEqual(again.stdoutText, "2\n")
+            XCTAssertEqual(again.stderrText, "\(arguments[1]): note: already installed (user_version 2); nothing changed\n")
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: updates + "/food.sqlite")), before)
+            try FileManager.default.removeItem(atPath: updates)
+        }
+    }
+
+    /// A patch made for another release is refused, naming the file and both versions.
+    func testAPatchForAnotherBaseIsRefused() throws {
+        let (dir, bundled, updates, _) = try fixture()
+        let v2 = try version(dir, from: bundled, "v2.sqlite", "INSERT INTO food VALUES (2, 'pear'); PRAGMA user_version = 2;")
+        let v3 = try version(dir, from: v2, "v3.sqlite", "PRAGMA user_version = 3;")
+        let patch = dir.appendingPathComponent("2-3.sql")
+        try BuiltProducts.run("dbgen", ["diff", v2, v3]).stdout.write(to: patch)
+        let result = try BuiltProducts.run("dbgen", ["update", "--bundled", bundled, "--updates", updates, "--patch", patch.path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderrText.hasPrefix("\(patch.path): error: patch from user_version 2 to 3 is for another database: the database in effect is user_version 1 (\(bundled))"), result.stderrText)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: updates))
     }
 }

@@ -90,6 +90,7 @@ final class VersionStampPrintTests: XCTestCase {
         XCTAssertTrue(result.stderrText.contains("VERSIONSTAMP_VERSION"), result.stderrText)
     }
 
+    /// Refused whatever libgit2 can read (1.7 and later read shallow clones): the history is incomplete.
     func testShallowCloneFails() throws {
         let fixture = try makeRepository()
         let clone = fixture.base.appendingPathComponent("shallow")
@@ -100,6 +101,33 @@ final class VersionStampPrintTests: XCTestCase {
         XCTAssertTrue(result.stderrText.contains("fetch-depth: 0"), result.stderrText)
     }
 
+    /// CI's default `--depth 1` checkout: the tokens of HEAD alone are printed as git gives them.
+    func testShallowCloneAnswersHeadTokens() throws {
+        let fixture = try makeRepository()
+        let clone = fixture.base.appendingPathComponent("shallow")
+        try fixture.run("clone", "-q", "--depth", "1", "file://\(fixture.root.path)", clone.path)
+        let result = try fixture.versionstamp(["print", "--repo", clone.path, "--format", "{sha} {short} {branch} {timestamp}{dirty}"])
+        XCTAssertEqual(result.status, 0, result.stderrText)
+        let expected = [try fixture.run("rev-parse", "HEAD", in: clone), try fixture.run("rev-parse", "--short", "HEAD", in: clone),
+                        try fixture.run("rev-parse", "--abbrev-ref", "HEAD", in: clone), try fixture.run("log", "-1", "--format=%ct", in: clone)]
+        XCTAssertEqual(result.stdoutText, expected.joined(separator: " ") + "\n")
+    }
+
+    /// A hook-like run inside another repository with `GIT_DIR` naming a third one: its count,
+    /// not the enclosing repository's.
+    func testGitDirNamesTheRepository() throws {
+        let fixture = try makeRepository()
+        let src = fixture.base.appendingPathComponent("src")
+        try FileManager.default.createDirectory(at: src, withIntermediateDirectories: true)
+        try fixture.run("init", "-q", "-b", "main", in: src)
+        try fixture.run("commit", "-q", "--allow-empty", "-m", "only", in: src)
+        let gitDir = src.appendingPathComponent(".git").path
+        let result = try fixture.versionstamp(["print", "--format", "{count} {sha}"], in: fixture.root, extra: ["GIT_DIR": gitDir])
+        XCTAssertEqual(result.status, 0, result.stderrText)
+        XCTAssertEqual(result.stdoutText, "1 \(try fixture.run("rev-parse", "HEAD", in: src))\n")
+        XCTAssertNotEqual(try fixture.run("rev-list", "--count", "HEAD"), "1", "the enclosing repository has more commits")
+    }
+
     func testUnbornHeadFails() throws {
         let fixture = try VersionStampGitFixture(self)
         try fixture.run("init", "-q", "-b", "main")
@@ -108,13 +136,16 @@ final class VersionStampPrintTests: XCTestCase {
         XCTAssertTrue(result.stderrText.contains("no commits"), result.stderrText)
     }
 
+    /// `extensions.partialClone`, which no libgit2 from 1.5 to 1.9 reads (`worktreeConfig`,
+    /// refused by 1.5 to 1.7, is read by 1.8 and later: VersionStampKit's tests cover both).
     func testUnsupportedExtensionFails() throws {
         let fixture = try makeRepository()
         try fixture.run("config", "core.repositoryformatversion", "1")
-        try fixture.run("config", "extensions.worktreeConfig", "true")
+        try fixture.run("config", "extensions.partialClone", "origin")
         let result = try fixture.versionstamp(["print", "--repo", fixture.root.path])
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.stderrText.lowercased().contains("extensions.worktreeconfig"), result.stderrText)
+        XCTAssertTrue(result.stderrText.lowercased().contains("extensions.partialclone"), result.stderrText)
+        XCTAssertTrue(result.stderrText.contains("unsupported repository extension"), result.stderrText)
     }
 
     func testUnknownTokenFails() throws {

@@ -136,8 +136,7 @@ final class VersionStampReleaseNumberingTests: XCTestCase {
 
     func testPathCountMatchesGit() throws {
         let fixture = try makeRepository()
-        // A path that does not exist (any more) is inside the repository and names history too.
-        for paths in [["app"], ["lib"], ["docs"], ["app", "docs"], ["lib/fix.txt"], ["gone"]] {
+        for paths in [["app"], ["lib"], ["docs"], ["app", "docs"], ["lib/fix.txt"], ["."]] {
             let expected = try fixture.git(["rev-list", "--count", "HEAD", "--"] + paths)
             XCTAssertEqual(try printed(fixture, paths.flatMap { ["--path", $0] }), expected, "\(paths)")
             XCTAssertEqual(try printed(fixture, ["--first-parent"] + paths.flatMap { ["--path", $0] }),
@@ -159,6 +158,28 @@ final class VersionStampReleaseNumberingTests: XCTestCase {
         XCTAssertEqual(try fixture.versionstamp(["print", "--path", app.path], in: fixture.root).stdoutText, expected + "\n")
         XCTAssertEqual(try fixture.versionstamp(["print", "--path", "../app"], in: fixture.root.appendingPathComponent("lib")).stdoutText,
                        expected + "\n")
+    }
+
+    /// A path that names nothing in HEAD's tree (a typo, a directory removed since) would count
+    /// no commit: an error naming the path as written, with nothing written. git itself counts 0.
+    func testPathNotInHeadFailsNamingItAndWritesNothing() throws {
+        let fixture = try makeRepository()
+        try fixture.run("rm", "-q", "docs/c.txt")
+        try fixture.run("commit", "-q", "-m", "docs gone")
+        for (paths, named) in [(["lib/nett"], "lib/nett"), (["app", "docs"], "docs"), (["./gone/"], "./gone/")] {
+            XCTAssertEqual(try fixture.git(["rev-list", "--count", "HEAD", "--"] + paths.filter { $0 != "app" }), "docs" == named ? "2" : "0")
+            let result = try fixture.versionstamp(["print", "--repo", fixture.root.path] + paths.flatMap { ["--path", $0] })
+            XCTAssertEqual(result.status, 1, "\(paths)")
+            XCTAssertEqual(result.stdoutText, "")
+            XCTAssertTrue(result.stderrText.hasPrefix("\(named): error: the path matches nothing in HEAD's tree"), result.stderrText)
+        }
+        let plist = try writeInfoPlist(fixture)
+        let before = try Data(contentsOf: plist)
+        let stamp = try fixture.versionstamp(["stamp", plist.path, "--repo", fixture.root.path, "--path", "lib/nett", "--json", "v.json"])
+        XCTAssertEqual(stamp.status, 1)
+        XCTAssertTrue(stamp.stderrText.hasPrefix("lib/nett: error: "), stamp.stderrText)
+        XCTAssertEqual(try Data(contentsOf: plist), before)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fixture.base.appendingPathComponent("v.json").path))
     }
 
     func testPathOutsideTheRepositoryFailsAndWritesNothing() throws {

@@ -104,4 +104,68 @@ final class VersionStampStampRepositoryTests: XCTestCase {
                         date, timestamp, "1.0", "''"].joined(separator: " ")
         XCTAssertEqual(output.stdoutText.trimmingCharacters(in: .newlines), expected)
     }
+
+    /// The documented way to stamp a plist kept in the repository: `--output` writes the built
+    /// copy and leaves the tracked source as it is, so the tree stays clean (no `{dirty}`
+    /// marker) and every later build finds the placeholder again. In place, the second run
+    /// fails: the placeholder is gone.
+    func testOutputStampsTheBuiltCopyAndKeepsTheTrackedSource() throws {
+        try writePlist("version.plist", key: "Version", value: "r0000")
+        try git(["add", "version.plist"])
+        try git(["commit", "-q", "-m", "version.plist"])
+        let source = repository.appendingPathComponent("version.plist")
+        let original = try Data(contentsOf: source)
+        let built = fixture.base.appendingPathComponent("build products")
+        try FileManager.default.createDirectory(at: built, withIntermediateDirectories: true)
+        let output = built.appendingPathComponent("version.plist")
+        for round in 1...2 {
+            let result = try stamp(["version.plist", "--output", output.path])
+            XCTAssertEqual(result.status, 0, "round \(round): \(result.stderrText)")
+            XCTAssertEqual(try Data(contentsOf: source), original, "round \(round): the tracked source is untouched")
+            XCTAssertEqual(try git(["status", "--porcelain", "--untracked-files=no"]), "", "round \(round): the tree stays clean")
+            let count = try git(["rev-list", "--count", "HEAD"])
+            let stamped = try Oracle.python3.run(["-c", "import plistlib, sys; print(plistlib.load(open(sys.argv[1], 'rb'))['Version'])", output.path])
+            XCTAssertEqual(stamped.stdoutText, "r\(count)\n", "round \(round)")
+            try git(["commit", "-q", "--allow-empty", "-m", "round \(round)"])
+        }
+        // --check and --dry-run look at the output file and write nothing.
+        let check = try stamp(["version.plist", "--output", output.path, "--check"])
+        XCTAssertEqual(check.status, 1, "a new commit: the output would change")
+        XCTAssertTrue(check.stdoutText.hasPrefix("\(output.path):5: Version: \"r0000\" → \"r"), check.stdoutText)
+        let dryRun = try stamp(["version.plist", "--output", output.path, "--dry-run"])
+        XCTAssertEqual(dryRun.status, 0, dryRun.stderrText)
+        XCTAssertTrue(dryRun.stdoutText.hasSuffix("dry run: nothing written (1 file would change)\n"), dryRun.stdoutText)
+        XCTAssertEqual(try Oracle.python3.run(["-c", "import plistlib, sys; print(plistlib.load(open(sys.argv[1], 'rb'))['Version'])", output.path]).stdoutText,
+                       "r" + String(Int(try git(["rev-list", "--count", "HEAD"]))! - 1) + "\n", "not written")
+        XCTAssertEqual(try stamp(["version.plist", "--output", output.path]).status, 0)
+        XCTAssertEqual(try stamp(["version.plist", "--output", output.path, "--check"]).status, 0)
+        // Key mode too; and one output for two plists is a usage error.
+        try writePlist("Info.plist", key: "CFBundleVersion", value: "1")
+        let info = built.appendingPathComponent("Info.plist")
+        XCTAssertEqual(try stamp(["Info.plist", "--output", info.path, "--key", "CFBundleVersion"]).status, 0)
+        XCTAssertEqual(try plistValue("Info.plist", "CFBundleVersion"), "1")
+        XCTAssertEqual(try Oracle.python3.run(["-c", "import plistlib, sys; print(plistlib.load(open(sys.argv[1], 'rb'))['CFBundleVersion'])", info.path]).stdoutText,
+                       try git(["rev-list", "--count", "HEAD"]) + "\n")
+        let two = try stamp(["Info.plist", "version.plist", "--output", info.path])
+        XCTAssertEqual(two.status, 64, two.stderrText)
+        XCTAssertTrue(two.stderrText.contains("--output takes exactly one PLIST"), two.stderrText)
+    }
+
+    /// `--cache-dir DIR`: the history cache is written in DIR, nothing under the git directory
+    /// (a sandboxed build may write only its own directory).
+    func testCacheDirectoryKeepsTheCacheThere() throws {
+        let cache = fixture.base.appendingPathComponent("plugin work")
+        for round in 1...2 {
+            let result = try fixture.versionstamp(["print", "--repo", repository.path, "--cache-dir", cache.path, "--format", "{count} {describe}"])
+            XCTAssertEqual(result.status, 0, result.stderrText)
+            XCTAssertEqual(result.stdoutText, (try git(["rev-list", "--count", "HEAD"])) + " "
+                           + (try git(["describe", "--tags", "--long", "--always", "--dirty"])) + "\n", "round \(round)")
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: cache.appendingPathComponent("history").path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: repository.appendingPathComponent(".git/versionstamp").path))
+        try writePlist("Info.plist", key: "CFBundleVersion", value: "1")
+        XCTAssertEqual(try stamp(["Info.plist", "--cache-dir", cache.path]).status, 0)
+        XCTAssertEqual(try plistValue("Info.plist", "CFBundleVersion"), try git(["rev-list", "--count", "HEAD"]))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: repository.appendingPathComponent(".git/versionstamp").path))
+    }
 }

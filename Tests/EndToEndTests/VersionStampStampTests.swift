@@ -146,9 +146,16 @@ final class VersionStampStampTests: XCTestCase {
         XCTAssertEqual(result.stdoutText, """
         Info.plist:8: CFBundleVersion: "1" → "3.2"
         Info.plist:6: CFBundleShortVersionString: "2.1" → "3.2"
+        dry run: nothing written (1 file would change)
 
         """)
         XCTAssertEqual(try Data(contentsOf: plist), Data(infoPlist.utf8))
+        // A real run prints the same change lines, without the dry run's last line.
+        let real = try stamp(["--key", "CFBundleVersion", "--key", "CFBundleShortVersionString", "Info.plist"], version: "3.2")
+        XCTAssertEqual(real.status, 0, real.stderrText)
+        XCTAssertEqual(real.stdoutText + "dry run: nothing written (1 file would change)\n", result.stdoutText)
+        let quiet = try stamp(["--dry-run", "--quiet", "Info.plist"], version: "3.2")
+        XCTAssertEqual(quiet.stdoutText, "dry run: nothing written (no file would change)\n")
     }
 
     // MARK: Errors

@@ -28,9 +28,9 @@ try FileManager.default.createDirectory(at: appData, withIntermediateDirectories
 let updates = appData.appendingPathComponent("food-updates").path
 let userPath = appData.appendingPathComponent("user.sqlite").path
 
-// Before GRDB opens its first connection: let every connection read `file:` URIs, so the
-// attachment is read-only and immutable whatever SQLite's build options.
-SQLiteLibrary.enableURIFilenames()
+// No process-wide switch: GRDB opens without SQLITE_OPEN_URI, and the system SQLite (Apple's,
+// Debian's) is built with SQLITE_USE_URI, so the `file:…?mode=ro&immutable=1` attachment is
+// read as a URI; where it is not, `attach` fails and attaches nothing.
 
 /// The GRDB configuration of the app: the shipped data (bundled, or the installed update when
 /// newer) attached as "bundle" to every connection GRDB opens.
@@ -83,7 +83,7 @@ print("Release: patch of \(try Data(contentsOf: patch).count) bytes")
 
 // 3. Run time: install the downloaded patch (checked, atomic), then open new connections.
 let installed = try DatabaseUpdater(bundledPath: bundled, updatesDirectory: updates).installPatch(at: patch.path)
-print("Installed update: user_version \(installed)")
+print("Installed update: user_version \(installed.userVersion)")
 try report("DatabaseQueue, after the update", try DatabaseQueue(path: userPath, configuration: configuration()))
 let pool = try DatabasePool(path: appData.appendingPathComponent("user-pool.sqlite").path, configuration: configuration())
 try report("DatabasePool, after the update", pool)

@@ -17,6 +17,15 @@ public struct BuildOptions {
     /// the output, which an app ships): by default the user's cache directory
     /// (``systemCacheDirectory``); nil keeps none, so every build runs.
     public var cacheDirectory: String? = BuildOptions.systemCacheDirectory
+    /// A JSON file of options (`dbgen.json`, see ``BuildConfiguration``), read when the build
+    /// runs; its settings add to the ones above.
+    public var configurationFile: String?
+    /// The directories a build system watches for this build (absolute, or relative to the
+    /// current directory). When not empty, every file the script reads must lie under one of
+    /// them: a file outside is an error naming the line that read it, so a build system that
+    /// declares these directories' files as the build's inputs can never skip a build it
+    /// should run. Empty: any file may be read.
+    public var inputRoots: [String] = []
     /// Receives every warning as it happens (`food.csv:12: warning: expected 5 columns…`).
     /// Errors are thrown by the build, not passed here.
     public var diagnosticHandler: ((Diagnostic) -> Void)?
@@ -52,6 +61,9 @@ public struct BuildOptions {
         return systemCacheDirectory
     }
 
-    /// The options that change the output (part of the fingerprint).
-    var fingerprintOptions: [String] { strict ? ["strict"] : [] }
+    /// The options that change the output or the build's verdict (part of the fingerprint, so
+    /// a change of them makes the build run).
+    var fingerprintOptions: [String] {
+        (strict ? ["strict"] : []) + inputRoots.map { "input-root=\($0)" }
+    }
 }

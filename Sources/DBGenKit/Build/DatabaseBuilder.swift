@@ -13,6 +13,9 @@ public enum DatabaseBuilder {
     public static func build(_ options: BuildOptions) throws -> BuildSummary {
         let started = Date()
         let cwd = PathResolution.currentDirectory
+        let options = try options.configurationFile.map {
+            try BuildConfiguration.load(from: PathResolution.absolute($0, relativeTo: cwd), displayPath: $0).applied(to: options)
+        } ?? options
         let schemaPath = PathResolution.absolute(options.schema, relativeTo: cwd)
         let outputPath = PathResolution.absolute(options.output, relativeTo: cwd)
         let fingerprintPath = FingerprintStore.path(
@@ -40,6 +43,7 @@ public enum DatabaseBuilder {
         let result = try run(schema: options.schema, schemaPath: schemaPath, into: file.temporaryPath,
                              strict: options.strict, diagnosticHandler: options.diagnosticHandler,
                              progressHandler: options.progressHandler)
+        try WatchedInputs.check(result.inputs, readAt: result.inputLocations, roots: options.inputRoots)
         try commit(file)
         unlink(FingerprintStore.legacyPath(forOutput: outputPath)) // kept beside the output by earlier versions
 
@@ -109,6 +113,8 @@ public enum DatabaseBuilder {
     struct ScriptOutcome {
         var tables: [BuildSummary.Table]
         var inputs: [InputFile]
+        /// Where each input was first read, by absolute path.
+        var inputLocations: [String: SourceLocation]
         /// The warnings reported, and how many there were.
         var warnings: BuildWarnings
     }
@@ -135,6 +141,6 @@ public enum DatabaseBuilder {
         for (limit, value) in limits { connection.setLimit(limit, to: Int32(value)) }
         try BuildConnection.seal(connection)
         let tables = try BuildConnection.tableCounts(connection)
-        return ScriptOutcome(tables: tables, inputs: runner.inputs, warnings: warnings)
+        return ScriptOutcome(tables: tables, inputs: runner.inputs, inputLocations: runner.inputLocations, warnings: warnings)
     }
 }

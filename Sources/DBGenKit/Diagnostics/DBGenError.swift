@@ -29,11 +29,21 @@ public struct DBGenError: Error, Hashable, Sendable, CustomStringConvertible {
         /// A database to compare cannot be read (`check`, `diff`): not a SQLite database, or
         /// reading it failed.
         case unreadableDatabase
+        /// The configuration file (``BuildOptions/configurationFile``, `dbgen.json`) cannot be
+        /// read, is not a JSON object, or holds an unknown key or a value of the wrong type.
+        case configuration
+        /// The script read a file outside the directories the build system watches
+        /// (``BuildOptions/inputRoots``): a change to it would not make the build run again.
+        case unwatchedInput
         /// `diff --table` names a table that is in neither database.
         case noSuchTable
         /// `diff` cannot carry a difference the way it was asked to: a table it cannot compare,
         /// or a schema difference (or a table without a declared PRIMARY KEY) in a changeset.
         case unsupported
+        /// `diff`: NEW's `user_version` is not greater than OLD's while their contents differ,
+        /// so the patch would not install (``DatabaseDiff/requireNewerVersion()``; `dbgen diff
+        /// --force` skips the check).
+        case notNewer
     }
 
     /// The kind of failure.
@@ -103,6 +113,13 @@ extension DBGenError {
     static func changesetTableWithoutPrimaryKey(table: String) -> DBGenError {
         DBGenError(.unsupported, "\(table): a changeset cannot carry the rows of a table without a declared "
                    + "PRIMARY KEY; use the SQL patch")
+    }
+
+    /// NEW's `user_version` is not greater than OLD's (and their contents differ).
+    static func notNewer(newPath: String, newVersion: Int64, oldPath: String, oldVersion: Int64) -> DBGenError {
+        DBGenError(.notNewer, "user_version \(newVersion) is not greater than \(oldVersion), that of \(oldPath): "
+                   + "the patch would not install (give every release a greater PRAGMA user_version, or --force)",
+                   at: SourceLocation(file: newPath))
     }
 
     /// A table cannot be compared (for instance its rowid is hidden by columns named rowid,

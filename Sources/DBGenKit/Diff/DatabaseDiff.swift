@@ -1,3 +1,4 @@
+import FileSystemKit
 import Foundation
 import SQLiteCore
 
@@ -39,8 +40,37 @@ public final class DatabaseDiff {
     ///
     /// Running it on a copy of the old database (`sqlite3 COPY < patch.sql`) gives the new
     /// database's content: schema, rows with their types and exact values, `user_version`.
+    /// A whole-database patch (no `table`) starts with a header in SQL comments naming its
+    /// base and target, each by `user_version` and the SHA-256 of the file, which the
+    /// updater checks (`-- dbgen diff base: user_version=4 sha256=…`, then `target:`).
     public func writePatch(to write: @escaping (UnsafeRawBufferPointer) throws -> Void) throws {
-        try PatchComposer(old: old, new: new, only: table, output: PatchOutput(write)).write()
+        // The header's hashes are computed on another thread while the patch is composed, and
+        // written before the patch's first bytes (a whole-database patch with any bytes has a
+        // header), so reading both files again costs no wall time where a second core is free.
+        let header = table == nil ? PatchHeaderHashes(old: old, new: new) : nil
+        defer { header?.wait() }
+        var headerWritten = false
+        try PatchComposer(old: old, new: new, only: table, output: PatchOutput { bytes in
+            if !headerWritten, let header {
+                headerWritten = true
+                try Array(try header.text().utf8).withUnsafeBytes { try write($0) }
+            }
+            try write(bytes)
+        }).write()
+    }
+
+    /// Checks that NEW's `user_version` is greater than OLD's, as an update needs to install:
+    /// else throws a ``DBGenError`` (``DBGenError/Code/notNewer``),
+    /// unless the two hold the same content (the patch is empty).
+    public func requireNewerVersion() throws {
+        let oldVersion = try old.pragma("user_version"), newVersion = try new.pragma("user_version")
+        guard newVersion <= oldVersion else { return }
+        struct NotEmpty: Error {}
+        do {
+            try PatchComposer(old: old, new: new, only: table, output: PatchOutput { _ in throw NotEmpty() }).write()
+        } catch is NotEmpty {
+            throw DBGenError.notNewer(newPath: new.path, newVersion: newVersion, oldPath: old.path, oldVersion: oldVersion)
+        }
     }
 
     /// Writes the SQL patch to an open file descriptor (standard output: 1).
@@ -63,5 +93,45 @@ public final class DatabaseDiff {
         var bytes = Data()
         try writePatch { bytes.append(contentsOf: $0) }
         return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// The SHA-256 of both files of a diff, computed on a thread of their own from creation, for
+/// the patch header: `-- dbgen diff base: user_version=4 sha256=…` and `-- dbgen diff target:
+/// user_version=5 sha256=…`, which LayeredDatabase's `PatchHeader` reads.
+private final class PatchHeaderHashes: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var hashes: Result<(String, String), Error> = .failure(CancellationError())
+    private let versions: Result<(Int64, Int64), Error>
+
+    init(old: DiffInput, new: DiffInput) {
+        versions = Result { (try old.pragma("user_version"), try new.pragma("user_version")) }
+        let paths = (old.path, new.path)
+        Thread.detachNewThread { [self] in
+            hashes = Result { (try Self.sha256(paths.0), try Self.sha256(paths.1)) }
+            done.signal()
+        }
+    }
+
+    private static func sha256(_ path: String) throws -> String {
+        do {
+            return try ContentHash.sha256(ofFileAt: path)
+        } catch let error as FileSystemError {
+            throw DBGenError.notADatabase(path: path, reason: "cannot read it: \(error.reason)")
+        }
+    }
+
+    /// Waits until both hashes are known (idempotent).
+    func wait() {
+        done.wait()
+        done.signal()
+    }
+
+    /// The two header lines.
+    func text() throws -> String {
+        wait()
+        let (oldHash, newHash) = try hashes.get(), (oldVersion, newVersion) = try versions.get()
+        return "-- dbgen diff base: user_version=\(oldVersion) sha256=\(oldHash)\n"
+            + "-- dbgen diff target: user_version=\(newVersion) sha256=\(newHash)\n"
     }
 }

@@ -30,6 +30,11 @@ final class ScriptRunner {
     private(set) var inputs: [InputFile] = []
     /// The paths in `inputs` (fsdir records every entry of a tree it walks).
     private var inputPaths: Set<String> = []
+    /// Where each input was first read (the dot-command's line, or the start of the SQL
+    /// statement that read it), by absolute path.
+    private(set) var inputLocations: [String: SourceLocation] = [:]
+    /// The dot-command or SQL being performed.
+    private var currentLocation: SourceLocation?
 
     /// The script being run: how it is shown, and the directory its relative paths resolve
     /// against (the script's own, until a `.cd`).
@@ -73,6 +78,7 @@ final class ScriptRunner {
 
     func recordInput(_ absolutePath: String, _ displayPath: String) {
         guard inputPaths.insert(absolutePath).inserted else { return }
+        inputLocations[absolutePath] = currentLocation
         inputs.append(InputFile(path: absolutePath, displayPath: displayPath, stamp: FileStamp.of(absolutePath)))
     }
 
@@ -128,11 +134,13 @@ final class ScriptRunner {
         let script = contexts[contexts.count - 1]
         switch item {
         case .sql(let chunk, let complete):
+            currentLocation = chunk.lines.first.map { SourceLocation(path: script.displayPath, line: $0.line) }
             let executor = SQLChunkExecutor(connection: connection, scriptPath: script.displayPath,
                                             diagnostics: diagnostics, authorizer: authorizer)
             try executor.execute(chunk, complete: complete)
         case .dotCommand(let line, let lineNumber):
             let location = SourceLocation(path: script.displayPath, line: lineNumber, column: 1)
+            currentLocation = location
             do {
                 guard let command = try DotCommandParser.parse(DotCommandTokenizer.tokenize(line)) else { return }
                 try perform(command, line: line, at: location)

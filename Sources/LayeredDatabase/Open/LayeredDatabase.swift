@@ -1,9 +1,17 @@
-import SQLiteCore
+// An app imports LayeredDatabase alone: the SQLite types its API takes and returns come with
+// it. SQLiteCore's public API is exactly that app-facing part — `Connection` (execute, query,
+// scalar, forEachRow, prepare, inTransaction), `Statement`, `Row`, `DatabaseValue`,
+// `SQLiteError`, `ResultCode`, `SQLiteLibrary` — while everything only Shipyard's tools use
+// (the VFS, `.dbconfig` options, run-time limits, the authorizer, raw column access, URIs)
+// is `package`, invisible outside this package. SQLiteCoreTests' PublicSurfaceTests keeps
+// that list.
+@_exported import SQLiteCore
 import Foundation
 
 /// A writable user database with the app's shipped, read-only database attached beside it.
 ///
 /// ```swift
+/// let bundle = Bundle.module.resourcePath!       // a SwiftPM target's resources (an app target's own: Bundle.main)
 /// let db = try LayeredDatabase(
 ///     userPath: documents + "/user.sqlite",       // created on first launch
 ///     templatePath: bundle + "/user.sqlite",      // empty user template shipped in the app
@@ -18,8 +26,11 @@ import Foundation
 /// 2. creates the user database if missing (``UserDatabaseInstaller``: atomic, never
 ///    replaces an existing file, safe when several processes launch at once): from the
 ///    template, or empty when `templatePath` is nil; a missing template is an error;
-/// 3. opens it and applies the migrations (``UserDatabaseMigrator``), before the bundled
-///    database is attached so that unqualified names in migrations mean the user's tables;
+/// 3. opens it (with `SQLITE_OPEN_URI`, as every connection of the library: no process-wide
+///    `sqlite3_config` is needed), sets what it relies on whatever SQLite's build defaults
+///    (`recursive_triggers = OFF`; `auto_vacuum = NONE` for a database created empty), and
+///    applies the migrations (``UserDatabaseMigrator``), before the bundled database is
+///    attached so that unqualified names in migrations mean the user's tables;
 /// 4. attaches the bundled file with `ATTACH DATABASE ? AS "NAME"`, the parameter bound to
 ///    `file:///PATH?mode=ro&immutable=1` (percent-encoded), and reads its schema so a file
 ///    that is not a SQLite database fails now, with a message that says so.
@@ -93,6 +104,7 @@ public final class LayeredDatabase {
             let reason = error.resultCode == .SQLITE_NOTADB ? "file is not a SQLite database" : "cannot read it as a SQLite database"
             throw LayeredDatabaseError.userDatabaseUnreadable(path: userPath, reason: "\(reason) (\(error.message))")
         }
+        try Self.applyUserDatabaseSettings(connection, newlyCreated: installOutcome == .createdEmpty)
         appliedMigrations = try migrator.migrate(connection)
 
         let uri = SQLiteURI.fileURI(path: attachedPath, parameters: [("mode", "ro"), ("immutable", "1")])
@@ -117,6 +129,18 @@ public final class LayeredDatabase {
         self.bundleName = bundleName
     }
 
+    /// Sets explicitly what the user database relies on, so it behaves alike with every
+    /// SQLite: Apple's is built with `SQLITE_DEFAULT_RECURSIVE_TRIGGERS` (a `REPLACE` then fires
+    /// DELETE triggers, and triggers fire triggers) and `SQLITE_DEFAULT_AUTOVACUUM` (new
+    /// databases get `auto_vacuum = FULL`), Debian's and SQLite's own builds neither.
+    /// - `recursive_triggers = OFF` on the connection, SQLite's documented default;
+    /// - `auto_vacuum = NONE` for a user database created empty (a template keeps its own,
+    ///   which is in its file), as `dbgen` and the sqlite3 shell create databases here.
+    static func applyUserDatabaseSettings(_ connection: Connection, newlyCreated: Bool) throws {
+        try connection.execute("PRAGMA recursive_triggers = OFF")
+        if newlyCreated { try connection.execute("PRAGMA main.auto_vacuum = NONE") }
+    }
+
     /// Runs every statement in `sql`, discarding rows (see `Connection/execute(_:_:)`).
     public func execute(_ sql: String, _ arguments: [DatabaseValue] = []) throws {
         try connection.execute(sql, arguments)
@@ -130,5 +154,107 @@ public final class LayeredDatabase {
     /// Runs every statement in `sql`, calling `body` for each row as it is produced.
     public func forEachRow(_ sql: String, _ arguments: [DatabaseValue] = [], _ body: (Row) throws -> Void) throws {
         try connection.forEachRow(sql, arguments, body)
+    }
+
+    // MARK: Union views
+
+    /// Creates a TEMP view that puts the user's rows on par with the shipped ones:
+    /// `CREATE TEMP VIEW "all_food" AS SELECT "pk", "name" FROM "bundle"."food"
+    /// UNION ALL SELECT "pk", "name" FROM "main"."user_food"`.
+    ///
+    /// The view lives in the connection's TEMP schema: it is never written to either file
+    /// and disappears when the connection closes (create it after each open).
+    ///
+    /// - Parameters:
+    ///   - name: The view's name.
+    ///   - columns: The columns, listed explicitly in both SELECTs; nil takes the bundled
+    ///     table's columns (`PRAGMA table_info`), which the user table must also have.
+    ///   - bundledTable: The shipped table, in the bundled database.
+    ///   - userTable: Its twin in the user database.
+    ///   - sourceColumn: If given, an extra last column of that name holding the schema each
+    ///     row came from (the bundle name or `main`).
+    /// - Returns: The SQL that created the view.
+    @discardableResult
+    public func createUnionView(
+        named name: String,
+        columns: [String]? = nil,
+        bundledTable: String,
+        userTable: String,
+        sourceColumn: String? = nil
+    ) throws -> String {
+        let quote = SQLIdentifier.quote
+        let bundledColumns = try tableColumns(bundleName, bundledTable)
+        let userColumns = try tableColumns("main", userTable)
+        let columnNames = columns ?? bundledColumns
+        // Checked here because SQLite reads a double-quoted name that matches no column as a
+        // string literal, which would silently fill the view with the column's name.
+        for (schema, table, existing) in [(bundleName, bundledTable, bundledColumns), ("main", userTable, userColumns)] {
+            let known = Set(existing.map { $0.lowercased() })
+            for column in columnNames where !known.contains(column.lowercased()) {
+                throw SQLiteError(extendedResultCode: .SQLITE_ERROR, message: "no such column: \(column) in \(schema).\(table)")
+            }
+        }
+        guard !columnNames.isEmpty else {
+            throw SQLiteError(extendedResultCode: .SQLITE_ERROR, message: "no columns for the view \(name)")
+        }
+        func select(_ schema: String, _ table: String) -> String {
+            var list = columnNames.map(quote)
+            if let sourceColumn { list.append("'\(schema.replacingOccurrences(of: "'", with: "''"))' AS \(quote(sourceColumn))") }
+            return "SELECT \(list.joined(separator: ", ")) FROM \(quote(schema)).\(quote(table))"
+        }
+        let sql = "CREATE TEMP VIEW \(quote(name)) AS \(select(bundleName, bundledTable)) UNION ALL \(select("main", userTable))"
+        try connection.execute(sql)
+        return sql
+    }
+
+    /// The column names of `schema.table`; throws "no such table" when it does not exist.
+    private func tableColumns(_ schema: String, _ table: String) throws -> [String] {
+        let names = try connection
+            .query("SELECT name FROM pragma_table_info(?, ?) ORDER BY cid", [.text(table), .text(schema)])
+            .map { $0.values.first?.shellText ?? "" }
+        guard !names.isEmpty else {
+            throw SQLiteError(extendedResultCode: .SQLITE_ERROR, message: "no such table: \(schema).\(table)")
+        }
+        return names
+    }
+}
+
+/// Validation of the names under which a database is attached.
+public enum SchemaName {
+    /// Checks a name under which a database may be attached: a plain identifier
+    /// (`[A-Za-z_][A-Za-z0-9_]*`, at most 64 characters) other than `main` and `temp`
+    /// (in any letter case), which name the user database and the TEMP schema.
+    ///
+    /// - Throws: ``LayeredDatabaseError/invalidSchemaName(_:reason:)``.
+    public static func validate(_ name: String) throws {
+        func refuse(_ reason: String) -> LayeredDatabaseError {
+            .invalidSchemaName(name, reason: reason)
+        }
+        let lowered = name.lowercased()
+        if lowered == "main" || lowered == "temp" {
+            throw refuse("'main' and 'temp' are reserved (the user database and the TEMP schema)")
+        }
+        guard let first = name.unicodeScalars.first else { throw refuse("the name is empty") }
+        guard name.unicodeScalars.count <= 64 else { throw refuse("longer than 64 characters") }
+        func isLetter(_ c: Unicode.Scalar) -> Bool {
+            ("a"..."z").contains(c) || ("A"..."Z").contains(c) || c == "_"
+        }
+        guard isLetter(first), name.unicodeScalars.allSatisfy({ isLetter($0) || ("0"..."9").contains($0) }) else {
+            throw refuse("use letters, digits and '_' only, not starting with a digit")
+        }
+        if lowered.hasPrefix("sqlite_") { throw refuse("names starting with 'sqlite_' are reserved by SQLite") }
+    }
+}
+
+/// Keeps the bundled database attached: an authorizer that refuses `DETACH` of its schema,
+/// so SQL on the connection cannot detach it and attach the same file writable under the
+/// same name.
+enum DetachGuard {
+    /// Installs the authorizer on `connection` (replacing any other authorizer).
+    static func install(on connection: Connection, protecting name: String) throws {
+        let protected = name.lowercased()
+        try connection.setAuthorizer { request in
+            request.action == .detach && request.argument1?.lowercased() == protected ? .deny : .allow
+        }
     }
 }

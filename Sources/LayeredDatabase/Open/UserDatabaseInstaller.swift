@@ -29,7 +29,7 @@ public enum UserDatabaseInstaller {
     ///   - userPath: Where the user database lives. Its directory must exist.
     ///   - templatePath: The template to copy, or nil for a new empty database.
     /// - Throws: ``LayeredDatabaseError/templateNotFound(path:)`` when the user database is
-    ///   missing and so is the template; ``LayeredDatabaseError/fileSystem(operation:path:errno:)``
+    ///   missing and so is the template; ``LayeredDatabaseError/fileSystem(path:operation:errno:)``
     ///   when a file call fails.
     @discardableResult
     public static func installIfMissing(at userPath: String, template templatePath: String?) throws -> Outcome {
@@ -57,7 +57,7 @@ public enum UserDatabaseInstaller {
             case .link: operation = "link"
             default: operation = "copying the template (\(error.operation.rawValue))"
             }
-            throw LayeredDatabaseError.fileSystem(operation: operation, path: userPath, errno: error.code)
+            throw LayeredDatabaseError.fileSystem(path: userPath, operation: operation, errno: error.code)
         }
         return templatePath == nil ? .createdEmpty : .createdFromTemplate
     }

@@ -4,10 +4,10 @@ import SQLiteCore
 
 /// Checks of a database file before it is installed, and streaming copies of it.
 enum DatabaseFile {
-    /// The file's size, or ``DatabaseUpdateError/fileNotFound(path:)`` unless it is a regular file.
+    /// The file's size, or ``LayeredDatabaseError/fileNotFound(path:)`` unless it is a regular file.
     static func size(_ path: String) throws -> Int64 {
         var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { throw DatabaseUpdateError.fileNotFound(path: path) }
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { throw LayeredDatabaseError.fileNotFound(path: path) }
         return Int64(info.st_size)
     }
 
@@ -25,27 +25,27 @@ enum DatabaseFile {
     }
 
     /// Runs a file-system call that reads `source`: a missing source is
-    /// ``DatabaseUpdateError/fileNotFound(path:)``, any other failure ``DatabaseUpdateError/fileSystem(path:operation:errno:)``.
+    /// ``LayeredDatabaseError/fileNotFound(path:)``, any other failure ``LayeredDatabaseError/fileSystem(path:operation:errno:)``.
     private static func reading<T>(_ source: String, _ call: () throws -> T) throws -> T {
         do {
             return try call()
         } catch let error as FileSystemError where error.path == source && error.code == ENOENT {
-            throw DatabaseUpdateError.fileNotFound(path: source)
+            throw LayeredDatabaseError.fileNotFound(path: source)
         } catch let error as FileSystemError {
-            throw DatabaseUpdateError(error)
+            throw LayeredDatabaseError(error)
         }
     }
 
     /// Checks the 100-byte header of `path` (a copy of `reported`): the SQLite magic, and a
     /// file at least as long as the page count the header records (a truncated download).
     static func checkHeader(_ path: String, reported: String) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw DatabaseUpdateError.fileNotFound(path: reported) }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw LayeredDatabaseError.fileNotFound(path: reported) }
         defer { try? handle.close() }
         let header = (try? handle.readChunk(upToCount: 100)) ?? Data()
         let size = try Self.size(path)
-        guard size > 0 else { throw DatabaseUpdateError.notADatabase(path: reported, reason: "the file is empty") }
+        guard size > 0 else { throw LayeredDatabaseError.notADatabase(path: reported, reason: "the file is empty") }
         guard header.count == 100, header.prefix(16) == Data("SQLite format 3\0".utf8) else {
-            throw DatabaseUpdateError.notADatabase(path: reported, reason: "no SQLite header")
+            throw LayeredDatabaseError.notADatabase(path: reported, reason: "no SQLite header")
         }
         let bytes = [UInt8](header)
         func int(_ at: Int) -> Int64 { (0..<4).reduce(Int64(0)) { $0 << 8 | Int64(bytes[at + $1]) } }
@@ -53,7 +53,7 @@ enum DatabaseFile {
         if pageSize == 1 { pageSize = 65536 }
         let pages = int(28)
         if pages > 0, int(24) == int(92), size < pages * pageSize {
-            throw DatabaseUpdateError.notADatabase(path: reported, reason: "truncated: \(size) bytes, the header says \(pages * pageSize)")
+            throw LayeredDatabaseError.notADatabase(path: reported, reason: "truncated: \(size) bytes, the header says \(pages * pageSize)")
         }
     }
 
@@ -71,14 +71,14 @@ enum DatabaseFile {
                 if case .text(let text) = row[0] { return text } else { return nil }
             }
             guard report == ["ok"] else {
-                throw DatabaseUpdateError.integrityCheckFailed(path: reported, report: report.prefix(3).joined(separator: "; "))
+                throw LayeredDatabaseError.integrityCheckFailed(path: reported, report: report.prefix(3).joined(separator: "; "))
             }
             return try connection.userVersion()
         } catch let error as SQLiteError {
             if error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
-                throw DatabaseUpdateError.notADatabase(path: reported, reason: error.message)
+                throw LayeredDatabaseError.notADatabase(path: reported, reason: error.message)
             }
-            throw DatabaseUpdateError.sqlite(path: reported, error)
+            throw LayeredDatabaseError.sqlite(path: reported, error)
         }
     }
 }

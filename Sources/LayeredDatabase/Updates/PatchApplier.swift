@@ -19,7 +19,7 @@ struct PatchApplier {
     private static let allowedPragmas: Set<String> = ["user_version", "application_id"]
 
     func apply(to connection: Connection) throws {
-        guard let handle = FileHandle(forReadingAtPath: patchPath) else { throw DatabaseUpdateError.fileNotFound(path: patchPath) }
+        guard let handle = FileHandle(forReadingAtPath: patchPath) else { throw LayeredDatabaseError.fileNotFound(path: patchPath) }
         defer { try? handle.close() }
         try connection.setEnabled(.loadExtension, false)
         let refusal = RefusalNote()
@@ -57,18 +57,18 @@ struct PatchApplier {
                 switch Self.leadingKeyword(statement.sql) {
                 case "BEGIN", "COMMIT", "END": return
                 case "ROLLBACK", "SAVEPOINT", "RELEASE":
-                    throw DatabaseUpdateError.patchRefused(path: patchPath, line: line, reason: "a patch runs in one transaction and may not control it")
+                    throw LayeredDatabaseError.patchRefused(path: patchPath, line: line, reason: "a patch runs in one transaction and may not control it")
                 case "VACUUM":
-                    throw DatabaseUpdateError.patchRefused(path: patchPath, line: line, reason: "VACUUM (VACUUM INTO writes another file)")
+                    throw LayeredDatabaseError.patchRefused(path: patchPath, line: line, reason: "VACUUM (VACUUM INTO writes another file)")
                 default:
                     while try statement.step() {}
                 }
             }
         } catch let error as SQLiteError {
             if let reason = refusal.reason, error.resultCode == .SQLITE_AUTH || error.resultCode == .SQLITE_ERROR {
-                throw DatabaseUpdateError.patchRefused(path: patchPath, line: line, reason: reason)
+                throw LayeredDatabaseError.patchRefused(path: patchPath, line: line, reason: reason)
             }
-            throw DatabaseUpdateError.patchFailed(path: patchPath, line: line, message: error.message)
+            throw LayeredDatabaseError.patchFailed(path: patchPath, line: line, message: error.message)
         }
     }
 

@@ -36,17 +36,19 @@ public struct VersionContext: Sendable {
 
     /// Loads the context: `VERSIONSTAMP_VERSION` if set in `environment`, otherwise the
     /// repository discovered from `repository` (like `git -C`), or the current directory,
-    /// read over the history `query` selects (its paths relative to `repository`).
+    /// read over the history `query` selects (its paths relative to `repository`), with its
+    /// history answers remembered where `caching` says (`--cache-dir`).
     /// Throws when there is no repository, it is a shallow clone, libgit2 cannot read it
     /// (an unsupported extension), it has no commits, a path lies outside it, or the build
     /// number's CI variable is not an integer.
     public static func load(repository: String?, environment: [String: String],
                             query: RevisionQuery = RevisionQuery(),
-                            buildNumber: BuildNumber = BuildNumber()) throws -> VersionContext {
+                            buildNumber: BuildNumber = BuildNumber(),
+                            caching: HistoryCaching = .inGitDirectory) throws -> VersionContext {
         if let value = environment["VERSIONSTAMP_VERSION"] {
             return VersionContext(revision: nil, override: value, buildNumber: buildNumber)
         }
-        let reader = try RevisionReader(discoveringFrom: repository, environment: environment, query: query)
+        let reader = try RevisionReader(discoveringFrom: repository, environment: environment, query: query, caching: caching)
         return try VersionContext(reader: reader, buildNumber: buildNumber, environment: environment)
     }
 
@@ -91,5 +93,48 @@ public struct VersionContext: Sendable {
             throw VersionStampError(.noMatchingTag, message: "{version} needs a version number in the nearest tag\(matching), and '\(tag)' has none; choose release tags with --tag-pattern (such as 'v[0-9]*')")
         }
         return release
+    }
+}
+
+/// What `{count}` renders as a build number: the commit count, or the number a CI system
+/// assigned (`--build-number-env CI_BUILD_NUMBER`), plus an offset (`--offset N`).
+///
+/// App Store Connect refuses a `CFBundleVersion` not greater than the last upload: a team
+/// moving from hand-made numbers to commit counts adds an offset so the numbers keep rising;
+/// a CI system's own run number can replace the count (Xcode Cloud's `CI_BUILD_NUMBER`,
+/// GitHub Actions' `GITHUB_RUN_NUMBER`). The offset applies to either.
+public struct BuildNumber: Equatable, Sendable {
+    /// Added to the count (or the CI's number); may be negative, the result may not.
+    public var offset: Int
+    /// The environment variable whose value replaces the commit count when it is set.
+    public var environmentVariable: String?
+
+    /// A build number of `offset` plus the commit count, or plus the integer in
+    /// `environmentVariable` when that is set.
+    public init(offset: Int = 0, environmentVariable: String? = nil) {
+        self.offset = offset
+        self.environmentVariable = environmentVariable
+    }
+
+    /// The CI's number: the integer in ``environmentVariable`` when it is set in `environment`,
+    /// nil when there is no such variable. Throws when it is set to anything but a
+    /// non-negative integer (an empty value included).
+    public func assignedNumber(in environment: [String: String]) throws -> Int? {
+        guard let name = environmentVariable, let value = environment[name] else { return nil }
+        guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+              let number = Int(value) else {
+            throw VersionStampError(.invalidBuildNumber, message: "--build-number-env \(name): the variable holds '\(value)', not a non-negative integer; set it to the build number (or unset it to use the commit count)")
+        }
+        return number
+    }
+
+    /// `base` (the commit count or the CI's number) plus ``offset``; throws when the result
+    /// would be negative or overflow.
+    public func applied(to base: Int) throws -> Int {
+        let (sum, overflow) = base.addingReportingOverflow(offset)
+        guard !overflow, sum >= 0 else {
+            throw VersionStampError(.invalidBuildNumber, message: "--offset \(offset) added to \(base) gives \(overflow ? "an overflow" : String(sum)); a build number must be a non-negative integer")
+        }
+        return sum
     }
 }

@@ -100,3 +100,132 @@ public struct VersionFormat: Equatable, Sendable {
         }
     }
 }
+
+/// One `{token}` of a version format.
+public enum VersionToken: String, CaseIterable, Sendable {
+    case count, sha, short, dirty, describe, tag, distance, branch, date, timestamp, version, prerelease
+
+    /// What the token means, for `--help` and error messages.
+    public var summary: String {
+        switch self {
+        case .count: return "commits reachable from HEAD (git rev-list --count HEAD), or the build number"
+        case .sha: return "full commit id of HEAD (git rev-parse HEAD)"
+        case .short: return "abbreviated commit id (git rev-parse --short HEAD)"
+        case .dirty: return "the dirty marker when tracked files differ from HEAD, else empty"
+        case .describe: return "git describe --tags --long --always --dirty"
+        case .tag: return "nearest tag (git describe --tags), empty when none"
+        case .distance: return "commits since that tag, {count} when there is no tag"
+        case .branch: return "branch name, HEAD when detached (git rev-parse --abbrev-ref HEAD)"
+        case .date: return "committer date of HEAD, UTC YYYYMMDD"
+        case .timestamp: return "committer date of HEAD, Unix seconds"
+        case .version: return "nearest tag's version: v2.0.0-beta.1 gives 2.0.0 (no tag: an error)"
+        case .prerelease: return "what follows that version: v2.0.0-beta.1 gives beta.1"
+        }
+    }
+
+    /// True for the tokens that need a release version parsed from the nearest tag.
+    var needsReleaseVersion: Bool { self == .version || self == .prerelease }
+
+    /// A help text listing every token, one a line.
+    public static var helpText: String {
+        let lines = allCases.map { token -> String in
+            let name = "{\(token.rawValue)}"
+            return "  " + name.padding(toLength: 14, withPad: " ", startingAt: 0) + token.summary
+        }
+        return (lines + ["  {{ and }}     a literal { and }"]).joined(separator: "\n")
+    }
+
+    /// The revision facts the token needs (so nothing else is computed).
+    var requirements: RevisionRequirements {
+        switch self {
+        case .count: return .count
+        case .sha: return .sha
+        case .short: return .short
+        case .dirty: return .dirty
+        case .describe: return [.describe, .short, .dirty]
+        case .tag: return .nearestTag
+        case .distance: return .nearestTag  // the count only when there is no tag (read then)
+        case .branch: return .branch
+        case .date, .timestamp: return .commitTime
+        case .version, .prerelease: return .nearestTag
+        }
+    }
+}
+
+/// The release version a tag names: `v7.8.0` → `7.8.0`, `release-2.1-rc1` → `2.1` with the
+/// prerelease `rc1`, `v2.0.0-beta.1` → `2.0.0` with `beta.1`.
+///
+/// The tag's leading non-digits (a prefix such as `v` or `release-`) are dropped; the numeric
+/// core is the first one to three dot-separated integers that follow, as written (leading zeros
+/// kept). What follows the core, without one leading `-` or `.`, is the prerelease (empty for
+/// a plain release). A tag without any digit names no version.
+public struct ReleaseVersion: Equatable, Sendable {
+    /// The numeric core: one to three dot-separated integers (`7.8.0`), what `{version}` renders.
+    public var version: String
+    /// What follows the core without its leading `-` or `.` (`beta.1`), what `{prerelease}`
+    /// renders; empty for a release.
+    public var prerelease: String
+
+    /// The version `tag` names; nil when it holds no digit.
+    public init?(tag: String) {
+        let characters = Array(tag.unicodeScalars)
+        guard let start = characters.firstIndex(where: Self.isDigit) else { return nil }
+        var end = start
+        var components = 0
+        while components < 3 {
+            var cursor = end
+            if components > 0 {
+                // Another component only when a '.' is followed by a digit.
+                guard cursor + 1 < characters.count, characters[cursor] == ".", Self.isDigit(characters[cursor + 1]) else { break }
+                cursor += 1
+            }
+            while cursor < characters.count, Self.isDigit(characters[cursor]) { cursor += 1 }
+            end = cursor
+            components += 1
+        }
+        var rest = characters[end...]
+        if let first = rest.first, first == "-" || first == "." { rest = rest.dropFirst() }
+        version = Self.string(characters[start..<end])
+        prerelease = Self.string(rest)
+    }
+
+    /// Only ASCII digits count: a version is read by tools that know no other.
+    private static func isDigit(_ scalar: Unicode.Scalar) -> Bool {
+        scalar >= "0" && scalar <= "9"
+    }
+
+    private static func string(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
+        var text = ""
+        text.unicodeScalars.append(contentsOf: scalars)
+        return text
+    }
+}
+
+/// Calendar days of Unix times, in UTC: what `{date}` and the generated files' `date` hold.
+enum UTCDate {
+    /// `YYYYMMDD` of a committer time as git reads it (unsigned seconds): one beyond the
+    /// system's `time_t` is formatted as 0, 1970-01-01, as git's `show_ident_date` does.
+    static func day(of seconds: UInt64) -> String {
+        day(of: Int64(exactly: seconds) ?? 0)
+    }
+
+    /// `YYYYMMDD` of Unix time `seconds`, in UTC (proleptic Gregorian calendar).
+    static func day(of seconds: Int64) -> String {
+        var days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        // Civil date from days since 1970-01-01 (proleptic Gregorian calendar).
+        days += 719_468
+        let era = (days >= 0 ? days : days - 146_096) / 146_097
+        let dayOfEra = days - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func pad(_ value: Int64, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return pad(year, 4) + pad(month, 2) + pad(day, 2)
+    }
+}

@@ -2,7 +2,8 @@ import Foundation
 
 /// The commit history in memory, read lazily: a commit gets a small integer index when it is
 /// first named (as a tip or someone's parent), and its parents, committer date and tree are
-/// read from the object store only when first asked for. Every history answer (counts, the
+/// read from the object store only when first asked for (a grafted commit's parents from its
+/// graft, see `ObjectReplacements`). Every history answer (counts, the
 /// simplified path-limited walk, describe) works on these indices.
 final class CommitGraph {
     /// Index of a commit in this graph.
@@ -20,8 +21,12 @@ final class CommitGraph {
     private var dates: [Int64] = []
     private var trees: [ObjectID] = []
 
+    /// Grafted commits and their parents (the store's `ObjectReplacements`).
+    private let grafts: [ObjectID: [ObjectID]]
+
     init(store: ObjectStore) {
         self.store = store
+        grafts = store.replacements.grafts
     }
 
     /// How many commits have been named so far.
@@ -105,8 +110,13 @@ final class CommitGraph {
         }
         if loaded[i] == 0 {
             parentStart[i] = Int32(parentPool.count)
-            parentCount[i] = Int32(header!.parentCount)
-            for k in 0..<header!.parentCount { parentPool.append(self.node(header!.parent(k)).node) }
+            if !grafts.isEmpty, let graft = grafts[ids[i]] {
+                parentCount[i] = Int32(graft.count)  // a graft's parents, whatever the commit says
+                for parent in graft { parentPool.append(self.node(parent).node) }
+            } else {
+                parentCount[i] = Int32(header!.parentCount)
+                for k in 0..<header!.parentCount { parentPool.append(self.node(header!.parent(k)).node) }
+            }
         }
         trees[i] = header!.tree
         if full { dates[i] = header!.date }
@@ -115,17 +125,26 @@ final class CommitGraph {
 
     /// `git rev-list --count TIP` (every commit reachable from `tip`).
     func countReachable(from tip: ObjectID) throws -> Int {
-        let start = node(tip)
-        var seen = [Bool](repeating: false, count: nodeCount)
-        var stack: [Node] = [start.node]
-        seen[Int(start.node)] = true
+        try countDepthFirst(from: node(tip).node) { commit, follow in
+            try load(commit)
+            let start = Int(parentStart[Int(commit)])
+            for k in start..<(start + Int(parentCount[Int(commit)])) { follow(parentPool[k]) }
+            return true
+        }
+    }
+
+    /// Visits each commit the walk reaches from `tip` once, depth first, and returns how many
+    /// `step` counted. `step` reads a commit, calls `follow` with each parent the walk goes on
+    /// to, and says whether the commit counts. (Without an uninteresting commit in the walk
+    /// the order of visits does not change what is reached.)
+    @inline(__always)
+    func countDepthFirst(from tip: Node, _ step: (Node, _ follow: (Node) -> Void) throws -> Bool) rethrows -> Int {
+        var seen = [Bool](repeating: false, count: max(nodeCount, Int(tip) + 1))
+        var stack: [Node] = [tip]
+        seen[Int(tip)] = true
         var count = 0
         while let current = stack.popLast() {
-            count += 1
-            try load(current)
-            let start = Int(parentStart[Int(current)])
-            for k in start..<(start + Int(parentCount[Int(current)])) {
-                let parent = parentPool[k]
+            let counted = try step(current) { parent in
                 let p = Int(parent)
                 if p >= seen.count { seen.append(contentsOf: repeatElement(false, count: p - seen.count + 1024)) }
                 if !seen[p] {
@@ -133,6 +152,7 @@ final class CommitGraph {
                     stack.append(parent)
                 }
             }
+            if counted { count += 1 }
         }
         return count
     }
@@ -144,13 +164,17 @@ final class CommitGraph {
         var count = 0
         while let id = current {
             count += 1
+            if !grafts.isEmpty, let graft = grafts[id] {
+                current = graft.first
+                continue
+            }
             current = try store.withObject(id, .commit, limit: 94) { bytes, _ -> ObjectID? in
                 guard bytes.count >= 46, memcmp(bytes.baseAddress!, "tree ", 5) == 0 else {
-                    throw HistoryErrors.damaged("commit \(id.hex) has no tree line")
+                    throw VersionStampError.unreadableHistory("commit \(id.hex) has no tree line")
                 }
                 guard bytes.count >= 94, memcmp(bytes.baseAddress! + 46, "parent ", 7) == 0 else { return nil }
                 guard let parent = ObjectID.parseHex(bytes.baseAddress! + 53) else {
-                    throw HistoryErrors.damaged("commit \(id.hex) has a malformed parent line")
+                    throw VersionStampError.unreadableHistory("commit \(id.hex) has a malformed parent line")
                 }
                 return parent
             }
@@ -191,7 +215,7 @@ struct CommitHeader {
         let end = bytes.count
         guard end >= 46, memcmp(base, "tree ", 5) == 0, let tree = ObjectID.parseHex(base + 5) else {
             if !isWhole { return nil }
-            throw HistoryErrors.damaged("commit \(id.hex) has no tree line")
+            throw VersionStampError.unreadableHistory("commit \(id.hex) has no tree line")
         }
         self.tree = tree
         first = tree
@@ -199,7 +223,7 @@ struct CommitHeader {
         var position = 46
         while position + 48 <= end, memcmp(base + position, "parent ", 7) == 0 {
             guard let parent = ObjectID.parseHex(base + position + 7) else {
-                throw HistoryErrors.damaged("commit \(id.hex) has a malformed parent line")
+                throw VersionStampError.unreadableHistory("commit \(id.hex) has a malformed parent line")
             }
             addParent(parent)
             position += 48
@@ -240,5 +264,63 @@ struct CommitHeader {
             digit += 1
         }
         return value
+    }
+}
+
+/// git's date-ordered commit list (`commit_list_insert_by_date` + `pop_commit`): newest
+/// committer date first, and among equal dates the one inserted first. A binary heap keyed by
+/// (date descending, insertion order ascending) pops in exactly that order.
+struct DateQueue {
+    private struct Item {
+        var date: Int64
+        var sequence: Int
+        var node: CommitGraph.Node
+
+        func comesBefore(_ other: Item) -> Bool {
+            date != other.date ? date > other.date : sequence < other.sequence
+        }
+    }
+
+    private var heap: [Item] = []
+    private var nextSequence = 0
+
+    var isEmpty: Bool { heap.isEmpty }
+
+    /// The commit that would be popped next and its date.
+    var first: (node: CommitGraph.Node, date: Int64)? { heap.first.map { ($0.node, $0.date) } }
+
+    /// Every queued commit, in no particular order.
+    var nodes: [CommitGraph.Node] { heap.map(\.node) }
+
+    mutating func insert(_ node: CommitGraph.Node, date: Int64) {
+        heap.append(Item(date: date, sequence: nextSequence, node: node))
+        nextSequence += 1
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard heap[child].comesBefore(heap[parent]) else { break }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    mutating func pop() -> CommitGraph.Node? {
+        guard !heap.isEmpty else { return nil }
+        let top = heap[0].node
+        let last = heap.removeLast()
+        if !heap.isEmpty {
+            heap[0] = last
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1, right = left + 1
+                var best = parent
+                if left < heap.count && heap[left].comesBefore(heap[best]) { best = left }
+                if right < heap.count && heap[right].comesBefore(heap[best]) { best = right }
+                if best == parent { break }
+                heap.swapAt(parent, best)
+                parent = best
+            }
+        }
+        return top
     }
 }

@@ -1,9 +1,11 @@
 import CGit2
 import Foundation
 
-/// A git repository opened with libgit2 (1.5.1): discovery like `git -C DIR`, and the few
-/// reads versionstamp needs. Opening checks up front what libgit2 cannot handle (shallow
-/// clones, unsupported extensions, unborn HEAD) so the errors say what to do.
+/// A git repository opened with libgit2 (1.5 to 1.9): discovery like `git -C DIR`, and what
+/// libgit2 is the right tool for: HEAD and references, the branch name, configuration, the
+/// work-tree status (`{dirty}`) and HEAD's commit time. Opening turns what libgit2 cannot
+/// handle (unsupported extensions, another user's repository) into errors that say what to do.
+/// History (counts, describe) is read by `HistoryEngine`.
 final class GitRepository {
     /// The libgit2 handle; freed on deinit.
     let handle: OpaquePointer
@@ -14,9 +16,20 @@ final class GitRepository {
     let commonDirectory: String
     /// The work tree, nil for a bare repository.
     let workDirectory: String?
+    /// The object directories git reads, the repository's own first, then its alternates
+    /// (`RepositoryEnvironment.objectDirectories`): where `ObjectStore` finds packs.
+    let objectDirectories: [String]
+    /// The index `{dirty}` compares: `GIT_INDEX_FILE` (relative to where the command runs, as
+    /// `RepositoryEnvironment` reads it), else the git dir's `index`.
+    let indexPath: String
+    /// The variables that enable and place replace refs and grafts (`ObjectReplacements`).
+    private let replacementSettings: [String: String]
+    private var loadedReplacements: ObjectReplacements?
 
-    /// Opens the repository found from `start` (default: the current directory) upwards,
-    /// honouring `GIT_CEILING_DIRECTORIES` from `environment`, as git does.
+    /// Opens the repository found from `start` (default: the current directory) upwards, or the
+    /// one git's environment variables in `environment` name (`GIT_DIR`, `GIT_WORK_TREE`,
+    /// `GIT_INDEX_FILE`, `GIT_OBJECT_DIRECTORY`, `GIT_ALTERNATE_OBJECT_DIRECTORIES`,
+    /// `GIT_COMMON_DIR`, `GIT_CEILING_DIRECTORIES`; see `RepositoryEnvironment`), as git does.
     init(discoveringFrom start: String?, environment: [String: String]) throws {
         GitLibrary.initialize()
         let startPath = start ?? FileManager.default.currentDirectoryPath
@@ -24,17 +37,31 @@ final class GitRepository {
         if !FileManager.default.fileExists(atPath: startPath, isDirectory: &isDirectory) || !isDirectory.boolValue {
             throw VersionStampError(.noSuchDirectory, path: startPath, message: "no such directory")
         }
+        let variables = RepositoryEnvironment(environment, base: startPath)
         var repo: OpaquePointer?
-        let ceiling = environment["GIT_CEILING_DIRECTORIES"]
-        let status = git_repository_open_ext(&repo, startPath, 0, ceiling)
+        let status: Int32
+        if let gitDir = variables.gitDirectory {
+            let flags = GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue | GIT_REPOSITORY_OPEN_NO_DOTGIT.rawValue
+            status = git_repository_open_ext(&repo, gitDir, flags, nil)
+        } else {
+            status = git_repository_open_ext(&repo, startPath, 0, variables.ceilingDirectories)
+        }
         guard status == 0, let repo else {
             let message = GitLibrary.lastErrorMessage()
-            // libgit2 1.5.1 reports its ownership check as "config value 'safe.directory' was not found".
-            if message.contains("safe.directory") || message.contains("not owned by current user") {
+            // The ownership check ("dubious ownership"): libgit2 1.6 and later fail with GIT_EOWNER
+            // ("repository path '…' is not owned by current user"); 1.5 fails with GIT_ENOTFOUND
+            // from looking up safe.directory ("config value 'safe.directory' was not found"),
+            // which only its message tells apart from "not a repository".
+            if status == GIT_EOWNER.rawValue || (status == GIT_ENOTFOUND.rawValue && message.contains("'safe.directory'")) {
                 throw VersionStampError(.repositoryOwnership,
                     path: startPath,
                     message: "the repository is owned by another user, so git and libgit2 refuse it (\"dubious ownership\"); "
                         + "if it is trusted, mark it safe with 'git config --global --add safe.directory DIR'")
+            }
+            if status == GIT_ENOTFOUND.rawValue, let gitDir = variables.gitDirectory {
+                throw VersionStampError(.notARepository,
+                    path: gitDir,
+                    message: "GIT_DIR names no git repository; point it at a repository's git dir, or unset it")
             }
             if status == GIT_ENOTFOUND.rawValue {
                 throw VersionStampError(.notARepository,
@@ -45,15 +72,28 @@ final class GitRepository {
             throw GitRepository.openError(startPath: startPath, libgit2Message: message)
         }
         handle = repo
+        let common = GitRepository.trimmed(String(cString: git_repository_commondir(repo)))
+        do {
+            try variables.apply(to: repo, start: startPath, commonDirectory: common)
+        } catch {
+            git_repository_free(repo)
+            throw error
+        }
         gitDirectory = GitRepository.trimmed(String(cString: git_repository_path(repo)))
-        commonDirectory = GitRepository.trimmed(String(cString: git_repository_commondir(repo)))
+        commonDirectory = common
         workDirectory = git_repository_workdir(repo).map { GitRepository.trimmed(String(cString: $0)) }
+        indexPath = variables.indexFile ?? gitDirectory + "/index"
+        replacementSettings = environment.filter { ["GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE", "GIT_GRAFT_FILE"].contains($0.key) }
+        objectDirectories = RepositoryEnvironment.objectDirectories(
+            primary: variables.objectDirectory ?? common + "/objects", alternates: variables.alternateObjectDirectories)
     }
 
     deinit { git_repository_free(handle) }
 
     /// Turns libgit2's refusal to open a repository into a versionstamp error; an unsupported
-    /// repository extension is named (libgit2 1.5.1 refuses e.g. `extensions.worktreeConfig`).
+    /// repository extension is named. Which extensions libgit2 knows depends on its version:
+    /// 1.5 knows none but `noop`, 1.6 adds `objectFormat`, 1.8 `worktreeConfig`, 1.9
+    /// `preciousObjects`; none of them reads `partialClone`.
     private static func openError(startPath: String, libgit2Message: String) -> VersionStampError {
         let lowered = libgit2Message.lowercased()
         if lowered.contains("extension") {
@@ -74,7 +114,7 @@ final class GitRepository {
     /// The path to report in errors: the work tree, else the git dir.
     var displayPath: String { workDirectory ?? gitDirectory }
 
-    /// True for a shallow clone (libgit2 1.5.1 cannot walk its history).
+    /// True for a shallow clone (libgit2 1.5 and 1.6 cannot walk its history; it is incomplete either way).
     var isShallow: Bool { git_repository_is_shallow(handle) == 1 }
 
     /// True when HEAD names a branch that has no commit yet.
@@ -98,6 +138,30 @@ final class GitRepository {
         return git_reference_name_to_id(&oid, handle, name) == 0
     }
 
+    /// Every reference whose name starts with `prefix` (`refs/tags/`) and the object it points
+    /// to, a symbolic one followed (one whose target is missing is left out); in no order.
+    func references(under prefix: String) throws -> [(name: String, target: git_oid)] {
+        var iterator: OpaquePointer?
+        try GitLibrary.check(git_reference_iterator_glob_new(&iterator, handle, prefix + "*"), "listing \(prefix)")
+        defer { git_reference_iterator_free(iterator) }
+        var found: [(name: String, target: git_oid)] = []
+        var reference: OpaquePointer?
+        while git_reference_next(&reference, iterator) == 0 {
+            defer { git_reference_free(reference) }
+            let name = String(cString: git_reference_name(reference))
+            guard name.hasPrefix(prefix) else { continue }
+            if let target = git_reference_target(reference) {
+                found.append((name, target.pointee))
+                continue
+            }
+            var resolved: OpaquePointer?
+            guard git_reference_resolve(&resolved, reference) == 0 else { continue }
+            defer { git_reference_free(resolved) }
+            if let target = git_reference_target(resolved) { found.append((name, target.pointee)) }
+        }
+        return found
+    }
+
     /// The commit HEAD points to.
     func headCommitID() throws -> git_oid {
         var oid = git_oid()
@@ -105,9 +169,18 @@ final class GitRepository {
         return oid
     }
 
-    /// The committer time of `commit`, Unix seconds.
+    /// The replace refs and grafts in force (read once): what git reads in place of objects.
+    func replacements() throws -> ObjectReplacements {
+        if let loadedReplacements { return loadedReplacements }
+        let loaded = try ObjectReplacements(repository: self, environment: replacementSettings)
+        loadedReplacements = loaded
+        return loaded
+    }
+
+    /// The committer time of `commit`, Unix seconds: its replacement's when it is replaced,
+    /// as `git log -1 --format=%ct` reads it.
     func commitTime(_ commit: git_oid) throws -> Int64 {
-        var id = commit
+        var id = try replacements().content(of: ObjectID(commit)).gitOID
         var object: OpaquePointer?
         try GitLibrary.check(git_commit_lookup(&object, handle, &id), "reading commit \(id.hex)")
         defer { git_commit_free(object) }
@@ -116,43 +189,177 @@ final class GitRepository {
 
     /// A string value of the repository's configuration (all levels), nil when unset.
     func configString(_ name: String) -> String? {
+        withConfig { config in
+            var value: UnsafePointer<CChar>?
+            guard git_config_get_string(&value, config, name) == 0, let value else { return nil }
+            return String(cString: value)
+        }
+    }
+
+    /// A boolean value of the repository's configuration (all levels), nil when unset.
+    func configBool(_ name: String) -> Bool? {
+        withConfig { config in
+            var value: Int32 = 0
+            return git_config_get_bool(&value, config, name) == 0 ? value != 0 : nil
+        }
+    }
+
+    /// `read` applied to a snapshot of the configuration; nil when it cannot be read.
+    private func withConfig<Value>(_ read: (OpaquePointer?) -> Value?) -> Value? {
         var config: OpaquePointer?
         guard git_repository_config_snapshot(&config, handle) == 0 else { return nil }
         defer { git_config_free(config) }
-        var value: UnsafePointer<CChar>?
-        guard git_config_get_string(&value, config, name) == 0, let value else { return nil }
-        return String(cString: value)
+        return read(config)
     }
 
-    /// The number of commits reachable from `tip` but not from any of `hidden`
-    /// (`git rev-list --count TIP ^HIDDEN...`).
-    func countCommits(from tip: git_oid, hiding hidden: [git_oid] = []) throws -> Int {
-        if hidden.isEmpty { return try HistoryWalk.countAll(from: tip, in: self) }
-        var walk: OpaquePointer?
-        try GitLibrary.check(git_revwalk_new(&walk, handle), "walking the history")
-        defer { git_revwalk_free(walk) }
-        git_revwalk_sorting(walk, GIT_SORT_NONE.rawValue)
-        var start = tip
-        try GitLibrary.check(git_revwalk_push(walk, &start), "walking the history")
-        for var oid in hidden {
-            try GitLibrary.check(git_revwalk_hide(walk, &oid), "walking the history")
-        }
-        var count = 0
-        var next = git_oid()
-        while true {
-            let status = git_revwalk_next(&next, walk)
-            if status == GIT_ITEROVER.rawValue { break }
-            try GitLibrary.check(status, "walking the history")
-            count += 1
-        }
-        return count
+    /// `git rev-parse --abbrev-ref HEAD`: `HEAD` when detached, else the shortest unambiguous
+    /// name of the branch (`heads/NAME` when a tag or `refs/NAME` has the same name), strictly
+    /// unambiguous unless `core.warnAmbiguousRefs` is false.
+    func branchName() throws -> String {
+        guard let full = try headReferenceName() else { return "HEAD" }
+        return RefAbbreviation.shorten(full, strict: configBool("core.warnAmbiguousRefs") ?? true) { referenceExists($0) }
     }
+}
+
+/// `git describe --dirty`'s question: do tracked files differ from HEAD, in the index or the
+/// work tree? libgit2's status answers it, except where it disagrees with git (1.5 does here;
+/// the corrections change nothing where a later libgit2 agrees):
+///
+/// - a skip-worktree entry (what `git sparse-checkout` and partial checkouts leave) is not
+///   looked at in the work tree by git, present or not; libgit2 reports it deleted/modified;
+/// - a HEAD tree storing a blob as 100664 (early git, some imports) reads as 100644 in git,
+///   so the index (which git writes as 100644) matches it; libgit2 reports a mode change.
+///
+/// Untracked files and submodules' contents are ignored; no rename detection. A submodule
+/// whose directory is missing altogether (not merely empty, as a clone leaves it) is a change
+/// for git, and libgit2 does not report it when told to skip submodules.
+extension GitRepository {
+    private static let indexChanges = GIT_STATUS_INDEX_NEW.rawValue | GIT_STATUS_INDEX_MODIFIED.rawValue
+        | GIT_STATUS_INDEX_DELETED.rawValue | GIT_STATUS_INDEX_RENAMED.rawValue | GIT_STATUS_INDEX_TYPECHANGE.rawValue
+        | GIT_STATUS_CONFLICTED.rawValue
+    private static let workTreeChanges = GIT_STATUS_WT_MODIFIED.rawValue | GIT_STATUS_WT_DELETED.rawValue
+        | GIT_STATUS_WT_TYPECHANGE.rawValue | GIT_STATUS_WT_RENAMED.rawValue | GIT_STATUS_WT_UNREADABLE.rawValue
 
     /// True when tracked files differ from HEAD in the index or the work tree, as
-    /// `git describe --dirty` sees it: untracked files and submodules are ignored, no rename
-    /// detection. A bare repository is never dirty.
-    func hasTrackedChanges() throws -> Bool {
-        try WorkTreeStatus.isDirty(self)  // libgit2's status, corrected where it differs from git
+    /// `git describe --dirty` sees it; a bare repository is never dirty. `headTree`, when given,
+    /// is HEAD's tree as the history reader read it, for a HEAD commit libgit2 cannot parse.
+    /// An index libgit2 cannot read is answered by git (`GitFallback`), run with `environment`.
+    func hasTrackedChanges(headTree: ObjectID? = nil, environment: [String: String] = [:]) throws -> Bool {
+        guard let workDirectory else { return false }
+        var options = git_status_options()
+        try GitLibrary.check(git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "checking the work tree")
+        // HEAD's tree as git reads it: the history reader's where libgit2 cannot parse HEAD
+        // (given), the replacement's where a replace ref replaces HEAD (`git replace HEAD
+        // OTHER`), else nil for libgit2's own peel of HEAD.
+        var baseline: OpaquePointer?
+        if var tree = headTree?.gitOID {
+            try GitLibrary.check(git_tree_lookup(&baseline, handle, &tree), "reading HEAD's tree \(tree.hex)")
+        } else {
+            baseline = try replacedHeadTree()
+        }
+        defer { git_tree_free(baseline) }
+        options.baseline = baseline
+        options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
+        options.flags = GIT_STATUS_OPT_EXCLUDE_SUBMODULES.rawValue
+        var list: OpaquePointer?
+        let listed = git_status_list_new(&list, handle, &options)
+        if listed < 0 {
+            // An index extension libgit2 lacks (split or sparse index) is looked for only
+            // after a failure, so a readable index is read once, by libgit2.
+            let unreadable = GitFallback.mandatoryIndexExtensions(at: indexPath)
+            if !unreadable.isEmpty {
+                return try GitFallback.hasTrackedChanges(gitDirectory: gitDirectory, workDirectory: workDirectory,
+                                                         indexExtensions: unreadable, environment: environment)
+            }
+            try GitLibrary.check(listed, "checking the work tree")
+        }
+        defer { git_status_list_free(list) }
+        var index: OpaquePointer?
+        try GitLibrary.check(git_repository_index(&index, handle), "reading the index")
+        defer { git_index_free(index) }
+        for i in 0..<git_status_list_entrycount(list) {
+            guard let entry = git_status_byindex(list, i)?.pointee else { continue }
+            if Self.isRealIndexChange(entry) || Self.isRealWorkTreeChange(entry, index: index) { return true }
+        }
+        return Self.hasMissingSubmodule(index: index, workDirectory: workDirectory)
+    }
+
+    /// The tree of HEAD's replacement when a replace ref replaces HEAD's commit, else nil
+    /// (libgit2 then compares with HEAD's own tree).
+    private func replacedHeadTree() throws -> OpaquePointer? {
+        guard !isHeadUnborn else { return nil }
+        let head = ObjectID(try headCommitID())
+        var replacement = try replacements().content(of: head).gitOID
+        guard ObjectID(replacement) != head else { return nil }
+        var commit: OpaquePointer?
+        try GitLibrary.check(git_commit_lookup(&commit, handle, &replacement), "reading HEAD's replacement \(replacement.hex)")
+        defer { git_commit_free(commit) }
+        var tree: OpaquePointer?
+        try GitLibrary.check(git_commit_tree(&tree, commit), "reading the tree of HEAD's replacement")
+        return tree
+    }
+
+    /// True when a submodule entry (mode 160000, not skip-worktree) has no directory in the
+    /// work tree.
+    private static func hasMissingSubmodule(index: OpaquePointer?, workDirectory: String) -> Bool {
+        for i in 0..<git_index_entrycount(index) {
+            guard let entry = git_index_get_byindex(index, i)?.pointee, entry.mode == 0o160000,
+                  UInt32(entry.flags_extended) & GIT_INDEX_ENTRY_SKIP_WORKTREE.rawValue == 0 else { continue }
+            var info = stat()
+            let path = workDirectory + "/" + String(cString: entry.path)
+            if lstat(path, &info) != 0 || info.st_mode & S_IFMT != S_IFDIR { return true }
+        }
+        return false
+    }
+
+    /// An index change other than a blob mode that git canonicalises to the index's.
+    private static func isRealIndexChange(_ entry: git_status_entry) -> Bool {
+        let flags = entry.status.rawValue & indexChanges
+        guard flags != 0 else { return false }
+        guard flags == GIT_STATUS_INDEX_MODIFIED.rawValue, let delta = entry.head_to_index?.pointee else { return true }
+        var old = delta.old_file.id, new = delta.new_file.id
+        return git_oid_equal(&old, &new) == 0
+            || TreeEntry.canonical(UInt32(delta.old_file.mode)) != TreeEntry.canonical(UInt32(delta.new_file.mode))
+    }
+
+    /// A work-tree change of an entry git compares (not skip-worktree).
+    private static func isRealWorkTreeChange(_ entry: git_status_entry, index: OpaquePointer?) -> Bool {
+        guard entry.status.rawValue & workTreeChanges != 0 else { return false }
+        guard let delta = entry.index_to_workdir?.pointee, let path = delta.old_file.path,
+              let indexEntry = git_index_get_bypath(index, path, 0) else { return true }
+        let skipWorktree = UInt32(indexEntry.pointee.flags_extended) & GIT_INDEX_ENTRY_SKIP_WORKTREE.rawValue
+        return skipWorktree == 0
+    }
+}
+
+/// git's `shorten_unambiguous_ref`, as `git rev-parse --abbrev-ref HEAD` uses it.
+///
+/// The rev-parse rules, most general first, say how a short name resolves: `NAME`,
+/// `refs/NAME`, `refs/tags/NAME`, `refs/heads/NAME`, `refs/remotes/NAME`,
+/// `refs/remotes/NAME/HEAD`. A full name is shortened by the most specific rule it fits
+/// whose short name no other rule resolves: in strict mode (`core.warnAmbiguousRefs`, on by
+/// default) no other rule at all, otherwise no earlier rule. So a local branch `origin/main`
+/// beside the remote-tracking `origin/main` is `heads/origin/main` when strict.
+///
+/// git 2.39 matches a rule with `sscanf("refs/remotes/%s/HEAD")`, whose `%s` takes the whole
+/// rest of the name; so the last rule fits every remote-tracking name, with that rest as the
+/// short name. This reproduces that.
+enum RefAbbreviation {
+    static let rules: [(prefix: String, suffix: String)] = [
+        ("", ""), ("refs/", ""), ("refs/tags/", ""), ("refs/heads/", ""),
+        ("refs/remotes/", ""), ("refs/remotes/", "/HEAD"),
+    ]
+
+    /// The abbreviation of `refname`; `exists` tells whether a full name names a reference.
+    static func shorten(_ refname: String, strict: Bool, exists: (String) -> Bool) -> String {
+        for i in stride(from: rules.count - 1, to: 0, by: -1) {
+            let prefix = rules[i].prefix
+            guard refname.hasPrefix(prefix), refname.utf8.count > prefix.utf8.count else { continue }
+            let short = String(refname.dropFirst(prefix.count))
+            let checked = strict ? rules.indices.filter { $0 != i } : Array(0..<i)
+            if !checked.contains(where: { exists(rules[$0].prefix + short + rules[$0].suffix) }) { return short }
+        }
+        return refname
     }
 }
 
@@ -191,12 +398,5 @@ extension git_oid {
         var buffer = [CChar](repeating: 0, count: 41)
         git_oid_fmt(&buffer, &copy)
         return String(cString: buffer)
-    }
-
-    /// Parses a 40-digit hexadecimal id.
-    init?(hex: String) {
-        guard hex.utf8.count == 40 else { return nil }
-        self.init()
-        if git_oid_fromstr(&self, hex) != 0 { return nil }
     }
 }

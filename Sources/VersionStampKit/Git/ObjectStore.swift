@@ -39,6 +39,15 @@ struct ObjectID: Hashable {
     /// The 40-digit hexadecimal id.
     var hex: String { gitOID.hex }
 
+    /// Parses 40 hexadecimal digits; nil for anything else.
+    init?<Text: StringProtocol>(hex text: Text) {
+        let digits = Array(text.utf8)
+        guard digits.count == 40, let id = digits.withUnsafeBufferPointer({ ObjectID.parseHex($0.baseAddress!) }) else {
+            return nil
+        }
+        self = id
+    }
+
     /// Parses 40 lowercase or uppercase hex digits at `p`; nil when they are not hex.
     @inline(__always)
     static func parseHex(_ p: UnsafePointer<UInt8>) -> ObjectID? {
@@ -76,10 +85,12 @@ enum ObjectKind: Int {
 /// Reads commits and trees from the object database, faster than libgit2 alone: objects
 /// stored whole in a pack are found through the pack index and inflated here (a commit only
 /// as far as its header, which is all the history walk needs); deltified, loose or alternate
-/// objects are read through libgit2. Not thread-safe: one store per reader.
+/// objects are read through libgit2. Packs are read in every object directory, alternates
+/// included. An object that a replace ref replaces is read from its replacement
+/// (`ObjectReplacements`). Not thread-safe: one store per reader.
 final class ObjectStore {
     private let odb: OpaquePointer
-    private var packs: [PackPair] = []
+    private var packs: [PackFile] = []
     private var stream = z_stream()
     private var scratch = [UInt8](repeating: 0, count: 4096)
     /// Rebuilt packed objects by pack and offset, oldest evicted first past `cacheLimit` bytes.
@@ -90,15 +101,25 @@ final class ObjectStore {
     private static let cacheLimit = 16 << 20
     /// How many objects were rebuilt from pack deltas here (not by libgit2); for tests.
     private(set) var deltaReads = 0
+    /// How many objects were read through libgit2 (loose, or in no pack read here); for tests.
+    private(set) var libraryReads = 0
+    /// Replace refs and grafts: an object is read from its replacement, as git reads it.
+    let replacements: ObjectReplacements
+    /// False when no object is replaced: the usual case skips the lookup on every read.
+    private let hasReplacedObjects: Bool
 
     /// The object store of `repository` (its packs are mapped now, read lazily by the kernel).
     init(repository: GitRepository) throws {
         var database: OpaquePointer?
         try GitLibrary.check(git_repository_odb(&database, repository.handle), "opening the object database")
         odb = database!
-        packs = PackPair.openAll(in: repository.commonDirectory + "/objects/pack")
+        replacements = try repository.replacements()
+        hasReplacedObjects = !replacements.objects.isEmpty
+        // Every object directory's packs, alternates included: a clone made with `--shared` or
+        // `--reference` keeps its history there, and libgit2 alone reads it slowly.
+        packs = repository.objectDirectories.flatMap { PackFile.openAll(in: $0 + "/pack") }
         guard shipyard_inflate_init_raw(&stream) == Z_OK else {
-            throw HistoryErrors.damaged("zlib cannot be initialised")
+            throw VersionStampError.unreadableHistory("zlib cannot be initialised")
         }
     }
 
@@ -111,6 +132,7 @@ final class ObjectStore {
     /// `limit` bytes or more (the second argument tells whether they are the whole object).
     func withObject<R>(_ id: ObjectID, _ kind: ObjectKind, limit: Int = .max,
                        _ body: (UnsafeBufferPointer<UInt8>, Bool) throws -> R) throws -> R {
+        let id = hasReplacedObjects ? replacements.content(of: id) : id
         if let (pack, offset) = locate(id), let entry = packs[pack].entry(at: offset) {
             if entry.kind == kind.rawValue {
                 let wanted = min(entry.size, limit)
@@ -164,6 +186,7 @@ final class ObjectStore {
 
     /// The whole object as an array: rebuilt delta results are shared with the cache, not copied.
     func objectBytes(_ id: ObjectID, _ kind: ObjectKind) throws -> [UInt8] {
+        let id = hasReplacedObjects ? replacements.content(of: id) : id
         if let (pack, offset) = locate(id), let entry = packs[pack].entry(at: offset) {
             if entry.kind == kind.rawValue, let bytes = inflateWhole(entry.data, entry.available, size: entry.size) {
                 return bytes
@@ -179,12 +202,13 @@ final class ObjectStore {
     /// The object through libgit2 (loose, deltified, alternates), checking its type.
     private func withLibraryObject<R>(_ id: ObjectID, _ kind: ObjectKind,
                                       _ body: (UnsafeBufferPointer<UInt8>) throws -> R) throws -> R {
+        libraryReads += 1
         var oid = id.gitOID
         var object: OpaquePointer?
         try GitLibrary.check(git_odb_read(&object, odb, &oid), "reading object \(id.hex)")
         defer { git_odb_object_free(object) }
         guard git_odb_object_type(object).rawValue == Int32(kind.rawValue) else {
-            throw HistoryErrors.damaged("object \(id.hex) is not a \(kind)")
+            throw VersionStampError.unreadableHistory("object \(id.hex) is not a \(kind)")
         }
         let size = git_odb_object_size(object)
         let data = git_odb_object_data(object)!.assumingMemoryBound(to: UInt8.self)

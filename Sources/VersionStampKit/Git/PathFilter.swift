@@ -65,7 +65,7 @@ struct TreeWalker {
         let nameStart = position + 1
         var nul = nameStart
         while nul < bytes.count, bytes[nul] != 0 { nul += 1 }
-        guard nul + 21 <= bytes.count else { throw HistoryErrors.damaged("tree \(id.hex) is malformed") }
+        guard nul + 21 <= bytes.count else { throw VersionStampError.unreadableHistory("tree \(id.hex) is malformed") }
         let name = UnsafeBufferPointer(rebasing: bytes[nameStart..<nul])
         let oid = ObjectID(bytes: UnsafeRawPointer(bytes.baseAddress! + nul + 1))
         position = nul + 21
@@ -113,36 +113,19 @@ final class PathFilter {
         var b: ObjectID
     }
 
-    /// A filter for `paths`, each relative to the repository root and already normalised.
+    /// A filter for `paths`, each relative to the repository root (`RevisionQuery.relativeToRoot`:
+    /// no `.` or `..` components, the root itself `.`).
     init(graph: CommitGraph, paths: [String]) {
         self.graph = graph
         self.paths = paths.map { path in
-            path.split(separator: "/", omittingEmptySubsequences: true).map { Array($0.utf8) }
+            path == "." ? [] : path.split(separator: "/", omittingEmptySubsequences: true).map { Array($0.utf8) }
         }
     }
 
-    /// The root-relative form of `path` (`a/./b/` → `a/b`, `.` → ``); throws when it leads
-    /// outside the repository whose work tree is `root`, or git would read it as a pattern.
-    static func normalize(_ path: String, root: String?) throws -> String {
-        if path.contains(where: { "*?[".contains($0) }) || path.hasPrefix(":") { throw HistoryErrors.pathPattern(path) }
-        var relative = path
-        if path.hasPrefix("/") {
-            let base = (root ?? "").hasSuffix("/") ? (root ?? "") : (root ?? "") + "/"
-            guard let root, path == root || path.hasPrefix(base) else {
-                throw HistoryErrors.pathOutside(path, root: root)
-            }
-            relative = String(path.dropFirst(min(path.count, base.count)))
-        }
-        var components: [Substring] = []
-        for component in relative.split(separator: "/", omittingEmptySubsequences: true) {
-            if component == "." { continue }
-            if component == ".." {
-                guard components.popLast() != nil else { throw HistoryErrors.pathOutside(path, root: root) }
-                continue
-            }
-            components.append(component)
-        }
-        return components.joined(separator: "/")
+    /// The index of the first path under which `commit` holds nothing, nil when each names
+    /// an entry of its tree.
+    func firstMissingPath(in commit: CommitGraph.Node) throws -> Int? {
+        try paths.indices.first { try entry(commit, $0) == nil }
     }
 
     /// True when `commit` and `parent` hold the same content under every path (git's

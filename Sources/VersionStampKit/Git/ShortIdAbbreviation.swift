@@ -1,7 +1,7 @@
 import CGit2
 import Foundation
 
-/// git's abbreviated object ids (`git rev-parse --short`), which libgit2 1.5.1 does not
+/// git's abbreviated object ids (`git rev-parse --short`), which libgit2 (1.5 to 1.9) does not
 /// reproduce (it always starts at 7 digits).
 ///
 /// git (2.39, `find_unique_abbrev_r`) starts from `core.abbrev`; when that is unset or
@@ -40,35 +40,10 @@ enum ShortIdAbbreviation {
     }
 
     /// The number of objects git's `repo_approximate_object_count` reports: the objects listed
-    /// in the multi-pack-index and pack indexes (whose `.pack` exists) of `objectDirectory`
-    /// and its alternates.
-    static func approximateObjectCount(objectDirectory: String) -> Int {
-        var total = 0
-        var seen = Set<String>()
-        var queue = [(objectDirectory, 0)]
-        while !queue.isEmpty {
-            let (directory, depth) = queue.removeFirst()
-            let key = URL(fileURLWithPath: directory).standardizedFileURL.path
-            guard seen.insert(key).inserted else { continue }
-            total += packedObjectCount(packDirectory: directory + "/pack")
-            // git follows alternates up to 5 levels deep.
-            if depth < 5 {
-                for alternate in alternates(of: directory) { queue.append((alternate, depth + 1)) }
-            }
-        }
-        return total
-    }
-
-    /// Alternate object directories listed in `objects/info/alternates` (relative to `objects`).
-    private static func alternates(of objectDirectory: String) -> [String] {
-        guard let text = try? String(contentsOfFile: objectDirectory + "/info/alternates", encoding: .utf8) else {
-            return []
-        }
-        return text.split(whereSeparator: \.isNewline).compactMap { line in
-            let path = line.trimmingCharacters(in: .whitespaces)
-            if path.isEmpty || path.hasPrefix("#") { return nil }
-            return path.hasPrefix("/") ? path : objectDirectory + "/" + path
-        }
+    /// in the multi-pack-index and pack indexes (whose `.pack` exists) of the repository's
+    /// object directories, alternates included (`RepositoryEnvironment.objectDirectories`).
+    static func approximateObjectCount(objectDirectories: [String]) -> Int {
+        objectDirectories.reduce(0) { $0 + packedObjectCount(packDirectory: $1 + "/pack") }
     }
 
     /// Objects in one pack directory: the multi-pack-index's count plus the packs it does not cover.
@@ -152,8 +127,7 @@ extension GitRepository {
     func shortID(_ oid: git_oid) throws -> String {
         let start = try ShortIdAbbreviation.configuredLength(configString("core.abbrev"))
             ?? ShortIdAbbreviation.automaticLength(
-                approximateObjectCount: ShortIdAbbreviation.approximateObjectCount(
-                    objectDirectory: commonDirectory + "/objects"))
+                approximateObjectCount: ShortIdAbbreviation.approximateObjectCount(objectDirectories: objectDirectories))
         let hex = oid.hex
         if start >= ShortIdAbbreviation.fullLength { return hex }
         var odb: OpaquePointer?

@@ -31,27 +31,33 @@ struct ScannedElement {
 /// expands anything: an entity declaration or a reference to anything but the five predefined
 /// entities and character references is refused.
 struct PlistXMLScanner {
-    /// Why scanning stopped.
-    enum Failure: Error, Equatable {
-        /// Not something the scanner understands (libxml2's diagnosis is preferred).
-        case malformed(offset: Int, message: String)
-        /// An entity declaration or a reference to a declared/external entity.
-        case entity(offset: Int, name: String)
-        /// A declared encoding other than UTF-8.
-        case encoding(String)
-    }
-
     private let bytes: [UInt8]
+    /// The file the bytes come from, for errors.
+    private let path: String
     private var index = 0
 
-    init(bytes: [UInt8]) {
+    init(bytes: [UInt8], path: String = "") {
         self.bytes = bytes
+        self.path = path
     }
 
-    /// Scans a whole document and returns its root element.
-    static func scanDocument(_ bytes: [UInt8]) throws -> ScannedElement {
-        var scanner = PlistXMLScanner(bytes: bytes)
+    /// Scans a whole document and returns its root element. A document the scanner does not
+    /// understand (libxml2's diagnosis is preferred, so this is rare), an entity declaration or
+    /// reference, or a declared encoding other than UTF-8 throws a ``VersionStampError`` for `path`.
+    static func scanDocument(_ bytes: [UInt8], path: String) throws -> ScannedElement {
+        var scanner = PlistXMLScanner(bytes: bytes, path: path)
         return try scanner.scanDocument()
+    }
+
+    /// The 1-based line of byte `offset`.
+    private func line(_ offset: Int) -> Int {
+        bytes[..<min(offset, bytes.count)].reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+    }
+
+    /// Bytes the scanner cannot locate elements in, at `offset`.
+    private func malformed(_ offset: Int, _ message: String) -> VersionStampError {
+        VersionStampError(.malformedPlist, path: path, line: line(offset),
+                          message: "cannot locate the plist's bytes (\(message)); the file was left untouched")
     }
 
     /// Scans `content` as the inside of an element (used to check a replacement) and returns
@@ -116,7 +122,7 @@ struct PlistXMLScanner {
 
     private mutating func scanDocument() throws -> ScannedElement {
         if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
-            throw Failure.encoding("UTF-16")
+            throw VersionStampError.unsupportedEncoding("UTF-16", path: path)
         }
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
         if hasPrefix("<?xml") { try checkDeclaredEncoding() }
@@ -133,10 +139,10 @@ struct PlistXMLScanner {
             } else if bytes[index] == UInt8(ascii: "<"), root == nil {
                 root = try scanElement()
             } else {
-                throw Failure.malformed(offset: index, message: "unexpected content outside the root element")
+                throw malformed(index, "unexpected content outside the root element")
             }
         }
-        guard let root else { throw Failure.malformed(offset: index, message: "no root element") }
+        guard let root else { throw malformed(index, "no root element") }
         return root
     }
 
@@ -148,7 +154,7 @@ struct PlistXMLScanner {
         guard let quote = rest.first, quote == "\"" || quote == "'" else { return }
         let value = rest.dropFirst().prefix { $0 != quote }
         if value.lowercased() != "utf-8" && value.lowercased() != "utf8" {
-            throw Failure.encoding(String(value))
+            throw VersionStampError.unsupportedEncoding(String(value), path: path)
         }
     }
 
@@ -167,7 +173,7 @@ struct PlistXMLScanner {
                     } else if hasPrefix("<!ENTITY") {
                         let start = index + "<!ENTITY".utf8.count
                         let name = String(decoding: bytes[start...].drop(while: isSpace).prefix { !isSpace($0) }, as: UTF8.self)
-                        throw Failure.entity(offset: index, name: name)
+                        throw VersionStampError.entityDeclaration(path: path, line: line(index), name: name)
                     } else if bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") {
                         try skipQuoted()
                     } else {
@@ -182,7 +188,7 @@ struct PlistXMLScanner {
                 index += 1
             }
         }
-        throw Failure.malformed(offset: index, message: "unterminated DOCTYPE")
+        throw malformed(index, "unterminated DOCTYPE")
     }
 
     // MARK: Elements
@@ -209,11 +215,11 @@ struct PlistXMLScanner {
                 index += 2
                 let endName = try readName()
                 guard endName == name else {
-                    throw Failure.malformed(offset: contentEnd, message: "end tag </\(endName)> does not match <\(name)>")
+                    throw malformed(contentEnd, "end tag </\(endName)> does not match <\(name)>")
                 }
                 skipSpaces()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ">") else {
-                    throw Failure.malformed(offset: index, message: "unterminated end tag")
+                    throw malformed(index, "unterminated end tag")
                 }
                 index += 1
                 return ScannedElement(name: name, range: start..<index, contentRange: contentStart..<contentEnd,
@@ -223,19 +229,19 @@ struct PlistXMLScanner {
             } else if hasPrefix("<![CDATA[") {
                 let inner = index + "<![CDATA[".utf8.count
                 guard let end = find("]]>", from: inner) else {
-                    throw Failure.malformed(offset: index, message: "unterminated CDATA section")
+                    throw malformed(index, "unterminated CDATA section")
                 }
                 segments.append(ScannedSegment(kind: .cdata, range: inner..<end))
                 index = end + 3
             } else if hasPrefix("<?") {
                 try skip(past: "?>")
             } else if hasPrefix("<!") {
-                throw Failure.malformed(offset: index, message: "unexpected markup declaration")
+                throw malformed(index, "unexpected markup declaration")
             } else {
                 children.append(try scanElement())
             }
         }
-        throw Failure.malformed(offset: start, message: "element <\(name)> is not closed")
+        throw malformed(start, "element <\(name)> is not closed")
     }
 
     /// Skips the attributes of the start tag at `start` and its closing `>` or `/>`; true when
@@ -243,7 +249,7 @@ struct PlistXMLScanner {
     private mutating func scanAttributes(ofTagAt start: Int) throws -> Bool {
         while true {
             skipSpaces()
-            guard index < bytes.count else { throw Failure.malformed(offset: start, message: "unterminated start tag") }
+            guard index < bytes.count else { throw malformed(start, "unterminated start tag") }
             if hasPrefix("/>") {
                 index += 2
                 return true
@@ -255,7 +261,7 @@ struct PlistXMLScanner {
             _ = try readName()
             skipSpaces()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "=") else {
-                throw Failure.malformed(offset: index, message: "expected '=' in attribute")
+                throw malformed(index, "expected '=' in attribute")
             }
             index += 1
             skipSpaces()
@@ -269,10 +275,10 @@ struct PlistXMLScanner {
         while i < range.upperBound {
             if bytes[i] == UInt8(ascii: "&") {
                 guard let semicolon = bytes[i..<range.upperBound].firstIndex(of: UInt8(ascii: ";")) else {
-                    throw Failure.malformed(offset: i, message: "unterminated reference")
+                    throw malformed(i, "unterminated reference")
                 }
                 if Self.referencedScalar(bytes[(i + 1)..<semicolon]) == nil {
-                    throw Failure.entity(offset: i, name: String(decoding: bytes[(i + 1)..<semicolon], as: UTF8.self))
+                    throw VersionStampError.entityDeclaration(path: path, line: line(i), name: String(decoding: bytes[(i + 1)..<semicolon], as: UTF8.self))
                 }
                 i = semicolon + 1
             } else {
@@ -309,7 +315,7 @@ struct PlistXMLScanner {
 
     private mutating func skip(past terminator: StaticString) throws {
         guard let end = find(terminator, from: index + 2) else {
-            throw Failure.malformed(offset: index, message: "unterminated markup")
+            throw malformed(index, "unterminated markup")
         }
         index = end + terminator.utf8CodeUnitCount
     }
@@ -317,13 +323,13 @@ struct PlistXMLScanner {
     /// Skips a quoted string starting at `index`; returns the range inside the quotes.
     @discardableResult
     private mutating func skipQuoted() throws -> Range<Int> {
-        guard index < bytes.count else { throw Failure.malformed(offset: index, message: "expected a quoted value") }
+        guard index < bytes.count else { throw malformed(index, "expected a quoted value") }
         let quote = bytes[index]
         guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else {
-            throw Failure.malformed(offset: index, message: "expected a quoted value")
+            throw malformed(index, "expected a quoted value")
         }
         guard let end = bytes[(index + 1)...].firstIndex(of: quote) else {
-            throw Failure.malformed(offset: index, message: "unterminated quoted value")
+            throw malformed(index, "unterminated quoted value")
         }
         let inside = (index + 1)..<end
         index = end + 1
@@ -339,7 +345,7 @@ struct PlistXMLScanner {
             }
             index += 1
         }
-        guard index > start else { throw Failure.malformed(offset: start, message: "expected a name") }
+        guard index > start else { throw malformed(start, "expected a name") }
         return String(decoding: bytes[start..<index], as: UTF8.self)
     }
 }

@@ -5,9 +5,15 @@ import Foundation
 ///
 /// Every output holds `version` (the rendered format, or `VERSIONSTAMP_VERSION`) and the
 /// revision's fields: count, sha, short, describe, tag, distance, branch, dirty, date (UTC
-/// `YYYYMMDD`), timestamp, and the nearest tag's release and prerelease (``ReleaseVersion``). When `VERSIONSTAMP_VERSION` replaces the repository the fields
-/// are unknown: nil in Swift, null in JSON, empty in xcconfig. `tag` is also nil/null/empty
-/// when no tag is reachable. `count` is the build number (offset and CI number applied).
+/// `YYYYMMDD`), timestamp, and the nearest tag's release and prerelease (``ReleaseVersion``).
+/// `count` is the build number (offset and CI number applied).
+///
+/// When `VERSIONSTAMP_VERSION` replaces the repository there is no revision. The Swift enum
+/// `BuildVersion` then says `hasRevision = false` and its revision fields hold 0, `""` and
+/// `false`; its fields are never optional, so `"\(BuildVersion.count)"` prints a number in
+/// every build. JSON has `null` for each unknown field, the xcconfig an empty value. Without a
+/// reachable tag, `tag`, `release` and `prerelease` are `""` in Swift, `null` in JSON and empty
+/// in the xcconfig.
 ///
 /// The xcconfig also sets the settings Xcode's generated Info.plist reads:
 /// `CURRENT_PROJECT_VERSION` (the build number, or `VERSIONSTAMP_VERSION`) and
@@ -22,15 +28,34 @@ public enum GeneratedVersionFile: String, CaseIterable, Sendable {
     /// The prefix of the xcconfig settings (`SHIPYARD_BUILD_VERSION`, …).
     public static let xcconfigPrefix = "SHIPYARD_BUILD_"
 
-    /// The values written, in order.
-    struct Fields {
+    /// The file's content for `version` and `context`.
+    public func contents(version: String, context: VersionContext) throws -> String {
+        let fields = try Fields(version: version, context: context)
+        switch self {
+        case .swift: return Self.swiftSource(fields)
+        case .json: return try Self.json(fields)
+        case .xcconfig: return try Self.xcconfig(fields)
+        }
+    }
+
+    /// The values written, in order: `version`, then the revision's fields.
+    struct Fields: Encodable {
+        /// A field's value; nil members are unknown (no revision) or absent (no tag).
         enum Value {
             case string(String?)
             case integer(Int64?)
             case boolean(Bool?)
         }
 
-        var entries: [(name: String, value: Value, doc: String)]
+        struct Field {
+            var name: String
+            var value: Value
+            var doc: String
+        }
+
+        var fields: [Field]
+        /// False when `VERSIONSTAMP_VERSION` replaced the repository: no field but `version` is known.
+        var hasRevision: Bool
         /// Xcode's `CURRENT_PROJECT_VERSION`: the build number, or `VERSIONSTAMP_VERSION`.
         var buildNumber: String
         /// Xcode's `MARKETING_VERSION`: the nearest tag's release version, nil without one.
@@ -41,110 +66,81 @@ public enum GeneratedVersionFile: String, CaseIterable, Sendable {
             if revision == nil && context.override == nil {
                 throw VersionStampError(.noRevision, message: "cannot read the revision of HEAD for the generated files")
             }
-            let date = revision.map { UTCDate.day(of: $0.commitTime) }
+            hasRevision = revision != nil
             buildNumber = context.override ?? revision.map { String($0.count) } ?? ""
             let release = revision?.tag.flatMap(ReleaseVersion.init(tag:))
             marketingVersion = release?.version
-            entries = [
-                ("version", .string(version), "The stamped version (the format rendered, or VERSIONSTAMP_VERSION)."),
-                ("count", .integer(revision.map { Int64($0.count) }), "The build number: commits reachable from HEAD (`git rev-list --count HEAD`), or the CI's number, plus the offset."),
-                ("sha", .string(revision?.sha), "The commit id of HEAD."),
-                ("short", .string(revision?.short), "The abbreviated commit id of HEAD."),
-                ("describe", .string(revision?.describe), "`git describe --tags --long --always --dirty`."),
-                ("tag", .string(revision?.tag), "The nearest tag, nil when there is none."),
-                ("distance", .integer(revision.map { Int64($0.distance) }), "Commits since the nearest tag (the count when there is none)."),
-                ("branch", .string(revision?.branch), "The branch name, `HEAD` when detached."),
-                ("dirty", .boolean(revision?.isDirty), "Tracked files differed from HEAD."),
-                ("date", .string(date), "The committer date of HEAD, UTC, `YYYYMMDD`."),
-                ("timestamp", .integer(revision?.commitTime), "The committer time of HEAD, Unix seconds."),
-                ("release", .string(release?.version), "The nearest tag's version number (`{version}`: v2.0.0-beta.1 gives 2.0.0), nil when no tag names one."),
-                ("prerelease", .string(release?.prerelease), "What follows that number in the tag (`{prerelease}`: beta.1), nil when no tag names a version."),
+            fields = [
+                Field(name: "version", value: .string(version), doc: "The stamped version (the format rendered, or VERSIONSTAMP_VERSION)."),
+                Field(name: "count", value: .integer(revision.map { Int64($0.count) }), doc: "The build number: commits reachable from HEAD (`git rev-list --count HEAD`), or the CI's number, plus the offset."),
+                Field(name: "sha", value: .string(revision?.sha), doc: "The commit id of HEAD."),
+                Field(name: "short", value: .string(revision?.short), doc: "The abbreviated commit id of HEAD."),
+                Field(name: "describe", value: .string(revision?.describe), doc: "`git describe --tags --long --always --dirty`."),
+                Field(name: "tag", value: .string(revision?.tag), doc: "The nearest tag, empty when there is none."),
+                Field(name: "distance", value: .integer(revision.map { Int64($0.distance) }), doc: "Commits since the nearest tag (the count when there is none)."),
+                Field(name: "branch", value: .string(revision?.branch), doc: "The branch name, `HEAD` when detached."),
+                Field(name: "dirty", value: .boolean(revision?.isDirty), doc: "Tracked files differed from HEAD."),
+                Field(name: "date", value: .string(revision.map { UTCDate.day(of: $0.commitTime) }), doc: "The committer date of HEAD, UTC, `YYYYMMDD`."),
+                Field(name: "timestamp", value: .integer(revision.flatMap { Int64(exactly: $0.commitTime) }), doc: "The committer time of HEAD, Unix seconds."),
+                Field(name: "release", value: .string(release?.version), doc: "The nearest tag's version number (`{version}`: v2.0.0-beta.1 gives 2.0.0), empty when no tag names one."),
+                Field(name: "prerelease", value: .string(release?.prerelease), doc: "What follows that number in the tag (`{prerelease}`: beta.1), empty when no tag names a version."),
             ]
         }
-    }
 
-    /// The file's content for `version` and `context`.
-    public func contents(version: String, context: VersionContext) throws -> String {
-        let fields = try Fields(version: version, context: context)
-        switch self {
-        case .swift: return Self.swiftSource(fields)
-        case .json: return Self.json(fields)
-        case .xcconfig: return try Self.xcconfig(fields)
+        private struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        /// One JSON member per field, `null` for an unknown or absent value.
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            for field in fields {
+                let key = Key(stringValue: field.name)
+                switch field.value {
+                case let .string(value): try container.encode(value, forKey: key)
+                case let .integer(value): try container.encode(value, forKey: key)
+                case let .boolean(value): try container.encode(value, forKey: key)
+                }
+            }
         }
     }
 
     private static func swiftSource(_ fields: Fields) -> String {
         var lines = [
             "// Generated by versionstamp \(VersionStampKit.version). Do not edit: it is rewritten on every build.",
-            "// Fields other than `version` are nil when VERSIONSTAMP_VERSION replaces the repository.",
             "",
             "/// The build version and the git revision it was built from.",
             "public enum \(swiftTypeName) {",
+            "    /// True when the version was read from a git repository; false when VERSIONSTAMP_VERSION",
+            "    /// replaced it (a build from a source tarball): then only `version` is known, and the other",
+            "    /// fields hold 0, \"\" and false.",
+            "    public static let hasRevision: Bool = \(fields.hasRevision)",
         ]
-        for (index, entry) in fields.entries.enumerated() {
-            if index > 0 { lines.append("") }
-            lines.append("    /// \(entry.doc)")
-            switch entry.value {
-            case let .string(value):
-                let literal = value.map(swiftLiteral) ?? "nil"
-                lines.append(entry.name == "version"
-                    ? "    public static let \(entry.name): String = \(literal)"
-                    : "    public static let \(entry.name): String? = \(literal)")
-            case let .integer(value):
-                lines.append("    public static let \(entry.name): Int? = \(value.map(String.init) ?? "nil")")
-            case let .boolean(value):
-                lines.append("    public static let \(entry.name): Bool? = \(value.map(String.init) ?? "nil")")
+        for field in fields.fields {
+            lines.append("")
+            lines.append("    /// \(field.doc)")
+            let (type, literal): (String, String)
+            switch field.value {
+            case let .string(value): (type, literal) = ("String", (value ?? "").swiftLiteral)
+            case let .integer(value): (type, literal) = ("Int", String(value ?? 0))
+            case let .boolean(value): (type, literal) = ("Bool", String(value ?? false))
             }
+            lines.append("    public static let \(field.name): \(type) = \(literal)")
         }
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `value` as a Swift string literal.
-    static func swiftLiteral(_ value: String) -> String {
-        quoted(value) { scalar in
-            scalar.value < 0x20 || scalar.value == 0x7F ? "\\u{\(String(scalar.value, radix: 16))}" : nil
-        }
-    }
-
-    /// `value` quoted with `\\`, `\"`, `\n`, `\r`, `\t` escaped; other characters as
-    /// `escape` spells them (nil: as they are).
-    private static func quoted(_ value: String, escape: (Unicode.Scalar) -> String?) -> String {
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if let escaped = escape(scalar) { out += escaped } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out + "\""
-    }
-
-    private static func json(_ fields: Fields) -> String {
-        let members = fields.entries.map { entry -> String in
-            let value: String
-            switch entry.value {
-            case let .string(string): value = string.map(jsonLiteral) ?? "null"
-            case let .integer(number): value = number.map(String.init) ?? "null"
-            case let .boolean(flag): value = flag.map(String.init) ?? "null"
-            }
-            return "  \(jsonLiteral(entry.name)): \(value)"
-        }
-        return "{\n" + members.joined(separator: ",\n") + "\n}\n"
-    }
-
-    /// `value` as a JSON string.
-    static func jsonLiteral(_ value: String) -> String {
-        quoted(value) { scalar in
-            guard scalar.value < 0x20 else { return nil }
-            let hex = String(scalar.value, radix: 16)
-            return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        }
+    /// The fields as a JSON object, keys sorted (the same bytes for the same fields on every
+    /// platform, so an unchanged version leaves the file untouched).
+    private static func json(_ fields: Fields) throws -> String {
+        let encoder = JSONEncoder()
+        // Without escaping slashes, a branch name reads feature/x, not feature\/x.
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(fields), as: UTF8.self) + "\n"
     }
 
     private static func xcconfig(_ fields: Fields) throws -> String {
@@ -152,14 +148,14 @@ public enum GeneratedVersionFile: String, CaseIterable, Sendable {
             "// Generated by versionstamp \(VersionStampKit.version). Do not edit: it is rewritten on every build.",
             "// Values other than \(xcconfigPrefix)VERSION are empty when VERSIONSTAMP_VERSION replaces the repository.",
         ]
-        for entry in fields.entries {
+        for field in fields.fields {
             let value: String
-            switch entry.value {
+            switch field.value {
             case let .string(string): value = string ?? ""
             case let .integer(number): value = number.map(String.init) ?? ""
             case let .boolean(flag): value = flag.map { $0 ? "YES" : "NO" } ?? ""
             }
-            lines.append("\(xcconfigPrefix)\(entry.name.uppercased()) = \(try xcconfigValue(value, name: entry.name))")
+            lines.append("\(xcconfigPrefix)\(field.name.uppercased()) = \(try xcconfigValue(value, name: field.name))")
         }
         lines.append("")
         lines.append("// The build settings Xcode's generated Info.plist reads: $(CURRENT_PROJECT_VERSION) and $(MARKETING_VERSION).")
@@ -181,5 +177,42 @@ public enum GeneratedVersionFile: String, CaseIterable, Sendable {
         var setting = value
         while setting.containsBytes(of: "//") { setting = setting.replacingBytes(of: "//", with: "/$()/") }
         return setting
+    }
+}
+
+extension String {
+    /// The string as a Swift string literal.
+    var swiftLiteral: String {
+        quoted { scalar in
+            scalar.value < 0x20 || scalar.value == 0x7F ? "\\u{\(String(scalar.value, radix: 16))}" : nil
+        }
+    }
+
+    /// The string quoted for a report line, as a JSON string (`"r12"`, `"a\nb"`): control
+    /// characters are visible and the value's ends are clear.
+    var quotedForReport: String {
+        quoted { scalar in
+            guard scalar.value < 0x20 else { return nil }
+            let hex = String(scalar.value, radix: 16)
+            return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        }
+    }
+
+    /// The string quoted with `\\`, `\"`, `\n`, `\r`, `\t` escaped; other characters as
+    /// `escape` spells them (nil: as they are).
+    private func quoted(escape: (Unicode.Scalar) -> String?) -> String {
+        var out = "\""
+        for scalar in unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if let escaped = escape(scalar) { out += escaped } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out + "\""
     }
 }

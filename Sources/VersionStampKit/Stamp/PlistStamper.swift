@@ -130,3 +130,62 @@ enum PlistStamper {
         }
     }
 }
+
+/// The App Store's rule for `CFBundleVersion` and `CFBundleShortVersionString`: one to three
+/// period-separated non-negative integers, at most 18 characters (`42`, `1.2`, `2024.11.3`).
+public enum AppStoreVersionRule {
+    /// The keys the rule applies to (in the root dictionary of an Info.plist).
+    public static let keys: Set<String> = ["CFBundleVersion", "CFBundleShortVersionString"]
+
+    /// The rule, as quoted in error messages.
+    public static let description = "one to three period-separated non-negative integers (such as 42, 1.2 or 1.2.3), at most 18 characters"
+
+    /// True when `value` follows the rule.
+    public static func isValid(_ value: String) -> Bool {
+        guard value.utf8.count <= 18 else { return false }
+        let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count) else { return false }
+        return parts.allSatisfy { part in
+            !part.isEmpty && part.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        }
+    }
+
+    /// nil when `value` may be stored under `key`, otherwise the message explaining why not.
+    public static func violation(key: String, value: String) -> String? {
+        guard keys.contains(key), !isValid(value) else { return nil }
+        return "\(key) \"\(value)\" does not follow the App Store rule: \(description)"
+    }
+}
+
+/// Xcode build-setting references in plist values: `$(CURRENT_PROJECT_VERSION)`,
+/// `${MARKETING_VERSION}`, `$(PRODUCT_NAME:rfc1034identifier)`.
+enum BuildSettingReference {
+    /// The setting's name when `value` is wholly one reference, nil otherwise (text around a
+    /// reference, or several, is a value of its own).
+    static func settingName(in value: String) -> String? {
+        let scalars = Array(value.unicodeScalars)
+        guard scalars.count >= 4, scalars[0] == "$" else { return nil }
+        let close: Unicode.Scalar
+        switch scalars[1] {
+        case "(": close = ")"
+        case "{": close = "}"
+        default: return nil
+        }
+        guard scalars[scalars.count - 1] == close else { return nil }
+        let inner = scalars[2..<(scalars.count - 1)]
+        // NAME, optionally followed by `:modifier` operators.
+        let nameEnd = inner.firstIndex(of: ":") ?? inner.endIndex
+        let name = inner[inner.startIndex..<nameEnd]
+        guard let first = name.first, first == "_" || isLetter(first),
+              name.allSatisfy({ $0 == "_" || isLetter($0) || ($0 >= "0" && $0 <= "9") }),
+              !inner[nameEnd...].contains(where: { $0 == "(" || $0 == ")" || $0 == "{" || $0 == "}" || $0 == "$" })
+        else { return nil }
+        var text = ""
+        text.unicodeScalars.append(contentsOf: name)
+        return text
+    }
+
+    private static func isLetter(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar >= "A" && scalar <= "Z") || (scalar >= "a" && scalar <= "z")
+    }
+}

@@ -2,6 +2,11 @@
 public struct StampOptions: Equatable, Sendable {
     /// The plist files to stamp (may be empty when only generated files are asked for).
     public var plists: [String]
+    /// `--output DEST`: the stamped result of the one plist in ``plists`` (its source, left
+    /// untouched) is written to this file instead, atomically and only when its content
+    /// changes. The way to stamp the built copy of a plist kept in the repository, whose
+    /// placeholder must survive for the next build. Nil: each plist is stamped in place.
+    public var output: String?
     /// `--format`; nil uses the mode's default (`r{count}{dirty}` / `{count}`).
     public var format: String?
     /// How strings are chosen.
@@ -13,10 +18,13 @@ public struct StampOptions: Equatable, Sendable {
     /// `--force`: overwrite a value that is an Xcode build-setting reference (`$(NAME)`).
     public var force: Bool
 
-    /// Options for stamping `plists`; the defaults are those of `versionstamp stamp`.
-    public init(plists: [String], format: String? = nil, mode: StampMode = .automatic(placeholder: StampMode.defaultPlaceholder),
+    /// Options for stamping `plists` (or, with `output`, for writing the stamped one there);
+    /// the defaults are those of `versionstamp stamp`.
+    public init(plists: [String], output: String? = nil, format: String? = nil,
+                mode: StampMode = .automatic(placeholder: StampMode.defaultPlaceholder),
                 dirtyMarker: String = "M", generatedFiles: [GeneratedVersionFile: String] = [:], force: Bool = false) {
         self.plists = plists
+        self.output = output
         self.format = format
         self.mode = mode
         self.dirtyMarker = dirtyMarker
@@ -54,5 +62,55 @@ public struct StampOptions: Equatable, Sendable {
             return [products.hasSuffix("/") ? products + infoPlist : products + "/" + infoPlist]
         }
         throw VersionStampError(.usage, message: "no PLIST given: name the plist files to stamp, run from an Xcode build phase (which sets BUILT_PRODUCTS_DIR and INFOPLIST_PATH), or ask for --swift/--json/--xcconfig output")
+    }
+}
+
+/// How `stamp` chooses the strings to set in a plist.
+public enum StampMode: Equatable, Sendable {
+    /// Replace `token` inside every string value that contains it (default format `r{count}{dirty}`).
+    case placeholder(String)
+    /// Set the string at each key path (default format `{count}`); a missing key is an error.
+    case keys([PlistKeyPath])
+    /// Set the string at each key path to its own format (`--set KEYPATH=FORMAT`; a nil
+    /// format is the stamp's `--format`, or `{count}`); a missing key is an error.
+    case assignments([KeyAssignment])
+    /// Per file: placeholder mode when a string contains `placeholder`, otherwise key mode on
+    /// `CFBundleVersion`; a file with neither is an error naming both.
+    case automatic(placeholder: String)
+
+    /// The placeholder of the original workflow's `version.plist`.
+    public static let defaultPlaceholder = "r0000"
+    /// The format of placeholder mode when `--format` is not given.
+    public static let defaultPlaceholderFormat = "r{count}{dirty}"
+    /// The format of key mode when `--format` is not given.
+    public static let defaultKeyFormat = "{count}"
+}
+
+/// One `--set KEYPATH=FORMAT`: the string at a key path and the format it is set to.
+public struct KeyAssignment: Equatable, Sendable {
+    /// The string to set.
+    public var keyPath: PlistKeyPath
+    /// Its format (`{version}`, `{count}` …); nil uses the stamp's `--format` (or `{count}`).
+    public var format: String?
+
+    /// The string at `keyPath`, set to `format` (nil: the stamp's format).
+    public init(_ keyPath: PlistKeyPath, format: String? = nil) {
+        self.keyPath = keyPath
+        self.format = format
+    }
+
+    /// Parses `KEYPATH=FORMAT`, split at the first `=` (a format may hold `=`, a key path
+    /// cannot). Throws when there is no `=` (a usage error) or the key path is invalid.
+    public init(parsing text: String) throws {
+        guard let equals = text.firstIndex(of: "=") else {
+            throw VersionStampError(.usage, message: "--set '\(text)': expected KEYPATH=FORMAT, such as CFBundleShortVersionString={version}")
+        }
+        do {
+            keyPath = try PlistKeyPath(parsing: String(text[..<equals]))
+        } catch var error as VersionStampError {
+            error.message = "--set '\(text)': " + error.message
+            throw error
+        }
+        format = String(text[text.index(after: equals)...])
     }
 }

@@ -16,6 +16,8 @@ public struct StampPlan {
         public var changes: [PlistChange]
         /// True for a `--swift`/`--json`/`--xcconfig` output.
         public var isGenerated: Bool
+        /// The plist that was read and stamped when it is not `path` (`--output`), else nil.
+        public var source: String?
     }
 
     /// The files that would change, in the order given (plists first, then generated files).
@@ -35,9 +37,16 @@ public struct StampPlan {
             errors.append(VersionStampError(.internalError, message: "\(error)"))
             return
         }
+        if options.output != nil && options.plists.count != 1 {
+            errors.append(VersionStampError(.usage, message: "--output takes exactly one PLIST to read (the source), "
+                + "and \(options.plists.count) were given; stamp each file with its own --output"))
+            return
+        }
         for path in options.plists {
             do {
-                if let update = try Self.plan(plist: path, options: options, context: context) { updates.append(update) }
+                if let update = try Self.plan(plist: path, output: options.output, options: options, context: context) {
+                    updates.append(update)
+                }
             } catch let error as VersionStampError {
                 errors.append(error)
             } catch {
@@ -57,8 +66,9 @@ public struct StampPlan {
         }
     }
 
-    /// The update of one plist, nil when its content would not change.
-    private static func plan(plist path: String, options: StampOptions, context: VersionContext) throws -> Update? {
+    /// The update of one plist, or with `output` of the file its stamped content goes to; nil
+    /// when the file to write already holds that content.
+    private static func plan(plist path: String, output: String?, options: StampOptions, context: VersionContext) throws -> Update? {
         guard let data = FileManager.default.contents(atPath: path) else {
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
@@ -67,8 +77,12 @@ public struct StampPlan {
         let document = try PlistDocument(data: data, path: path)
         let result = try PlistStamper.stamp(document, mode: options.mode, format: options.format,
                                             context: context, dirtyMarker: options.dirtyMarker, force: options.force)
-        guard result.contents != data else { return nil }
-        return Update(path: path, contents: result.contents, changes: result.changes, isGenerated: false)
+        guard let output else {
+            guard result.contents != data else { return nil }
+            return Update(path: path, contents: result.contents, changes: result.changes, isGenerated: false)
+        }
+        guard FileManager.default.contents(atPath: output) != result.contents else { return nil }
+        return Update(path: output, contents: result.contents, changes: result.changes, isGenerated: false, source: path)
     }
 
     /// Plans the `--swift`, `--json` and `--xcconfig` outputs.
@@ -82,7 +96,7 @@ public struct StampPlan {
                 do {
                     let contents = Data(try kind.contents(version: version, context: context).utf8)
                     if FileManager.default.contents(atPath: path) != contents {
-                        updates.append(Update(path: path, contents: contents, changes: [], isGenerated: true))
+                        updates.append(Update(path: path, contents: contents, changes: [], isGenerated: true, source: nil))
                     }
                 } catch var error as VersionStampError {
                     if error.path == nil { error.path = path }
@@ -99,18 +113,26 @@ public struct StampPlan {
     /// True when some file would change.
     public var hasChanges: Bool { !updates.isEmpty }
 
-    /// One line per change: `PATH:LINE: KEYPATH: "old" → "new"` for plist strings,
-    /// `PATH: updated` (or `would be updated`) for generated files.
+    /// One line per change: `PATH:LINE: KEYPATH: "old" → "new"` for plist strings (PATH being
+    /// the file written, the `--output` file included), `PATH: updated` (or `would be
+    /// updated`) for a generated file or an output whose strings were already stamped.
     public func reportLines(written: Bool) -> [String] {
         updates.flatMap { update -> [String] in
-            if update.isGenerated {
+            if update.changes.isEmpty {
                 return ["\(update.path): \(written ? "updated" : "would be updated")"]
             }
             return update.changes.map { change in
                 let location = change.line.map { "\(update.path):\($0)" } ?? update.path
-                return "\(location): \(change.keyPath): \(GeneratedVersionFile.jsonLiteral(change.oldValue)) → \(GeneratedVersionFile.jsonLiteral(change.newValue))"
+                return "\(location): \(change.keyPath): \(change.oldValue.quotedForReport) → \(change.newValue.quotedForReport)"
             }
         }
+    }
+
+    /// The last line of a dry run, which writes nothing: `dry run: nothing written (2 files
+    /// would change)`, so its output never reads as a real run's.
+    public var dryRunSummary: String {
+        let files = updates.isEmpty ? "no file" : updates.count == 1 ? "1 file" : "\(updates.count) files"
+        return "dry run: nothing written (\(files) would change)"
     }
 
     /// Writes every update atomically and durably: each file's new content goes to a temporary
@@ -132,5 +154,25 @@ public struct StampPlan {
                 throw VersionStampError(.writeFailed, path: update.path, message: message)
             }
         }
+    }
+}
+
+/// One string a stamp sets to a new value.
+public struct PlistChange: Equatable, Sendable {
+    /// Where the string is.
+    public var keyPath: PlistKeyPath
+    /// The value before the stamp.
+    public var oldValue: String
+    /// The value after it.
+    public var newValue: String
+    /// The line of the string in an XML plist.
+    public var line: Int?
+
+    /// A change of the string at `keyPath` from `oldValue` to `newValue`.
+    public init(keyPath: PlistKeyPath, oldValue: String, newValue: String, line: Int? = nil) {
+        self.keyPath = keyPath
+        self.oldValue = oldValue
+        self.newValue = newValue
+        self.line = line
     }
 }

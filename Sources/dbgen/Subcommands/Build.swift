@@ -50,12 +50,15 @@ extension DBGenCommand {
         @Flag(help: "Print nothing but errors.")
         var quiet = false
 
+        @OptionGroup(title: "Build systems")
+        var buildSystem: BuildSystemOptions
+
         /// How long an import runs before the progress bar appears (tests set 0).
         @Option(help: .hidden)
         var progressDelay: Double = ProgressBar.defaultDelay
 
         func run() throws {
-            var options = BuildOptions(schema: schema, output: output ?? BuildOptions.defaultOutput(forSchema: schema))
+            var options = buildSystem.applied(to: BuildOptions(schema: schema, output: output ?? BuildOptions.defaultOutput(forSchema: schema)))
             options.force = force
             options.strict = strict
             options.depfile = depfile

@@ -12,7 +12,10 @@ extension DBGenCommand {
                 types and exact values (REALs bit for bit), user_version. Tables are compared by \
                 rowid (WITHOUT ROWID tables by primary key), as sqldiff does; schema changes \
                 (tables, columns, indexes, views, triggers, virtual tables) are carried too. \
-                Prints nothing when the contents are the same. Exit 0 whether or not they differ.
+                Prints nothing when the contents are the same. Exit 0 whether or not they differ. \
+                The patch starts with a header (SQL comments) naming its base and target by \
+                user_version and SHA-256, which `dbgen update` checks. A patch whose NEW has a \
+                user_version not greater than OLD's would not install: refused unless --force.
 
                 Examples:
                   dbgen diff v1.sqlite v2.sqlite > v2.patch.sql
@@ -36,6 +39,9 @@ extension DBGenCommand {
         @Option(help: ArgumentHelp("Compare only this table (with its indexes and triggers).", valueName: "name"))
         var table: String?
 
+        @Flag(help: "Write the SQL patch even when NEW's user_version is not greater than OLD's.")
+        var force = false
+
         func run() throws {
             do {
                 let diff = try DatabaseDiff(oldPath: old, newPath: new, table: table)
@@ -44,6 +50,7 @@ extension DBGenCommand {
                 } else if summary {
                     FileHandle.standardOutput.write(Data(try diff.summary().utf8))
                 } else {
+                    if !force { try diff.requireNewerVersion() }
                     try diff.writePatch(toFileDescriptor: FileHandle.standardOutput.fileDescriptor)
                 }
             } catch {

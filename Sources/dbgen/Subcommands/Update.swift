@@ -12,8 +12,10 @@ extension DBGenCommand {
                 (the newer of --bundled and the installed update) and applies the SQL `dbgen diff` \
                 printed, in one transaction. A patch may change only its copy: ATTACH, VACUUM INTO, \
                 load_extension and pragmas other than user_version/application_id are refused. \
-                Before installing: --sha256 of the given file, PRAGMA quick_check, and a user_version \
-                greater than that of the database in effect. Otherwise exit 1 and DIR is as it was. \
+                Before installing: --sha256 of the given file, a patch's header naming the database \
+                in effect as its base, PRAGMA quick_check, and a user_version greater than that of \
+                the database in effect. Otherwise exit 1 and DIR is as it was. Installing what is \
+                already in effect (a re-download) exits 0, changes nothing and says so. \
                 The install is atomic (a temporary file, synced to disk, then renamed) and prints the installed \
                 user_version. The bundled file is only read; no user database is involved.
 
@@ -48,13 +50,18 @@ extension DBGenCommand {
         func run() throws {
             let updater = DatabaseUpdater(bundledPath: bundled, updatesDirectory: updates)
             do {
-                let version: Int64
+                let outcome: DatabaseUpdater.Outcome
                 if let database {
-                    version = try updater.installDatabase(at: database, sha256: sha256)
+                    outcome = try updater.installDatabase(at: database, sha256: sha256)
                 } else {
-                    version = try updater.installPatch(at: patch!, sha256: sha256)
+                    outcome = try updater.installPatch(at: patch!, sha256: sha256)
                 }
-                print(version)
+                print(outcome.userVersion)
+                if outcome.wasAlreadyInstalled {
+                    DiagnosticPrinter().write("\(database ?? patch!): note: already installed (user_version \(outcome.userVersion)); nothing changed")
+                }
+            } catch let error as LayeredDatabaseError {
+                throw DiagnosticPrinter().fail(located: error)
             } catch {
                 throw DiagnosticPrinter().fail(error)
             }

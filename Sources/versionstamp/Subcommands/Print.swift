@@ -6,6 +6,7 @@ extension VersionStampCommand {
     /// `versionstamp print`: prints the version derived from the git revision.
     struct Print: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "print",
             abstract: "Print the version derived from the git revision.",
             discussion: """
                 Format tokens (each equals git's own answer for the repository):
@@ -19,11 +20,11 @@ extension VersionStampCommand {
                 """
         )
 
-        @Option(name: .long, help: ArgumentHelp("Where repository discovery starts (like git -C).", valueName: "dir"))
-        var repo: String?
+        @OptionGroup
+        var repository: RepositoryOptions
 
-        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The version format; may start with -.", valueName: "fmt"))
-        var format: String = "{count}"
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The version format (default {count}); may start with -.", valueName: "fmt"))
+        var format: String?
 
         @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("What {dirty} renders when tracked files changed; may start with -.", valueName: "m"))
         var dirtyMarker: String = "M"
@@ -31,13 +32,18 @@ extension VersionStampCommand {
         @OptionGroup(title: "Release numbering")
         var numbering: ReleaseNumberingOptions
 
+        @OptionGroup var configurationFile: ConfigurationFileOption
+
         func run() throws {
             do {
-                let context = try VersionContext.load(repository: repo, environment: ProcessInfo.processInfo.environment,
-                                                      query: numbering.query, buildNumber: numbering.buildNumber)
-                print(try context.render(format, dirtyMarker: dirtyMarker))
+                let configuration = try configurationFile.load()
+                let context = try VersionContext.load(repository: repository.repo, environment: ProcessInfo.processInfo.environment,
+                                                      query: numbering.query(configuredBy: configuration),
+                                                      buildNumber: numbering.buildNumber(configuredBy: configuration),
+                                                      caching: repository.caching)
+                print(try context.render(format ?? configuration.format ?? "{count}", dirtyMarker: dirtyMarker))
             } catch {
-                throw Diagnostics.exit(reporting: [error])
+                throw Diagnostics.Failure(errors: [error])
             }
         }
     }

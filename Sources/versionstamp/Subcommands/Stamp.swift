@@ -3,8 +3,10 @@ import Foundation
 import VersionStampKit
 
 extension VersionStampCommand {
+    /// `versionstamp stamp`: stamps the version into plist files and writes the generated files.
     struct Stamp: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "stamp",
             abstract: "Stamp the build version into plist files (edited in place) and generated files.",
             discussion: """
             MODES
@@ -39,29 +41,41 @@ extension VersionStampCommand {
             is read.
             With no PLIST and no generated file, Xcode's
             $BUILT_PRODUCTS_DIR/$INFOPLIST_PATH is stamped.
+            --output FILE writes the stamped PLIST to FILE (atomically, only
+            when its content changes) and leaves PLIST untouched: the way to
+            stamp the built copy of a plist kept in the repository, whose
+            placeholder must stay for the next build.
 
             GENERATED FILES
             --swift FILE writes `public enum BuildVersion` with the constants
-            version, count, sha, short, describe, tag, distance, branch, dirty,
-            date (UTC YYYYMMDD), timestamp, release and prerelease ({version}
-            and {prerelease}); --json FILE the same fields as a JSON object;
+            hasRevision, version, count, sha, short, describe, tag, distance,
+            branch, dirty, date (UTC YYYYMMDD), timestamp, release and
+            prerelease ({version} and {prerelease}), none of them optional;
+            --json FILE the same fields (but hasRevision) as a JSON object;
             --xcconfig FILE the settings SHIPYARD_BUILD_VERSION,
             SHIPYARD_BUILD_COUNT, ... (dirty as YES/NO), and the settings
             Xcode's generated Info.plist reads: CURRENT_PROJECT_VERSION (the
             build number, {count}) and MARKETING_VERSION ({version}, when a
             tag with a version number is reachable). version is --format
             rendered ({count} without --format). With VERSIONSTAMP_VERSION set,
-            version is that value and the other fields are unknown: nil in
-            Swift, null in JSON, empty in xcconfig. Each file is written only
-            when its content changes. With these, PLIST is optional (and the
-            Xcode plist is then not stamped implicitly).
+            version is that value and the other fields are unknown:
+            hasRevision false and 0, "" or false in Swift, null in JSON, empty
+            in xcconfig. Each file is written only when its content changes.
+            With these, PLIST is optional (and the Xcode plist is then not
+            stamped implicitly).
 
             RELEASE NUMBERING
             {count} is the build number: the commit count (--first-parent,
             --path narrow it), or the integer in --build-number-env's variable
             when that is set, plus --offset. {version} is the nearest tag
             matching --tag-pattern with its prefix and suffix removed
-            (v2.0.0-beta.1 gives 2.0.0, {prerelease} beta.1).
+            (v2.0.0-beta.1 gives 2.0.0, {prerelease} beta.1). A --path that
+            names nothing in HEAD's tree is an error.
+
+            CACHE
+            --cache-dir DIR keeps the history cache in DIR instead of the
+            repository's git directory (a sandboxed build may write only its
+            own directories).
 
             EXIT STATUS
             0 success, 1 error, 64 usage error.
@@ -73,8 +87,11 @@ extension VersionStampCommand {
         @Argument(help: "The plist files to stamp (XML or binary).")
         var plists: [String] = []
 
-        @Option(help: ArgumentHelp("Where repository discovery starts (like git -C).", valueName: "dir"))
-        var repo: String?
+        @Option(help: ArgumentHelp("Write the stamped PLIST to this file instead, leaving PLIST untouched (one PLIST).", valueName: "file"))
+        var output: String?
+
+        @OptionGroup
+        var repository: RepositoryOptions
 
         @Option(help: ArgumentHelp("The version format ({count}, {sha}, {short}, {dirty}, {describe}, {tag}, {distance}, {branch}, {date}, {timestamp}, {version}, {prerelease}).", valueName: "fmt"))
         var format: String?
@@ -97,7 +114,7 @@ extension VersionStampCommand {
         @Flag(help: "Change nothing; exit 0 when nothing would change, 1 when a file would, 2 on error.")
         var check = false
 
-        @Flag(help: "Print the changes (file, key path, old → new) without writing.")
+        @Flag(help: "Print the changes (file, key path, old → new) without writing, then a line saying nothing was written.")
         var dryRun = false
 
         @Flag(name: [.short, .long], help: "Print errors only.")
@@ -115,45 +132,47 @@ extension VersionStampCommand {
         @OptionGroup(title: "Release numbering")
         var numbering: ReleaseNumberingOptions
 
+        @OptionGroup var configurationFile: ConfigurationFileOption
+
         func run() throws {
             let environment = ProcessInfo.processInfo.environment
             var generated: [GeneratedVersionFile: String] = [:]
             generated[.swift] = swift
             generated[.json] = json
             generated[.xcconfig] = xcconfig
-            let mode: StampMode
-            let files: [String]
-            do {
-                mode = try StampOptions.mode(keys: keys, assignments: assignments, placeholder: placeholder)
-                files = try StampOptions.resolvePlists(plists, generatingFiles: !generated.isEmpty, environment: environment)
-            } catch let error as VersionStampError {
-                throw ValidationError(error.message)
-            }
-            let failure = ExitCode(check ? 2 : 1)
+            // Usage errors (exit 64) come first, before the repository is read.
+            let mode = try StampOptions.mode(keys: keys, assignments: assignments, placeholder: placeholder)
+            let files = try StampOptions.resolvePlists(plists, generatingFiles: !generated.isEmpty, environment: environment)
+            let failureStatus: Int32 = check ? 2 : 1
             let context: VersionContext
+            let configuration: VersionStampConfiguration
             do {
-                context = try VersionContext.load(repository: repo, environment: environment,
-                                                  query: numbering.query, buildNumber: numbering.buildNumber)
+                configuration = try configurationFile.load()
+                context = try VersionContext.load(repository: repository.repo, environment: environment,
+                                                  query: numbering.query(configuredBy: configuration),
+                                                  buildNumber: numbering.buildNumber(configuredBy: configuration),
+                                                  caching: repository.caching)
             } catch {
-                throw Diagnostics.exit(reporting: [error], failure: failure.rawValue)
+                throw Diagnostics.Failure(errors: [error], status: failureStatus)
             }
-            let options = StampOptions(plists: files, format: format, mode: mode, dirtyMarker: dirtyMarker,
+            let options = StampOptions(plists: files, output: output, format: format ?? configuration.format, mode: mode, dirtyMarker: dirtyMarker,
                                        generatedFiles: generated, force: force)
             let plan = StampPlan(options: options, context: context)
             guard plan.errors.isEmpty else {
-                throw Diagnostics.exit(reporting: plan.errors, failure: failure.rawValue)
+                throw Diagnostics.Failure(errors: plan.errors, status: failureStatus)
             }
             if check || dryRun {
                 if !quiet || dryRun {
                     for line in plan.reportLines(written: false) { print(line) }
                 }
+                if dryRun { print(plan.dryRunSummary) }
                 if check { throw ExitCode(plan.hasChanges ? 1 : 0) }
                 return
             }
             do {
                 try plan.write()
             } catch {
-                throw Diagnostics.exit(reporting: [error], failure: failure.rawValue)
+                throw Diagnostics.Failure(errors: [error], status: failureStatus)
             }
             if !quiet {
                 for line in plan.reportLines(written: true) { print(line) }

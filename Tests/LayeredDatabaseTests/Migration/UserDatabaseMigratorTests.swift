@@ -4,7 +4,7 @@ import XCTest
 
 /// Migrations by `PRAGMA user_version`: applied in order, each atomically; a failure
 /// leaves the database as it was before that step.
-final class UserDatabaseMigratorTests: XCTestCase {
+final class UserDatabaseMigratorTests: LayeredDatabaseTestCase {
     /// The app's migrations from template version 1 to 3.
     static func appMigrator() -> UserDatabaseMigrator {
         var migrator = UserDatabaseMigrator()

@@ -4,7 +4,7 @@ import XCTest
 
 /// Every kind of write into the bundled database fails with a read-only error and leaves
 /// the bundled file's bytes as they were.
-final class BundledDatabaseReadOnlyTests: XCTestCase {
+final class BundledDatabaseReadOnlyTests: LayeredDatabaseTestCase {
     static let writes = [
         "INSERT INTO bundle.food (pk, name) VALUES (99, 'x')",
         "INSERT INTO food (pk, name) VALUES (99, 'x')", // unqualified: resolves to bundle.food

@@ -4,7 +4,7 @@ import XCTest
 
 /// Several launches at once (threads with separate connections; the end-to-end suite does
 /// the same with processes) all succeed and end with one intact user database.
-final class ConcurrentFirstLaunchTests: XCTestCase {
+final class ConcurrentFirstLaunchTests: LayeredDatabaseTestCase {
     func testFiveSimultaneousFirstLaunches() throws {
         for _ in 0..<5 { // a few rounds: the race is different each time
             let f = try Fixture.make(self)

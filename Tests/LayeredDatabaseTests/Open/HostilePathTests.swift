@@ -4,7 +4,7 @@ import XCTest
 
 /// Paths with spaces, quotes, `?`, `#`, `%`, non-ASCII characters and URI-looking
 /// components reach the right files, and nothing is created elsewhere.
-final class HostilePathTests: XCTestCase {
+final class HostilePathTests: LayeredDatabaseTestCase {
     static let hostileComponents = [
         "with space",
         "it's \"quoted\"",

@@ -3,7 +3,7 @@ import LayeredDatabase
 import XCTest
 
 /// TEMP views that union a shipped table with its user twin.
-final class UnionViewTests: XCTestCase {
+final class UnionViewTests: LayeredDatabaseTestCase {
     func testUnionViewShowsShippedAndUserRowsOnPar() throws {
         let f = try Fixture.make(self)
         let db = try LayeredDatabase(userPath: f.user, templatePath: f.template, bundledPath: f.bundled)

@@ -4,13 +4,13 @@ import ShipyardTestSupport
 import XCTest
 
 /// Installing updates, and which database is in effect afterwards.
-final class DatabaseUpdaterTests: XCTestCase {
+final class DatabaseUpdaterTests: LayeredDatabaseTestCase {
     func testInstalledNewerDatabaseIsAttachedAndStaysReadOnly() throws {
         let fixture = try UpdateFixture.make(self)
         let v8 = try fixture.version("v8.sqlite", "INSERT INTO food VALUES (4, 30, 'Kiwi', NULL); PRAGMA user_version = 8;")
         XCTAssertEqual(try fixture.attachedVersion(), 7)
-        XCTAssertEqual(try fixture.updater.installDatabase(at: v8), 8)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: fixture.updates), ["database.sqlite"])
+        XCTAssertEqual(try fixture.updater.installDatabase(at: v8).userVersion, 8)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: fixture.updates).sorted(), UpdateFixture.installedFiles)
         let database = try LayeredDatabase(userPath: fixture.user, bundledPath: fixture.bundled, updatesDirectory: fixture.updates)
         XCTAssertEqual(database.databaseInEffect.path, fixture.installed)
         XCTAssertEqual(database.databaseInEffect.userVersion, 8)
@@ -40,8 +40,8 @@ final class DatabaseUpdaterTests: XCTestCase {
         let patch78 = try fixture.directory.appendingPathComponent("7-8.sql").path, patch89 = fixture.directory.appendingPathComponent("8-9.sql").path
         try BuiltPatch.write(old: fixture.bundled, new: v8, to: patch78)
         try BuiltPatch.write(old: v8, new: v9, to: patch89)
-        XCTAssertEqual(try fixture.updater.installPatch(at: patch78), 8)
-        XCTAssertEqual(try fixture.updater.installPatch(at: patch89, sha256: BuiltPatch.sha256(patch89)), 9)
+        XCTAssertEqual(try fixture.updater.installPatch(at: patch78).userVersion, 8)
+        XCTAssertEqual(try fixture.updater.installPatch(at: patch89, sha256: BuiltPatch.sha256(patch89)).userVersion, 9)
         XCTAssertEqual(try DatabaseContent.dump(fixture.installed), try DatabaseContent.dump(v9))
     }
 
@@ -49,13 +49,14 @@ final class DatabaseUpdaterTests: XCTestCase {
         let fixture = try UpdateFixture.make(self)
         try FileManager.default.createDirectory(atPath: fixture.updates, withIntermediateDirectories: true)
         // What kill -9 leaves: the temporary, its journal and its sidecar lock, the install
-        // lock, and a temporary of an earlier version (no sidecar).
+        // lock, a temporary of an earlier version (no sidecar), a half-written content record.
         for junk in [".database.sqlite.update-AbC123", ".database.sqlite.update-AbC123-journal",
-                     ".database.sqlite.update-AbC123.lock", ".database.sqlite.lock", ".database.sqlite.update-Old123"] {
+                     ".database.sqlite.update-AbC123.lock", ".database.sqlite.lock", ".database.sqlite.update-Old123",
+                     "..database.sqlite.content.tmp-Rec123"] {
             XCTAssertTrue(FileManager.default.createFile(atPath: fixture.updates + "/" + junk, contents: Data("half".utf8)))
         }
         try fixture.updater.installDatabase(at: try fixture.version("v8.sqlite", "PRAGMA user_version = 8;"))
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: fixture.updates), ["database.sqlite"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: fixture.updates).sorted(), UpdateFixture.installedFiles)
     }
 
     /// The install lock is a file of its own (never a database SQLite opens): an install waits
@@ -81,7 +82,7 @@ final class DatabaseUpdaterTests: XCTestCase {
         let results = ResultsBox()
         let updater = fixture.updater
         Thread.detachNewThread {
-            do { results.add(try updater.installDatabase(at: v8)) } catch { results.add(error) }
+            do { results.add(try updater.installDatabase(at: v8).userVersion) } catch { results.add(error) }
             finished.signal()
         }
         XCTAssertEqual(finished.wait(timeout: .now() + 0.5), .timedOut, "the install waits for the lock")
@@ -90,7 +91,7 @@ final class DatabaseUpdaterTests: XCTestCase {
         holder.waitUntilExit()
         XCTAssertEqual(finished.wait(timeout: .now() + 30), .success)
         XCTAssertEqual(results.installed, [8], "\(results.errors)")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: fixture.updates), ["database.sqlite"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: fixture.updates).sorted(), UpdateFixture.installedFiles)
     }
 
     func testConcurrentInstallsEndConsistent() throws {
@@ -98,13 +99,13 @@ final class DatabaseUpdaterTests: XCTestCase {
         let versions = try (8...13).map { try fixture.version("v\($0).sqlite", "INSERT INTO version VALUES (\($0)); PRAGMA user_version = \($0);") }
         let results = ResultsBox()
         DispatchQueue.concurrentPerform(iterations: versions.count) { index in
-            do { results.add(try fixture.updater.installDatabase(at: versions[index])) } catch { results.add(error) }
+            do { results.add(try fixture.updater.installDatabase(at: versions[index]).userVersion) } catch { results.add(error) }
         }
         XCTAssertTrue(results.installed.contains(13), "the newest is installed whatever the order")
         for error in results.errors {
-            guard case .notNewer? = error as? DatabaseUpdateError else { return XCTFail("\(error)") }
+            guard case .notNewer? = error as? LayeredDatabaseError else { return XCTFail("\(error)") }
         }
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: fixture.updates), ["database.sqlite"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: fixture.updates).sorted(), UpdateFixture.installedFiles)
         XCTAssertEqual(try sqlite3(fixture.installed, "PRAGMA quick_check; SELECT max(ver) FROM version;"), "ok\n13\n")
     }
 }
@@ -119,7 +120,7 @@ final class ResultsBox: @unchecked Sendable {
 }
 
 /// Attaching the database in effect to a handle another library opened.
-final class ShippedDatabaseAttachmentTests: XCTestCase {
+final class ShippedDatabaseAttachmentTests: LayeredDatabaseTestCase {
     func testAttachesTheNewerUpdateReadOnlyToABorrowedHandle() throws {
         let fixture = try UpdateFixture.make(self)
         try fixture.updater.installDatabase(at: try fixture.version("v8.sqlite", "INSERT INTO food VALUES (9, 0, 'Plum', NULL); PRAGMA user_version = 8;"))
@@ -131,7 +132,7 @@ final class ShippedDatabaseAttachmentTests: XCTestCase {
         XCTAssertThrowsError(try owner.execute("DELETE FROM shipped.food")) {
             XCTAssertTrue(($0 as? SQLiteError)?.isReadOnly ?? false, "\($0)")
         }
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: fixture.updates), ["database.sqlite"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: fixture.updates).sorted(), UpdateFixture.installedFiles)
         let borrowed = Connection(borrowing: try owner.openHandle())
         borrowed.close()
         XCTAssertEqual(try owner.scalar("SELECT count(*) FROM shipped.food"), 4, "closing a borrowing wrapper leaves the handle open")
@@ -140,14 +141,14 @@ final class ShippedDatabaseAttachmentTests: XCTestCase {
 
 /// A downloaded database in WAL mode is installed in rollback-journal mode (a WAL file could
 /// not be read immutable from a read-only place), leaving nothing but it in the directory.
-final class UpdateJournalModeTests: XCTestCase {
+final class UpdateJournalModeTests: LayeredDatabaseTestCase {
     func testWALDownloadIsInstalledInRollbackJournalMode() throws {
         let fixture = try UpdateFixture.make(self)
         let wal = try fixture.version("wal.sqlite", "PRAGMA journal_mode = WAL; INSERT INTO food VALUES (8, 1, 'Date', NULL); PRAGMA user_version = 8;")
         XCTAssertEqual(Array(FileManager.default.contents(atPath: wal)!.prefix(20).suffix(2)), [2, 2], "the download is WAL")
-        XCTAssertEqual(try fixture.updater.installDatabase(at: wal), 8)
+        XCTAssertEqual(try fixture.updater.installDatabase(at: wal).userVersion, 8)
         XCTAssertEqual(Array(FileManager.default.contents(atPath: fixture.installed)!.prefix(20).suffix(2)), [1, 1])
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: fixture.updates), ["database.sqlite"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: fixture.updates).sorted(), UpdateFixture.installedFiles)
         XCTAssertEqual(try sqlite3(fixture.installed, "SELECT name FROM food WHERE pk = 8;"), "Date\n")
     }
 }

@@ -5,7 +5,7 @@ import XCTest
 
 /// Every bad input: an error that names the file and the reason, and the updates directory,
 /// the bundled file and the user database byte-identical before and after.
-final class UpdateBadInputTests: XCTestCase {
+final class UpdateBadInputTests: LayeredDatabaseTestCase {
     private var fixture: UpdateFixture!
 
     override func setUpWithError() throws {
@@ -15,13 +15,13 @@ final class UpdateBadInputTests: XCTestCase {
     }
 
     private func assertRefused(_ path: String, file: StaticString = #filePath, line: UInt = #line,
-                               _ install: (DatabaseUpdater) throws -> Int64,
-                               _ check: (DatabaseUpdateError) -> Bool) {
+                               _ install: (DatabaseUpdater) throws -> DatabaseUpdater.Outcome,
+                               _ check: (LayeredDatabaseError) -> Bool) {
         let before = fixture.snapshot()
         XCTAssertThrowsError(try install(fixture.updater), file: file, line: line) { error in
-            guard let error = error as? DatabaseUpdateError else { return XCTFail("\(error)", file: file, line: line) }
+            guard let error = error as? LayeredDatabaseError else { return XCTFail("\(error)", file: file, line: line) }
             XCTAssertTrue(check(error), "\(error)", file: file, line: line)
-            XCTAssertTrue(error.path.hasPrefix(path), "names \(path): \(error)", file: file, line: line)
+            XCTAssertEqual(error.path, path, "names \(path): \(error)", file: file, line: line)
         }
         XCTAssertEqual(fixture.snapshot(), before, "nothing changed", file: file, line: line)
         XCTAssertEqual(try? fixture.attachedVersion(), 8, file: file, line: line)
@@ -47,7 +47,7 @@ final class UpdateBadInputTests: XCTestCase {
         assertRefused(v9, { try $0.installDatabase(at: v9, sha256: String(repeating: "ab", count: 32)) }) {
             if case .checksumMismatch = $0 { return true }; return false
         }
-        let old = try fixture.version("v8b.sqlite", "PRAGMA user_version = 8;")
+        let old = try fixture.version("v8b.sqlite", "INSERT INTO version VALUES (8); PRAGMA user_version = 8;") // other content
         assertRefused(old, { try $0.installDatabase(at: old) }) { if case .notNewer(_, 8, 8, _) = $0 { return true }; return false }
     }
 

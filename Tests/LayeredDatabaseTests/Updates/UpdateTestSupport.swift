@@ -11,6 +11,9 @@ struct UpdateFixture {
     var user: String { directory.appendingPathComponent("user.sqlite").path }
     var installed: String { updates + "/database.sqlite" }
     var updater: DatabaseUpdater { DatabaseUpdater(bundledPath: bundled, updatesDirectory: updates) }
+    /// What the updates directory holds once an install has finished: the database and the
+    /// record of the content it stands for.
+    static let installedFiles = [".database.sqlite.content", "database.sqlite"]
 
     static func make(_ test: XCTestCase) throws -> UpdateFixture {
         let fixture = UpdateFixture(directory: try TemporaryDirectory("updates '\"", removedAfter: test).url)

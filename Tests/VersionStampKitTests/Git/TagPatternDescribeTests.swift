@@ -72,4 +72,33 @@ final class TagPatternDescribeTests: XCTestCase {
             }
         }
     }
+
+    /// `--first-parent` picks the tag along first parents, as `git describe --first-parent`
+    /// does (the right tag for a release branch that merges feature branches carrying tags of
+    /// their own): a tag reached only through a merge's second parent is passed over, though
+    /// it is nearer, and `{distance}` counts first parents from the mainline tag.
+    func testFirstParentPicksTheTagAlongFirstParents() throws {
+        let repo = try RevisionTestRepository(self)
+        try repo.commit("base")
+        try repo.git("tag", "-a", "v1.0", "-m", "release")
+        try repo.commit("main-1")
+        try repo.git("checkout", "-q", "-b", "feature")
+        try repo.commit("feature-1")
+        try repo.git("tag", "feature-beta")
+        try repo.git("checkout", "-q", "main")
+        try repo.git("merge", "-q", "--no-ff", "-m", "merge feature", "feature")
+        try repo.commit("main-2")
+        let plain = try repo.gitDescribe(RevisionQuery())
+        let firstParent = try repo.gitDescribe(RevisionQuery(firstParent: true))
+        XCTAssertTrue(plain.hasPrefix("feature-beta-") && firstParent.hasPrefix("v1.0-"),
+                      "the history must give the two describes different tags: \(plain), \(firstParent)")
+        for pattern in [nil, "v*", "feature-*"] {
+            for firstParent in [false, true] {
+                try repo.assertHistoryMatchesGit(RevisionQuery(tagPattern: pattern, firstParent: firstParent))
+            }
+        }
+        let info = try repo.versionstamp(RevisionQuery(firstParent: true))
+        XCTAssertEqual(info.tag, "v1.0")
+        XCTAssertEqual(String(info.distance), try repo.git("rev-list", "--count", "--first-parent", "v1.0..HEAD"))
+    }
 }

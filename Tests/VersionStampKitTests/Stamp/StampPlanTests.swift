@@ -156,4 +156,72 @@ final class StampPlanTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("BUILT_PRODUCTS_DIR and INFOPLIST_PATH"), "\(error)")
         }
     }
+
+    // MARK: --output
+
+    /// `--output DEST`: the source is read, never written; DEST gets exactly what stamping the
+    /// source in place would give, in placeholder and key mode, and is written only when its
+    /// content changes.
+    func testOutputLeavesTheSourceUntouched() throws {
+        let built = directory.appendingPathComponent("built")
+        try FileManager.default.createDirectory(at: built, withIntermediateDirectories: false)
+        for (name, text, mode) in [("version.plist", versionPlist, StampMode.placeholder("r0000")),
+                                   ("Info.plist", infoPlist, .keys([.bundleVersion]))] {
+            let source = try write(name, text)
+            let output = built.appendingPathComponent(name)
+            let plan = StampPlan(options: StampOptions(plists: [source.path], output: output.path, mode: mode),
+                                 context: PlistTestSupport.context("12"))
+            XCTAssertEqual(plan.errors, [])
+            XCTAssertEqual(plan.updates.map(\.path), [output.path])
+            XCTAssertEqual(plan.updates.map(\.source), [source.path])
+            let inPlace = StampPlan(options: StampOptions(plists: [source.path], mode: mode), context: PlistTestSupport.context("12"))
+            XCTAssertEqual(plan.updates.map(\.contents), inPlace.updates.map(\.contents))
+            XCTAssertEqual(plan.reportLines(written: true).map { $0.hasPrefix(output.path + ":") }, [true], name)
+            try plan.write()
+            XCTAssertEqual(try Data(contentsOf: source), Data(text.utf8), "the source is untouched")
+            XCTAssertEqual(try Data(contentsOf: output), inPlace.updates.first?.contents)
+            // DEST already holds the stamp: nothing to write; another version rewrites it.
+            XCTAssertFalse(StampPlan(options: StampOptions(plists: [source.path], output: output.path, mode: mode),
+                                     context: PlistTestSupport.context("12")).hasChanges)
+            let next = StampPlan(options: StampOptions(plists: [source.path], output: output.path, mode: mode),
+                                 context: PlistTestSupport.context("13"))
+            XCTAssertEqual(next.updates.count, 1)
+        }
+    }
+
+    /// A source whose strings already hold the version still gives DEST its copy; the report
+    /// then names the file, as for a generated file.
+    func testOutputOfAnAlreadyStampedSourceIsACopy() throws {
+        let source = try write("Info.plist", infoPlist)
+        let output = directory.appendingPathComponent("Out.plist")
+        let plan = StampPlan(options: StampOptions(plists: [source.path], output: output.path), context: PlistTestSupport.context("1"))
+        XCTAssertEqual(plan.errors, [])
+        XCTAssertEqual(plan.reportLines(written: false), ["\(output.path): would be updated"])
+        try plan.write()
+        XCTAssertEqual(try Data(contentsOf: output), Data(infoPlist.utf8))
+    }
+
+    func testOutputTakesExactlyOnePlist() throws {
+        let one = try write("version.plist", versionPlist)
+        let two = try write("Info.plist", infoPlist)
+        let output = directory.appendingPathComponent("Out.plist").path
+        for plists in [[one.path, two.path], []] {
+            let plan = StampPlan(options: StampOptions(plists: plists, output: output), context: PlistTestSupport.context("1"))
+            XCTAssertEqual(plan.errors.map(\.code), [.usage])
+            XCTAssertTrue(plan.errors.first?.message.contains("--output takes exactly one PLIST") ?? false, "\(plan.errors)")
+            XCTAssertTrue(plan.updates.isEmpty)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output))
+    }
+
+    func testDryRunSummarySaysNothingWasWritten() throws {
+        let version = try write("version.plist", versionPlist)
+        let info = try write("Info.plist", infoPlist)
+        XCTAssertEqual(StampPlan(options: StampOptions(plists: [version.path, info.path]), context: PlistTestSupport.context("7")).dryRunSummary,
+                       "dry run: nothing written (2 files would change)")
+        XCTAssertEqual(StampPlan(options: StampOptions(plists: [version.path]), context: PlistTestSupport.context("7")).dryRunSummary,
+                       "dry run: nothing written (1 file would change)")
+        XCTAssertEqual(StampPlan(options: StampOptions(plists: [info.path]), context: PlistTestSupport.context("1")).dryRunSummary,
+                       "dry run: nothing written (no file would change)")
+    }
 }

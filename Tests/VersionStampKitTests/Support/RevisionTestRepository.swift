@@ -10,6 +10,10 @@ final class RevisionTestRepository {
     let root: URL
     /// HOME for git: an empty temporary directory, so no user configuration leaks in.
     let home: URL
+    /// git's environment variables (`GIT_DIR`, `GIT_WORK_TREE`, `GIT_INDEX_FILE`, …) that git
+    /// and versionstamp both run with from now on: the oracle answers for the repository they
+    /// name, as versionstamp must.
+    var variables: [String: String] = [:]
     private var tick = 0
 
     /// A fresh temporary directory with an empty `home`; `init` runs `git init` unless `initialize` is false.
@@ -41,6 +45,7 @@ final class RevisionTestRepository {
         env["GIT_AUTHOR_EMAIL"] = "test@example.com"
         env["GIT_COMMITTER_NAME"] = "Test Author"
         env["GIT_COMMITTER_EMAIL"] = "test@example.com"
+        env.merge(variables) { $1 }
         return env
     }
 
@@ -112,12 +117,14 @@ final class RevisionTestRepository {
         return answers
     }
 
-    /// Asserts that every token rendered by versionstamp (discovery from `directory`) equals git's answer.
-    func assertTokensMatchGit(in directory: URL? = nil, file: StaticString = #filePath, line: UInt = #line) throws {
+    /// Asserts that every token rendered by versionstamp (discovery from `directory`) equals git's
+    /// answer; with `only`, those tokens alone (a shallow clone's, say).
+    func assertTokensMatchGit(in directory: URL? = nil, only: [VersionToken]? = nil,
+                              file: StaticString = #filePath, line: UInt = #line) throws {
         let answers = try gitAnswers(in: directory)
         let context = try VersionContext.load(repository: (directory ?? root).path, environment: environment)
         // {version} and {prerelease} parse {tag}: ReleaseVersionTests and the end-to-end tests cover them.
-        let tokens = VersionToken.allCases.filter { !$0.needsReleaseVersion }
+        let tokens = only ?? VersionToken.allCases.filter { !$0.needsReleaseVersion }
         for token in tokens {
             let rendered = try context.render("{\(token.rawValue)}")
             XCTAssertEqual(rendered, answers[token], "{\(token.rawValue)}", file: file, line: line)

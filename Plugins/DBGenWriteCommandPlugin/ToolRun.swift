@@ -1,0 +1,1 @@
+../DBGenCommandPlugin/ToolRun.swift

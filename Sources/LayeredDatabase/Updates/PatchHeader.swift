@@ -1,0 +1,100 @@
+import Foundation
+
+/// The header `dbgen diff` writes at the top of a whole-database patch: which database the
+/// patch applies to (its base) and which it produces (its target), each as a `user_version`
+/// and the SHA-256 of the database file. SQL comments, so `sqlite3 COPY < patch.sql` runs the
+/// patch as before:
+///
+/// ```
+/// -- dbgen diff base: user_version=7 sha256=3a7bd3e2360a3d29eea436fcfb7e44c735d117c42d1c1835420b6b9942dd4f1b
+/// -- dbgen diff target: user_version=8 sha256=0263829989b6fd954f72baaf2fc64bc2e2f01d692d4de72986ea808f6e99813f
+/// BEGIN TRANSACTION;
+/// …
+/// ```
+///
+/// ``DatabaseUpdater/installPatch(at:sha256:)`` applies a patch only to its base (else
+/// ``LayeredDatabaseError/patchForAnotherBase(path:base:target:inEffect:inEffectPath:)``) and
+/// treats a patch whose target is already in effect as installed (a re-download). A patch
+/// without a header (hand-written, or from an older dbgen) is applied as before, checked only
+/// by `user_version`.
+public struct PatchHeader: Equatable, Sendable {
+    /// One side of the patch.
+    public struct Version: Equatable, Sendable {
+        /// The database's `PRAGMA user_version`.
+        public let userVersion: Int64
+        /// The SHA-256 of the database file, 64 lowercase hexadecimal digits.
+        public let sha256: String
+
+        /// A side of a patch.
+        public init(userVersion: Int64, sha256: String) {
+            self.userVersion = userVersion
+            self.sha256 = sha256
+        }
+    }
+
+    /// The database the patch applies to.
+    public let base: Version
+    /// The database the patch produces.
+    public let target: Version
+
+    /// A header.
+    public init(base: Version, target: Version) {
+        self.base = base
+        self.target = target
+    }
+
+    static let basePrefix = "-- dbgen diff base: "
+    static let targetPrefix = "-- dbgen diff target: "
+
+    /// The header's two lines, as `dbgen diff` writes them.
+    public var text: String {
+        "\(Self.basePrefix)\(Self.fields(base))\n\(Self.targetPrefix)\(Self.fields(target))\n"
+    }
+
+    private static func fields(_ version: Version) -> String {
+        "user_version=\(version.userVersion) sha256=\(version.sha256)"
+    }
+
+    /// Reads the header of the patch at `path`: nil when the patch has none (its first lines
+    /// that are `--` comments hold no `-- dbgen diff` line).
+    ///
+    /// - Throws: ``LayeredDatabaseError/invalidPatchHeader(path:line:reason:)`` for a header
+    ///   line that is malformed or a header with one side only.
+    public static func read(fromPatchAt path: String) throws -> PatchHeader? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw LayeredDatabaseError.fileNotFound(path: path) }
+        defer { try? handle.close() }
+        var reader = LineReader(handle: handle)
+        var base: Version?, target: Version?
+        var lastLine = 0
+        while let (raw, number) = try reader.next() {
+            let line = raw.trimmingCharacters(in: .newlines)
+            guard line.hasPrefix("--") else { break }
+            lastLine = number
+            for (prefix, isBase) in [(basePrefix, true), (targetPrefix, false)] where line.hasPrefix(prefix) {
+                let version = try parse(line.dropFirst(prefix.count), path: path, line: number)
+                if isBase { base = version } else { target = version }
+            }
+        }
+        switch (base, target) {
+        case (nil, nil): return nil
+        case (let base?, let target?): return PatchHeader(base: base, target: target)
+        default:
+            throw LayeredDatabaseError.invalidPatchHeader(path: path, line: lastLine, reason: "it names a \(base == nil ? "target" : "base") but no \(base == nil ? "base" : "target")")
+        }
+    }
+
+    private static func parse(_ text: Substring, path: String, line: Int) throws -> Version {
+        var fields: [String: String] = [:]
+        for field in text.split(separator: " ") {
+            let parts = field.split(separator: "=", maxSplits: 1)
+            if parts.count == 2 { fields[String(parts[0])] = String(parts[1]) }
+        }
+        guard let versionText = fields["user_version"], let userVersion = Int64(versionText) else {
+            throw LayeredDatabaseError.invalidPatchHeader(path: path, line: line, reason: "no integer user_version=")
+        }
+        guard let sha256 = fields["sha256"], sha256.utf8.count == 64, sha256.allSatisfy(\.isHexDigit) else {
+            throw LayeredDatabaseError.invalidPatchHeader(path: path, line: line, reason: "no sha256= of 64 hexadecimal digits")
+        }
+        return Version(userVersion: userVersion, sha256: sha256.lowercased())
+    }
+}

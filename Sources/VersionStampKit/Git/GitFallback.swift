@@ -1,0 +1,142 @@
+import CGit2
+import Foundation
+
+/// Where libgit2 (1.5 to 1.9) refuses what git wrote, versionstamp gives git's answer anyway.
+///
+/// - An index with a mandatory extension libgit2 cannot read: the split index (`link`, written
+///   with `core.splitIndex` or `git update-index --split-index`) and the sparse index (`sdir`,
+///   `git sparse-checkout set --sparse-index`). libgit2's status then fails ("unsupported
+///   mandatory extension"), and reading those formats here would be a second index reader to
+///   keep in step with git's. git wrote that index, so git is installed: `{dirty}` asks it,
+///   the way `git describe --dirty` itself answers (refresh the index, then `git diff-index
+///   --quiet HEAD --`). Only these repositories start a git process; without git on `PATH` the
+///   error says so and how to turn the extension off.
+/// - A commit whose date libgit2 rejects (git 2.39 writes a commit dated
+///   1970-01-01T00:30+0100 as 2^64-1800 seconds): libgit2 cannot parse HEAD, so it can neither
+///   peel HEAD to its tree for the status nor give its time. The history reader reads the
+///   commit as git does (`RevisionReader` passes its tree and date on).
+enum GitFallback {
+    /// The mandatory extensions of the index at `path` (signatures that do not start with an
+    /// upper-case letter, which git's index format reserves for optional ones); empty when the
+    /// file is missing or not an index versionstamp can walk (libgit2 then reports on it).
+    static func mandatoryIndexExtensions(at path: String) -> [String] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        return data.withUnsafeBytes { raw -> [String] in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            return IndexWalk(bytes: bytes).mandatoryExtensions() ?? []
+        }
+    }
+
+    /// `git describe --dirty`'s answer, from git: do tracked files differ from HEAD in the index
+    /// or the work tree? Runs `git update-index -q --refresh` (as describe refreshes the
+    /// index; a failure there, such as a locked index, is ignored as describe ignores it) and
+    /// `git diff-index --quiet HEAD --` over exactly the repository libgit2 opened.
+    static func hasTrackedChanges(gitDirectory: String, workDirectory: String, indexExtensions: [String],
+                                  environment: [String: String]) throws -> Bool {
+        let names = indexExtensions.map { "'\($0)'" }.joined(separator: ", ")
+        guard let git = executable("git", path: environment["PATH"]) else {
+            throw VersionStampError(.gitFailure, path: workDirectory,
+                message: "the index uses the extension \(names) (split or sparse index), which libgit2 cannot read, "
+                    + "and git, which {dirty} then asks, is not on PATH; install git, or turn the extension off "
+                    + "('git update-index --no-split-index', 'git sparse-checkout set --no-sparse-index')")
+        }
+        let repository = ["--git-dir=" + gitDirectory, "--work-tree=" + workDirectory]
+        _ = try run(git, repository + ["update-index", "-q", "--ignore-submodules", "--refresh"], environment: environment)
+        let status = try run(git, repository + ["diff-index", "--quiet", "HEAD", "--"], environment: environment)
+        guard status.code == 0 || status.code == 1 else {
+            throw VersionStampError(.gitFailure, path: workDirectory,
+                message: "the index uses the extension \(names), which libgit2 cannot read, and 'git diff-index' "
+                    + "failed (exit \(status.code)): \(status.error)")
+        }
+        return status.code == 1
+    }
+
+    /// The first executable `name` in the directories of `path` (a `PATH` value).
+    private static func executable(_ name: String, path: String?) -> String? {
+        for directory in (path ?? "/usr/bin:/bin").split(separator: ":") where !directory.isEmpty {
+            let candidate = String(directory) + "/" + name
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    /// Runs `tool` with `arguments`; its exit status and standard error (standard output is discarded).
+    private static func run(_ tool: String, _ arguments: [String], environment: [String: String]) throws -> (code: Int32, error: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        var variables = environment
+        variables["LC_ALL"] = "C"
+        variables["GIT_TERMINAL_PROMPT"] = "0"
+        process.environment = variables
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw VersionStampError(.gitFailure, message: "cannot run \(tool): \(error.localizedDescription)")
+        }
+        let text = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let message = String(decoding: text, as: UTF8.self).split(whereSeparator: \.isNewline).joined(separator: " ")
+        return (process.terminationStatus, message)
+    }
+}
+
+/// A walk over an index file's entries to the extensions behind them (git's index format,
+/// versions 2 to 4, SHA-1 ids): just enough to name the extensions, nothing is kept.
+private struct IndexWalk {
+    let bytes: UnsafeBufferPointer<UInt8>
+
+    private func word(_ offset: Int) -> Int {
+        (0..<4).reduce(0) { $0 << 8 | Int(bytes[offset + $1]) }
+    }
+
+    /// The mandatory extensions' signatures; nil when the bytes are not such an index.
+    func mandatoryExtensions() -> [String]? {
+        let hashSize = 20
+        guard bytes.count >= 12 + hashSize, bytes[0] == 0x44, bytes[1] == 0x49, bytes[2] == 0x52, bytes[3] == 0x43 else { return nil }
+        let version = word(4)
+        guard (2...4).contains(version) else { return nil }
+        let entries = word(8)
+        let end = bytes.count - hashSize
+        var offset = 12
+        for _ in 0..<entries {
+            // ctime, mtime, dev, ino, mode, uid, gid, size (40 bytes), the id, 16 bits of flags.
+            let flagsAt = offset + 40 + hashSize
+            guard flagsAt + 2 <= end else { return nil }
+            let extended = version >= 3 && bytes[flagsAt] & 0x40 != 0
+            var pathAt = flagsAt + 2 + (extended ? 2 : 0)
+            if version == 4 {
+                // The path is prefix-compressed: a varint, then the rest of the name, NUL-ended.
+                while pathAt < end, bytes[pathAt] & 0x80 != 0 { pathAt += 1 }
+                pathAt += 1
+            }
+            var nul = pathAt
+            while nul < end, bytes[nul] != 0 { nul += 1 }
+            guard nul < end else { return nil }
+            // Versions 2 and 3 pad each entry with 1 to 8 NULs to a multiple of 8 bytes.
+            offset = version == 4 ? nul + 1 : offset + (((nul - offset) + 8) & ~7)
+        }
+        var found: [String] = []
+        while offset + 8 <= end {
+            let signature = bytes[offset..<(offset + 4)]
+            let size = word(offset + 4)
+            if !(0x41...0x5A).contains(signature.first!) { found.append(String(decoding: signature, as: UTF8.self)) }
+            offset += 8 + size
+        }
+        return found
+    }
+}
+
+extension GitRepository {
+    /// True when libgit2 parses `commit` (it rejects some that git reads, see `GitFallback`).
+    func canParseCommit(_ commit: git_oid) -> Bool {
+        var id = commit
+        var object: OpaquePointer?
+        defer { git_commit_free(object) }
+        return git_commit_lookup(&object, handle, &id) == 0
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import ShipyardTestSupport
+@testable import VersionStampKit
+import XCTest
+
+/// What libgit2 refuses but git reads (`GitFallback`): an index with a split-index (`link`) or
+/// sparse-index (`sdir`) extension, and a HEAD commit whose date libgit2 rejects. Every token
+/// equals git's there, clean and dirty.
+final class GitFallbackTests: XCTestCase {
+    /// A repository with two commits, a tag and files in two directories.
+    private func makeRepository() throws -> RevisionTestRepository {
+        let repo = try RevisionTestRepository(self)
+        try repo.commit("one", file: "app/one.txt")
+        try repo.commit("two", file: "docs/two.txt")
+        try repo.git("tag", "v1.0")
+        try repo.commit("three", file: "app/three.txt")
+        return repo
+    }
+
+    private func indexExtensions(_ repo: RevisionTestRepository) -> [String] {
+        GitFallback.mandatoryIndexExtensions(at: repo.root.appendingPathComponent(".git/index").path)
+    }
+
+    func testSplitIndexAnswersAsGit() throws {
+        let repo = try makeRepository()
+        try repo.git("config", "core.splitIndex", "true")
+        try repo.git("update-index", "--split-index")
+        try repo.commit("four", file: "app/four.txt")
+        XCTAssertEqual(indexExtensions(repo), ["link"], "the index must be split for this test to mean anything")
+        try repo.assertTokensMatchGit()
+        try repo.write("app/one.txt", "changed\n")
+        try repo.assertTokensMatchGit()
+        XCTAssertEqual(try VersionContext.load(repository: repo.root.path, environment: repo.environment).render("{dirty}"), "M")
+        try repo.git("add", "app/one.txt")
+        try repo.assertTokensMatchGit()
+        try repo.git("reset", "-q", "--hard")
+        XCTAssertEqual(indexExtensions(repo), ["link"])
+        try repo.assertTokensMatchGit()
+    }
+
+    /// Index version 4 (prefix-compressed paths) and an intent-to-add entry (extended flags,
+    /// version 3 and later) in a split index: the walk to the extensions reads both.
+    func testSplitIndexVersionFourWithExtendedFlags() throws {
+        let repo = try makeRepository()
+        for version in ["4", "3"] {
+            try repo.git("update-index", "--index-version", version)
+            try repo.write("app/new-\(version).txt", "new\n")
+            try repo.git("add", "-N", "app/new-\(version).txt")
+            try repo.git("update-index", "--split-index")
+            XCTAssertEqual(indexExtensions(repo), ["link"], "index version \(version)")
+            try repo.assertTokensMatchGit()
+            try repo.git("rm", "-q", "--cached", "app/new-\(version).txt")
+            try repo.git("update-index", "--no-split-index")
+        }
+    }
+
+    func testSparseIndexAnswersAsGit() throws {
+        let repo = try makeRepository()
+        try repo.git("sparse-checkout", "set", "--sparse-index", "app")
+        XCTAssertEqual(indexExtensions(repo), ["sdir"], "the index must be sparse for this test to mean anything")
+        try repo.assertTokensMatchGit()
+        try repo.write("app/one.txt", "changed\n")
+        try repo.assertTokensMatchGit()
+        try repo.git("checkout", "-q", "--", "app/one.txt")
+        try repo.assertTokensMatchGit()
+    }
+
+    /// Without git on PATH the answer cannot be had: an error naming the extension, not a guess.
+    func testSplitIndexWithoutGitIsAClearError() throws {
+        let repo = try makeRepository()
+        try repo.git("update-index", "--split-index")
+        var environment = repo.environment
+        environment["PATH"] = repo.root.appendingPathComponent("no-tools-here").path
+        let context = try VersionContext.load(repository: repo.root.path, environment: environment)
+        XCTAssertEqual(try context.render("{count}"), try repo.git("rev-list", "--count", "HEAD"))
+        XCTAssertThrowsError(try context.render("{dirty}")) { error in
+            let failure = error as? VersionStampError
+            XCTAssertEqual(failure?.code, .gitFailure, "\(error)")
+            XCTAssertTrue(failure?.message.contains("'link'") ?? false, "\(error)")
+            XCTAssertTrue(failure?.message.contains("not on PATH") ?? false, "\(error)")
+        }
+    }
+
+    /// git 2.39 writes a commit dated 1970-01-01T00:30+0100 as 2^64-1800 seconds; libgit2
+    /// rejects it ("cannot be peeled"). git answers every token there, and so must versionstamp.
+    func testCommitDateLibgit2RejectsAnswersAsGit() throws {
+        let repo = try makeRepository()
+        let tree = try repo.git("write-tree")
+        let parent = try repo.git("rev-parse", "HEAD")
+        let object = "tree \(tree)\nparent \(parent)\nauthor A <a@example.com> 18446744073709549816 +0100\n"
+            + "committer A <a@example.com> 18446744073709549816 +0100\n\nfour\n"
+        let commit = try repo.git("hash-object", "-t", "commit", "-w", "--stdin", stdin: Data(object.utf8))
+        try repo.git("update-ref", "refs/heads/main", commit)
+        let reader = try RevisionReader(discoveringFrom: repo.root.path, environment: repo.environment, caching: .off)
+        XCTAssertFalse(reader.repository.canParseCommit(reader.head), "libgit2 must reject the commit for this test to mean anything")
+        try repo.assertTokensMatchGit()
+        try repo.write("app/one.txt", "changed\n")
+        try repo.assertTokensMatchGit()
+        try repo.git("update-ref", "refs/tags/v2.0", commit)
+        try repo.assertTokensMatchGit()
+    }
+}
