@@ -105,6 +105,12 @@ public final class Statement {
         ResultCode(rawValue: sqlite3_bind_text(handle, index, bytes, count, nil)) // nil is SQLITE_STATIC
     }
 
+    /// Binds a 64-bit integer at a 1-based index (the hot-path bind). Returns SQLite's result code.
+    @inlinable @discardableResult
+    package func bindInt64(_ value: Int64, at index: Int32) -> ResultCode {
+        ResultCode(rawValue: sqlite3_bind_int64(handle, index, value))
+    }
+
     /// Binds NULL at a 1-based index. Returns SQLite's result code.
     @inlinable @discardableResult
     package func bindNull(at index: Int32) -> ResultCode { ResultCode(rawValue: sqlite3_bind_null(handle, index)) }

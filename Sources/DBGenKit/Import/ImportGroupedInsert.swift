@@ -10,10 +10,17 @@ import SQLiteCore
 /// or in `temp`, no `FAIL` or `ROLLBACK` conflict clause (so a failing row undoes just its
 /// statement and the group can be replayed row by row for the exact error), and foreign keys
 /// are off (immediate foreign keys are checked at the end of each statement).
+///
+/// For the same kind of target it also knows which columns have INTEGER or NUMERIC affinity: a field
+/// there that is a plain decimal integer (see ``plainInteger(_:count:)``) is bound as that
+/// integer rather than as text, sparing SQLite its text-to-number conversion, which would
+/// store exactly that integer.
 struct ImportGroupedInsert {
     let statement: Statement
     /// Records per statement.
     let rows: Int
+    /// Per parameter of a record: true when the column has INTEGER or NUMERIC affinity.
+    let integerColumns: [Bool]
 
     /// At most this many records per statement.
     static let maximumRows = 64
@@ -29,10 +36,74 @@ struct ImportGroupedInsert {
         let row = "(" + Array(repeating: "?", count: columnCount).joined(separator: ",") + ")"
         let sql = "INSERT INTO \(qualifiedTable) VALUES" + Array(repeating: row, count: rows).joined(separator: ",")
         do {
-            return ImportGroupedInsert(statement: try connection.prepare(sql), rows: rows)
+            let statement = try connection.prepare(sql)
+            let integerColumns = integerAffinityColumns(connection: connection, table: table, schema: schema,
+                                                        columnCount: columnCount)
+            return ImportGroupedInsert(statement: statement, rows: rows, integerColumns: integerColumns)
         } catch {
             return nil
         }
+    }
+
+    /// Which of the `columnCount` values of `INSERT INTO table VALUES(…)` go to a column whose
+    /// affinity turns a plain integer's text into that integer: INTEGER or NUMERIC affinity by
+    /// SQLite's rules on the declared type (the first rule that matches: "INT" -> INTEGER;
+    /// "CHAR", "CLOB", "TEXT" -> TEXT; "BLOB" or none -> BLOB; "REAL", "FLOA", "DOUB" -> REAL;
+    /// else NUMERIC). `ANY` is left out: in a STRICT table it converts nothing. All false when
+    /// the columns cannot be matched to the values.
+    static func integerAffinityColumns(connection: Connection, table: String, schema: String?,
+                                       columnCount: Int) -> [Bool] {
+        let none = Array(repeating: false, count: columnCount)
+        let sql = schema == nil ? "SELECT type, hidden FROM pragma_table_xinfo(?1)"
+                                : "SELECT type, hidden FROM pragma_table_xinfo(?1, ?2)"
+        guard let columns = try? texts(connection, sql, [table] + (schema.map { [$0] } ?? []), columns: 2) else {
+            return none
+        }
+        var integer: [Bool] = []
+        var index = 0
+        while index + 1 < columns.count {
+            // Hidden (generated) columns take no value in `VALUES(…)`.
+            if columns[index + 1] == "0" { integer.append(convertsIntegers(declaredType: columns[index])) }
+            index += 2
+        }
+        return integer.count == columnCount ? integer : none
+    }
+
+    /// True for a declared type of INTEGER or NUMERIC affinity other than `ANY` (see above).
+    private static func convertsIntegers(declaredType: String) -> Bool {
+        let type = declaredType.uppercased()
+        if type.contains("INT") { return true }
+        if type.isEmpty || type == "ANY" { return false }
+        return !["CHAR", "CLOB", "TEXT", "BLOB", "REAL", "FLOA", "DOUB"].contains { type.contains($0) }
+    }
+
+    /// The value of a field of `count` bytes when it is a plain decimal integer: an optional
+    /// `-`, then 1 to 18 digits without a leading zero (or just `0`). SQLite's INTEGER affinity
+    /// turns such text into exactly this integer; anything else (spaces, `+`, leading zeros,
+    /// `-0`, decimals, exponents, larger numbers) is left to SQLite as text. (NUMERIC affinity
+    /// converts text exactly as INTEGER affinity does.)
+    @inline(__always)
+    static func plainInteger(_ bytes: UnsafePointer<UInt8>, count: Int) -> Int64? {
+        var index = 0
+        var negative = false
+        if count > 0, bytes[0] == UInt8(ascii: "-") {
+            negative = true
+            index = 1
+        }
+        let digits = count - index
+        guard digits >= 1, digits <= 18 else { return nil }
+        let first = bytes[index]
+        if first == UInt8(ascii: "0") {
+            return digits == 1 && !negative ? 0 : nil
+        }
+        var value: Int64 = 0
+        while index < count {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit <= 9 else { return nil }
+            value = value &* 10 &+ Int64(digit)
+            index += 1
+        }
+        return negative ? -value : value
     }
 
     /// True when grouping cannot change the outcome of inserting into `table` (see the type).

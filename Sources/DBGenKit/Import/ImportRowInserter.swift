@@ -21,12 +21,16 @@ struct ImportRowInserter {
     private var boundBatch: ImportBatch?
     /// Records of the current batch waiting for a group: (line, index of the first field).
     private var pending: [(line: Int, field: Int)] = []
+    /// Per column: true when a plain integer field is bound as an integer (both statements
+    /// insert into the same table).
+    private let integerColumns: [Bool]
 
     init(statement: Statement, group: ImportGroupedInsert?, columnCount: Int, connection: Connection) {
         self.statement = statement
         self.group = group
         self.columnCount = columnCount
         self.connection = connection
+        self.integerColumns = group?.integerColumns ?? Array(repeating: false, count: columnCount)
         if let group { pending.reserveCapacity(ImportSession.batchRecords + group.rows) }
     }
 
@@ -132,6 +136,8 @@ struct ImportRowInserter {
     }
 
     /// Binds the record whose first field is `field` to parameters `parameterOffset + 1…`.
+    /// A plain integer in a column of INTEGER or NUMERIC affinity is bound as that integer (see
+    /// ``ImportGroupedInsert``), which is what SQLite would convert the text to.
     private func bind(_ statement: Statement, parameterOffset: Int32, fields: BatchFields, field: Int) {
         for column in 0..<columnCount {
             let parameter = parameterOffset + Int32(column + 1)
@@ -140,6 +146,10 @@ struct ImportRowInserter {
                 statement.bindNull(at: parameter)
             } else {
                 let pointer = fields.base + fields.starts[field + column]
+                if integerColumns[column], let value = ImportGroupedInsert.plainInteger(pointer, count: length) {
+                    statement.bindInt64(value, at: parameter)
+                    continue
+                }
                 // Bound as a C string by the shell: a NUL byte ends the value.
                 var textLength = length
                 if fields.checkNul, length > 0, let nul = memchr(pointer, 0, length) {

@@ -110,4 +110,76 @@ final class ImportGroupedInsertTests: XCTestCase {
         try ImportDifferentialHarness.exec(db, "PRAGMA foreign_keys=OFF; CREATE TRIGGER t AFTER INSERT ON failing BEGIN SELECT 1; END;")
         XCTAssertFalse(ImportGroupedInsert.isSafeTarget(connection: db, table: "plain", schema: "main"), "a trigger in the schema")
     }
+
+    /// Fields bound as integers in INTEGER- and NUMERIC-affinity columns must be stored exactly as the
+    /// shell's text bind is: integer-shaped text of every kind, in several groups, into every
+    /// kind of column and table, compared with sqlite3.
+    func testIntegerShapedFieldsAreStoredAsSQLite3StoresThem() throws {
+        let values = ["0", "-1", "-", "--1", "1", "42", "123456789012345678", "-123456789012345678",
+                      "1234567890123456789", "9223372036854775807", "-9223372036854775808", "9223372036854775808",
+                      "007", "-0", "-00", "+3", " 4", "5 ", "1e2", "2.0", "\u{0663}", "1\u{0}2", "0x1F", ""]
+        let file = (1...300).map { n in
+            "\(n)," + (0..<7).map { column in "\"\(values[(n * (column + 3)) % values.count])\"" }.joined(separator: ",")
+        }.joined(separator: "\n") + "\n"
+        let commands: [ImportScriptCommand] = [.mode(["csv"]), .import(file: "data.csv", table: "t", options: [])]
+        let columns = "a INTEGER, b int8, c POINT, d TEXT, e REAL, f DECIMAL(15,2), g"
+        try check(ImportCase("integer-shaped", setupSQL: "CREATE TABLE t(pk INTEGER PRIMARY KEY, \(columns));",
+                             file: file, commands: commands, finalSQL: afterImport))
+        try check(ImportCase("integer-shaped-without-rowid",
+                             setupSQL: "CREATE TABLE t(pk INTEGER PRIMARY KEY, \(columns)) WITHOUT ROWID;",
+                             file: file, commands: commands))
+        // A STRICT INT column refuses text it cannot convert: only values it takes there.
+        let strictValues = ["0", "-1", "42", "123456789012345678", "1234567890123456789", "-9223372036854775808",
+                            "007", "-0", " 4", "2.0", "+3"]
+        let strictFile = (1...300).map { n in
+            "\(n),\(strictValues[n % strictValues.count]),\(values[(n * 5) % values.count]),\(values[n % values.count])"
+        }.joined(separator: "\n") + "\n"
+        try check(ImportCase("integer-shaped-strict", setupSQL: "CREATE TABLE t(pk INTEGER PRIMARY KEY, a INT, b ANY, c TEXT) STRICT;",
+                             file: strictFile, commands: commands))
+    }
+
+    func testIntegerAndNumericAffinityColumnsFollowSQLitesDeclaredTypeRules() throws {
+        let directory = try TemporaryDirectory("integer-affinity", removedAfter: self)
+        let db = try ImportDifferentialHarness.open(directory.url("probe.sqlite"))
+        try ImportDifferentialHarness.exec(db, """
+            CREATE TABLE t(a INTEGER, b INT, c BIGINT, d POINT, e TEXT, f REAL, g, h NUMERIC, i "tinyint",
+                           j DECIMAL(15,2), k DATE, l ANY, m VARCHAR(9), n FLOAT, o BLOB, p "CHARINT");
+            CREATE TABLE s(a INT, b INTEGER, c REAL, d TEXT, e BLOB, f ANY) STRICT;
+            CREATE TABLE g(a INT, b INT AS (a * 2), c TEXT);
+            """)
+        XCTAssertEqual(ImportGroupedInsert.integerAffinityColumns(connection: db, table: "T", schema: "main", columnCount: 16),
+                       [true, true, true, true, false, false, false, true, true,
+                        true, true, false, false, false, false, true])
+        XCTAssertEqual(ImportGroupedInsert.integerAffinityColumns(connection: db, table: "s", schema: nil, columnCount: 6),
+                       [true, true, false, false, false, false], "STRICT ANY converts nothing")
+        XCTAssertEqual(ImportGroupedInsert.integerAffinityColumns(connection: db, table: "g", schema: nil, columnCount: 2),
+                       [true, false], "a generated column takes no value")
+        XCTAssertEqual(ImportGroupedInsert.integerAffinityColumns(connection: db, table: "g", schema: nil, columnCount: 3),
+                       [false, false, false], "columns that do not match the values: no integer binds")
+    }
+
+    /// What `plainInteger` accepts, SQLite's INTEGER affinity turns into that same integer
+    /// (the oracle is SQLite itself); what it refuses goes to SQLite as text.
+    func testPlainIntegerAcceptsOnlyTextSQLiteConvertsToThatInteger() throws {
+        let directory = try TemporaryDirectory("plain-integer", removedAfter: self)
+        let db = try ImportDifferentialHarness.open(directory.url("probe.sqlite"))
+        let accepted = ["0", "7", "-7", "10", "-10", "123456789012345678", "-999999999999999999"]
+        let refused = ["", "-", "+7", " 7", "7 ", "07", "-0", "-07", "00", "1e3", "7.0", "1234567890123456789",
+                       "9223372036854775807", "0x10", "\u{0667}", "1\u{0}2", "--7", "7-"]
+        try ImportDifferentialHarness.exec(db, "CREATE TABLE o(i INTEGER)")
+        for text in accepted {
+            let bytes = Array(text.utf8)
+            let value = bytes.withUnsafeBufferPointer { ImportGroupedInsert.plainInteger($0.baseAddress!, count: $0.count) }
+            _ = try db.query("DELETE FROM o")
+            _ = try db.query("INSERT INTO o VALUES(?1)", [.text(text)])
+            let stored = try XCTUnwrap(db.query("SELECT i FROM o").first)
+            guard case .integer(let expected) = stored[0] else { return XCTFail("SQLite kept \(text) as \(stored[0])") }
+            XCTAssertEqual(value, expected, text)
+        }
+        for text in refused {
+            let bytes = Array(text.utf8) + [0x31]  // a byte past the field that must not be read
+            let value = bytes.withUnsafeBufferPointer { ImportGroupedInsert.plainInteger($0.baseAddress!, count: $0.count - 1) }
+            XCTAssertNil(value, text)
+        }
+    }
 }
