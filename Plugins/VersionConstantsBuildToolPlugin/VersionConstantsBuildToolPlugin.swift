@@ -25,12 +25,13 @@ struct VersionConstantsBuildToolPlugin: BuildToolPlugin {
             versionstamp: try context.tool(named: "versionstamp").path,
             workDirectory: context.pluginWorkDirectory,
             startingDirectory: context.package.directory,
-            configuration: VersionConstantsCommand.configuration(in: [target.directory, context.package.directory])
+            configuration: VersionConstantsCommand.configuration(in: [target.directory, context.package.directory]),
+            planMarker: context.pluginWorkDirectory.appending(VersionConstantsCommand.planMarkerName)
         )
         let files = target.sourceFiles.map(\.path)
         // SwiftPM plans again when its environment changes; the values reach the tool only
         // if the commands run again.
-        command.runAgainInThisPlan(stamping: files.filter(StampedPlistCommands.isTemplate))
+        command.markNewPlan()
         return [command.command()]
             + (try StampedPlistCommands(version: command).commands(for: files, targetName: target.name))
     }

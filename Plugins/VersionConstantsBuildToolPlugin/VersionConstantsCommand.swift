@@ -8,9 +8,13 @@ import PackagePlugin
 /// an edit of the file re-runs the command with the new options. The environment the tool
 /// reads (`VERSIONSTAMP_VERSION`, the variable the file names in `buildNumberEnv`) reaches it
 /// as SwiftPM's own environment; SwiftPM plans the build again whenever its environment
-/// changes, and the plugin then removes the generated file, so the command runs again with the
-/// new values (versionstamp rewrites the file only when its content changes). The plugin
-/// reads nothing from the configuration itself.
+/// changes, and the plugin then rewrites its plan marker, an input of every command, so the
+/// commands run again with the new values. The plugin never removes the generated file:
+/// versionstamp rewrites it only when its content changes, and then in a later whole second
+/// than the version it replaces, which it can only do when that version is still there
+/// (swift-driver compares a source's modification time to the second; a file removed at
+/// planning and written again within the second of the last build's version was skipped, and
+/// the program kept the old version). The plugin reads nothing from the configuration itself.
 struct VersionConstantsCommand {
     /// The generated file's name (and so the name that shows in build logs).
     static let fileName = "BuildVersion.swift"
@@ -27,6 +31,12 @@ struct VersionConstantsCommand {
     let startingDirectory: Path
     /// The `versionstamp.json` in use, if any.
     let configuration: Path?
+    /// The file ``markNewPlan()`` rewrites in each plan, an input of every command; nil where
+    /// the plan is kept (Xcode).
+    var planMarker: Path? = nil
+
+    /// The plan marker's name in the work directory.
+    static let planMarkerName = "versionstamp-plan"
 
     /// The first `versionstamp.json` in `directories`, by existence only.
     static func configuration(in directories: [Path]) -> Path? {
@@ -45,6 +55,7 @@ struct VersionConstantsCommand {
     /// The inputs every versionstamp command of the plugin shares.
     var sharedInputs: [Path] {
         (RepositoryInputs(startingAt: startingDirectory)?.files ?? []) + (configuration.map { [$0] } ?? [])
+            + (planMarker.map { [$0] } ?? [])
     }
 
     /// The variable passed explicitly, so that a change of its value re-runs the command even
@@ -53,13 +64,13 @@ struct VersionConstantsCommand {
         ProcessInfo.processInfo.environment[Self.versionVariable].map { [Self.versionVariable: $0] } ?? [:]
     }
 
-    /// Removes the generated file and the stamped plists, so their commands run at least once
-    /// in each plan.
-    func runAgainInThisPlan(stamping templates: [Path]) {
-        let plists = templates.map { StampedPlistCommands(version: self).output(of: $0) }
-        for file in [workDirectory.appending(Self.fileName)] + plists {
-            try? FileManager.default.removeItem(atPath: file.string)
-        }
+    /// Rewrites the plan marker (a new identifier each time), so every command of the plugin
+    /// runs at least once in this plan, with the outputs left in place for versionstamp to
+    /// compare with (see the type's comment).
+    func markNewPlan() {
+        guard let planMarker else { return }
+        try? FileManager.default.createDirectory(atPath: workDirectory.string, withIntermediateDirectories: true)
+        try? Data((UUID().uuidString + "\n").utf8).write(to: URL(fileURLWithPath: planMarker.string), options: .atomic)
     }
 
     func command() -> Command {

@@ -32,23 +32,51 @@ package enum AtomicFile {
     /// - A symbolic link is followed (through a chain of them), so the file it points to is
     ///   replaced and the link stays a link.
     /// - The temporary file is `.NAME.TAG-XXXXXX` in the target's directory.
+    /// - With `laterSecond`, the new file's modification time is in a later whole second than
+    ///   the file it replaces (see ``modifiedInLaterSecond(_:than:)``).
     ///
     /// - Throws: ``FileSystemError`` naming `path`: `.createTemporary` (the directory is
     ///   missing or read-only), `.write` (disk full), `.sync`, `.rename` (the target is a
     ///   directory). The file is then as it was, and no temporary file is left.
     package static func replace(_ path: String, with contents: Data, tag: String,
-                                durability: Durability = .durable) throws {
+                                durability: Durability = .durable, laterSecond: Bool = false) throws {
         let target = resolvingSymbolicLinks(path)
         var existing = stat()
         let permissions: mode_t? = stat(target, &existing) == 0 ? existing.st_mode & 0o7777 : nil
+        let replaced = laterSecond ? FileStamp.of(target) : nil
         let temporary = try writeTemporary(beside: target, reportedAs: path, tag: tag, contents: contents,
                                            permissions: permissions, sync: durability == .durable)
+        if let replaced { modifiedInLaterSecond(temporary, than: replaced.mtimeSeconds) }
         guard rename(temporary, target) == 0 else {
             let code = errno
             unlink(temporary)
             throw FileSystemError(.rename, path: path, code: code)
         }
         if durability == .durable { DurableSync.synchronizeDirectory(containing: target) }
+    }
+
+    /// Makes the modification time of `path` (a file only this process writes) fall in a
+    /// whole second after `second`, so that a replacement is never taken for the file it
+    /// replaces by a tool that compares modification times to the second. swift-driver is one:
+    /// its incremental build record keeps each source's modification time to the second
+    /// (Swift 6.3.1 on Linux), and it skips a source whose time equals the recorded one, so a
+    /// generated source rewritten in the second of the version it compiled stays compiled in
+    /// its old form. When the clock is still in `second` (a rewrite a few hundred milliseconds
+    /// after the last), this waits for the next second (up to a second, and a few milliseconds
+    /// more for the file system's coarser clock) and sets the time to the clock's; when the
+    /// clock is behind the old file's time (skew), it sets the time to the second after it.
+    static func modifiedInLaterSecond(_ path: String, than second: Int64) {
+        func modifiedSecond() -> Int64 { FileStamp.of(path)?.mtimeSeconds ?? .max }
+        guard modifiedSecond() <= second else { return }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        if Int64(now.tv_sec) == second { // 20 ms more: the file system's clock lags by up to a tick
+            usleep(UInt32((1_000_000_000 - Int(now.tv_nsec)) / 1_000 + 20_000))
+        }
+        _ = utimensat(AT_FDCWD, path, nil, 0)
+        guard modifiedSecond() <= second else { return }
+        var times = [timespec(tv_sec: Int(second + 1), tv_nsec: 0), timespec(tv_sec: Int(second + 1), tv_nsec: 0)]
+        _ = utimensat(AT_FDCWD, path, &times, 0)
     }
 
     /// Creates `path` with `contents` unless something already exists there, and never replaces

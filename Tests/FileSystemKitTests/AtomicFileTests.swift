@@ -16,6 +16,28 @@ final class AtomicFileTests: XCTestCase {
         XCTAssertEqual(try names(in: directory), ["Info.plist"], "no temporary file left")
     }
 
+    func testReplaceInALaterSecondWaitsOutTheSecondOfTheFileItReplaces() throws {
+        let directory = try TemporaryDirectory("atomic file", removedAfter: self)
+        let path = try directory.write("BuildVersion.swift", "old").path
+        let second = Int64(Date().timeIntervalSince1970.rounded(.down))
+        setModificationTime(path, seconds: second, nanoseconds: 900_000_000)
+        try AtomicFile.replace(path, with: Data("new".utf8), tag: "test", durability: .atomicOnly, laterSecond: true)
+        let stamp = try XCTUnwrap(FileStamp.of(path))
+        XCTAssertGreaterThan(stamp.mtimeSeconds, second)
+        XCTAssertLessThanOrEqual(Double(stamp.mtimeSeconds), Date().timeIntervalSince1970, "not in the future")
+        XCTAssertEqual(FileManager.default.contents(atPath: path), Data("new".utf8))
+        XCTAssertEqual(try names(in: directory), ["BuildVersion.swift"], "no temporary file left")
+    }
+
+    func testReplaceInALaterSecondOfAFileFromTheFutureTakesTheSecondAfterIt() throws {
+        let directory = try TemporaryDirectory("atomic file", removedAfter: self)
+        let path = try directory.write("BuildVersion.swift", "old").path
+        let future = Int64(Date().timeIntervalSince1970) + 3600 // a clock set back since
+        setModificationTime(path, seconds: future, nanoseconds: 0)
+        try AtomicFile.replace(path, with: Data("new".utf8), tag: "test", durability: .atomicOnly, laterSecond: true)
+        XCTAssertEqual(FileStamp.of(path)?.mtimeSeconds, future + 1)
+    }
+
     func testReplaceCreatesAMissingFileWithTheUmasksPermissions() throws {
         let directory = try TemporaryDirectory("atomic file", removedAfter: self)
         let path = directory.url("new.d").path

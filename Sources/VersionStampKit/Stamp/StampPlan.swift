@@ -137,13 +137,17 @@ public struct StampPlan {
 
     /// Writes every update atomically and durably: each file's new content goes to a temporary
     /// file beside it (`.NAME.versionstamp-XXXXXX`), synced, renamed over it. A file keeps its
-    /// permissions, a symbolic link is followed, and on any failure the file is as it was.
+    /// permissions, a symbolic link is followed, and on any failure the file is as it was. A
+    /// rewritten file's modification time is in a later whole second than the old file's
+    /// (waiting up to a second when the old one was written in this second): swift-driver
+    /// compares a source's time to the second, and would otherwise keep the old
+    /// `BuildVersion.swift` compiled when two builds rewrite it within one second.
     /// Call only when ``errors`` is empty.
     public func write() throws {
         precondition(errors.isEmpty, "a plan with errors must not be written")
         for update in updates {
             do {
-                try AtomicFile.replace(update.path, with: update.contents, tag: "versionstamp")
+                try AtomicFile.replace(update.path, with: update.contents, tag: "versionstamp", laterSecond: true)
             } catch let error as FileSystemError {
                 let message: String
                 switch error.operation {

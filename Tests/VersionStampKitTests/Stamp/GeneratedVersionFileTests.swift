@@ -147,4 +147,20 @@ final class StampGeneratedFileTests: XCTestCase {
         let third = StampPlan(options: options, context: PlistTestSupport.context("6"))
         XCTAssertEqual(third.updates.count, 3)
     }
+
+    /// swift-driver keeps a source's modification time to the second and skips a source whose
+    /// time equals the recorded one: `BuildVersion.swift` rewritten within the second of the
+    /// version last compiled stayed compiled in its old form (.ci/run-consumer, 2 runs in 4).
+    func testARewrittenFileIsModifiedInALaterSecondThanTheVersionItReplaces() throws {
+        let directory = try PlistTestSupport.temporaryDirectory(self)
+        let swift = directory.appendingPathComponent("BuildVersion.swift").path
+        let options = StampOptions(plists: [], generatedFiles: [.swift: swift])
+        try StampPlan(options: options, context: PlistTestSupport.context("5")).write()
+        let second = Date().timeIntervalSince1970.rounded(.down)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: second + 0.5)], ofItemAtPath: swift)
+        try StampPlan(options: options, context: PlistTestSupport.context("6")).write()
+        let rewritten = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: swift)[.modificationDate] as? Date)
+        XCTAssertGreaterThanOrEqual(rewritten.timeIntervalSince1970, second + 1, "in the old version's second")
+        XCTAssertTrue(try String(contentsOfFile: swift, encoding: .utf8).contains("6"))
+    }
 }
