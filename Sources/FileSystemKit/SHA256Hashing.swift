@@ -1,6 +1,7 @@
 // swift-crypto's Crypto is always there when SwiftPM builds this module (Package.swift).
 // scripts/fuzz.sh compiles the module by hand, without Crypto, into fuzz targets that hash
-// nothing: for them this file is empty.
+// nothing: for them only a stub of the file hash is declared (it throws), so the modules that
+// call it still compile.
 #if canImport(Crypto)
 import Crypto
 #if canImport(Darwin)
@@ -65,6 +66,16 @@ struct SHA256Stream {
             text.append(digits[Int(byte & 0x0f)])
         }
         return String(decoding: text, as: UTF8.self)
+    }
+}
+#else
+import Foundation
+
+extension ContentHash {
+    /// Without swift-crypto (scripts/fuzz.sh's hand-built fuzz targets, which never reach a
+    /// diff or an update): hashing is not available, and says so.
+    package static func sha256(ofFileAt path: String) throws -> String {
+        throw FileSystemError(.read, path: path, code: ENOSYS)
     }
 }
 #endif
