@@ -9,6 +9,12 @@
 #  2. Every file put in place is synced before it is renamed (or linked) there, and its
 #     directory is synced after: the output of a build, its depfile and fingerprint, an
 #     installed update, a new user database.
+#  3. No descriptor of a file SQLite has locked is closed while SQLite holds the lock: closing
+#     any descriptor of a file drops every fcntl() lock the process has on it (POSIX), SQLite's
+#     included. The temporary a build or an update writes stays open for its writeback until
+#     SQLite is done with it.
+#  4. A build whose output grows by megabytes starts the kernel's writeback of the temporary
+#     (sync_file_range, Linux only) before the fsync that commits it.
 #
 #   scripts/check-file-locks.sh          (builds the debug dbgen, or uses $DBGEN)
 #
@@ -28,20 +34,21 @@ fi
 work=$(cd "$(mktemp -d "${TMPDIR:-/tmp}/shipyard-locks.XXXXXX")" && pwd -P)
 trap 'rm -rf "$work"' EXIT
 traces=()
-traced() { # traced NAME [--commit FILE | --link FILE]... -- COMMAND...: COMMAND under strace
+traced() { # traced NAME [--commit FILE | --link FILE | --writeback FILE]... -- COMMAND...: COMMAND under strace
   local name=$1; shift
   local expectations=()
   while [ "$1" != "--" ]; do expectations+=("$1"); shift; done
   shift
   strace -f -y -qq -o "$work/$name.trace" \
-    -e trace=flock,fcntl,fsync,fdatasync,rename,renameat,renameat2,link,linkat "$@" >/dev/null
+    -e trace=flock,fcntl,fsync,fdatasync,rename,renameat,renameat2,link,linkat,close,sync_file_range "$@" >/dev/null
   traces+=("$work/$name.trace" "${expectations[@]}" ";")
 }
 
 # A build (with a CSV import), with what a build killed by kill -9 leaves beside the output.
 b=$work/build
 mkdir -p "$b"
-python3 -c 'import sys; sys.stdout.writelines(f"{i}|name {i}|{i * 7 % 100}\n" for i in range(20000))' >"$b/food.csv"
+# 300,000 rows: an output of about 8 MiB, enough for the build to start writeback.
+python3 -c 'import sys; sys.stdout.writelines(f"{i}|name {i}|{i * 7 % 100}\n" for i in range(300000))' >"$b/food.csv"
 cat >"$b/schema.txt" <<'EOF'
 CREATE TABLE food (pk INTEGER PRIMARY KEY, name TEXT, kcal INTEGER);
 .mode csv
@@ -52,7 +59,7 @@ PRAGMA user_version = 1;
 EOF
 printf 'half' >"$b/.food.sqlite.dbgen-Kill9x"
 : >"$b/.food.sqlite.dbgen-Kill9x.lock"
-traced build --commit "$b/food.sqlite" --commit "$b/food.d" --commit "$b/.food.d.dbgen-fingerprint" -- "$DBGEN" build "$b/schema.txt" -o "$b/food.sqlite" --depfile "$b/food.d" --quiet
+traced build --commit "$b/food.sqlite" --writeback "$b/food.sqlite" --commit "$b/food.d" --commit "$b/.food.d.dbgen-fingerprint" -- "$DBGEN" build "$b/schema.txt" -o "$b/food.sqlite" --depfile "$b/food.d" --quiet
 traced build-up-to-date -- "$DBGEN" build "$b/schema.txt" -o "$b/food.sqlite" --depfile "$b/food.d" --quiet
 
 # Updates: a whole database, then a patch of it; then a layered open that attaches the update
@@ -78,6 +85,7 @@ LOCK_COMMANDS = {"F_SETLK", "F_SETLKW", "F_SETLK64", "F_SETLKW64", "F_OFD_SETLK"
 CALL = re.compile(r"^(\d+)\s+(?:<\.\.\. )?(\w+)(?: resumed>|\()(.*)$")
 DESCRIPTOR = re.compile(r"^-?\d+<([^>]*)>")
 QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
+RANGE = re.compile(r"l_type=(F_\w+), l_whence=SEEK_SET, l_start=(\d+), l_len=(\d+)")
 passed = failed = 0
 
 def check(ok, what):
@@ -134,8 +142,36 @@ while arguments:
              f" {len(fcntl_locked)} locked by SQLite)"))
     if expectations:
         check(bool(fcntl_locked), f"{label}: SQLite's locks are in the trace (it is not empty)")
+    early = []
+    held = {}  # path -> the bytes SQLite holds locked there
+    for name, path, _, args, returned in calls:
+        if name == "fcntl" and path in fcntl_locked and returned == "0" and args.split(",")[1].strip() in LOCK_COMMANDS:
+            lock = RANGE.search(args)
+            start, length = int(lock.group(2)), int(lock.group(3))
+            if lock.group(1) == "F_UNLCK":
+                held[path] = set() if length == 0 else held.get(path, set()) - set(range(start, start + length))
+            else:
+                held.setdefault(path, set()).update(range(start, start + max(length, 1)))
+        elif name == "close" and held.get(path):
+            early.append(os.path.basename(path))
+    check(not early, f"{label}: no descriptor of a file SQLite has locked is closed while it holds the lock"
+          + (f" (closed: {', '.join(sorted(set(early)))})" if early else ""))
 
     for kind, destination in expectations:
+        if kind == "--writeback":
+            committed = [strings[0] for name, _, strings, _, returned in calls
+                         if name in ("rename", "renameat", "renameat2") and returned == "0"
+                         and len(strings) >= 2 and strings[1] == destination]
+            temporary = committed[-1] if committed else None
+            fsyncs = [index for index, (name, path, _, _, _) in enumerate(calls)
+                      if name in ("fsync", "fdatasync") and path == temporary]
+            started = [index for index, (name, path, _, args, returned) in enumerate(calls)
+                       if name == "sync_file_range" and path == temporary and "SYNC_FILE_RANGE_WRITE" in args
+                       and returned == "0"]
+            check(bool(started) and bool(fsyncs) and started[0] < fsyncs[-1],
+                  f"{label}: writeback of the temporary of {os.path.basename(destination)} starts before its fsync"
+                  + f" ({len(started)} sync_file_range call(s))")
+            continue
         names = ("rename", "renameat", "renameat2") if kind == "--commit" else ("link", "linkat")
         placed = [(index, strings) for index, (name, _, strings, _, returned) in enumerate(calls)
                   if name in names and returned == "0" and len(strings) >= 2 and strings[1] == destination]

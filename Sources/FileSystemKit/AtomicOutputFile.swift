@@ -19,7 +19,9 @@ import Musl
 ///   a `flock` on it would make SQLite's own locks fail.
 ///
 /// ``commit()`` syncs the temporary (``DurableSync``), renames it over the destination and
-/// syncs the directory; ``discard()`` removes it. With `removeOnSignal`, SIGINT, SIGTERM and
+/// syncs the directory; ``discard()`` removes it. While the temporary is written,
+/// ``startWriteback()`` lets the disk start on what is already there, so that the sync at the
+/// end has less to wait for. With `removeOnSignal`, SIGINT, SIGTERM and
 /// SIGHUP remove the temporary before the process dies. After a `kill -9` the temporary and its
 /// sidecar stay, and ``removeStaleTemporaries(of:tag:companionSuffixes:)`` removes them at the
 /// next run: a temporary whose sidecar nobody holds belongs to a writer that is gone, while
@@ -35,6 +37,17 @@ package final class AtomicOutputFile {
     /// Held while the temporary is alive; nil once committed or discarded.
     private var liveness: SidecarLock?
     private let removesOnSignal: Bool
+    /// The temporary, open from its creation until commit or discard, for ``startWriteback()``.
+    /// It is closed only then because closing any descriptor of a file drops every `fcntl` lock
+    /// the process holds on it, SQLite's included; ``commit()`` syncs through a descriptor of
+    /// its own, opened once the writer is done, so it syncs whatever file the path names then.
+    private var writebackDescriptor: Int32
+    /// The temporary's size when writeback was last started, and when it was last looked at.
+    private var writebackSize: Int64 = 0
+    private var writebackChecked: UInt64 = 0
+    /// Where writeback is started: submitting a large file's pages takes the caller tens of
+    /// milliseconds, which a second core spends instead while the build goes on.
+    private let writebackQueue = DispatchQueue(label: "FileSystemKit.AtomicOutputFile.writeback")
 
     /// The files SQLite may create beside a database it writes (rollback journal, WAL and its
     /// shared-memory index): pass them as `companionSuffixes` when SQLite writes the temporary.
@@ -53,7 +66,8 @@ package final class AtomicOutputFile {
     ///   directory is missing or not writable.
     package init(destination: String, tag: String, companionSuffixes: [String] = [], removeOnSignal: Bool = false) throws {
         let names = TemporaryName(beside: destination, tag: tag)
-        let (id, lock) = try Self.createTemporary(names, reportedAs: destination)
+        let (id, lock, descriptor) = try Self.createTemporary(names, reportedAs: destination)
+        writebackDescriptor = descriptor
         self.destination = destination
         temporaryPath = names.path(id: id)
         companionPaths = companionSuffixes.map { names.path(id: id, suffix: $0) }
@@ -87,6 +101,37 @@ package final class AtomicOutputFile {
         finish(lock)
     }
 
+    /// Asks the system to start writing the temporary's new data to storage now, without waiting
+    /// for it, so that the sync in ``commit()`` waits only for what was written after: the
+    /// write-behind of bulk writers (PostgreSQL's `backend_flush_after` does the same). While a
+    /// build goes on computing (an index, the next table), the disk is busy with what is done.
+    ///
+    /// Cheap enough to call after every statement: it looks at the file at most every 50 ms
+    /// and starts writeback when the file has grown by 4 MiB since the last time. On Linux,
+    /// `sync_file_range(SYNC_FILE_RANGE_WRITE)`; elsewhere nothing (Darwin has no such call).
+    package func startWriteback() {
+        #if os(Linux)
+        guard liveness != nil, let syncFileRange = Self.syncFileRange else { return }
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let milliseconds = UInt64(now.tv_sec) * 1000 + UInt64(now.tv_nsec) / 1_000_000
+        guard milliseconds >= writebackChecked + 50 else { return }
+        writebackChecked = milliseconds
+        var info = stat()
+        guard fstat(writebackDescriptor, &info) == 0, Int64(info.st_size) >= writebackSize + (4 << 20) else { return }
+        writebackSize = Int64(info.st_size)
+        let descriptor = writebackDescriptor // open until finish(), which waits for this
+        writebackQueue.async { _ = syncFileRange(descriptor, 0, 0, 2) } // SYNC_FILE_RANGE_WRITE
+        #endif
+    }
+
+    #if os(Linux)
+    /// glibc's and musl's `sync_file_range`, which Swift's Glibc module leaves out (it is behind
+    /// `_GNU_SOURCE`): looked up once in the process's libraries.
+    private static let syncFileRange: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32)? =
+        dlsym(nil, "sync_file_range").map { unsafeBitCast($0, to: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32).self) }
+    #endif
+
     /// Removes the temporary, its companions and its sidecar (idempotent).
     package func discard() {
         guard let lock = liveness else { return }
@@ -97,6 +142,8 @@ package final class AtomicOutputFile {
 
     private func finish(_ lock: SidecarLock) {
         liveness = nil
+        writebackQueue.sync {}
+        close(writebackDescriptor)
         if removesOnSignal { SignalCleanup.clear(for: ObjectIdentifier(self)) }
         lock.release()
     }
@@ -135,7 +182,8 @@ package final class AtomicOutputFile {
     }
 
     /// A fresh id whose sidecar this process created and holds, and its empty temporary.
-    private static func createTemporary(_ names: TemporaryName, reportedAs destination: String) throws -> (String, SidecarLock) {
+    private static func createTemporary(_ names: TemporaryName, reportedAs destination: String) throws
+        -> (String, SidecarLock, Int32) {
         for _ in 0..<100 {
             let id = TemporaryName.randomID()
             let attempt: SidecarLock.Attempt
@@ -153,8 +201,7 @@ package final class AtomicOutputFile {
                 if code == EEXIST { continue }
                 throw FileSystemError(.createTemporary, path: destination, code: code)
             }
-            close(descriptor)
-            return (id, lock)
+            return (id, lock, descriptor)
         }
         throw FileSystemError(.createTemporary, path: destination, code: EEXIST)
     }

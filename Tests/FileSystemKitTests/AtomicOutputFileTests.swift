@@ -28,6 +28,46 @@ final class AtomicOutputFileTests: XCTestCase {
         XCTAssertEqual(FileManager.default.contents(atPath: destination), Data("new".utf8))
     }
 
+    #if os(Linux)
+    /// The temporary stays open from creation (for ``AtomicOutputFile/startWriteback()``) until
+    /// commit or discard, and not a moment longer: no descriptor is left behind either way, and
+    /// starting writeback of a large temporary leaves its content exactly as written.
+    func testTheTemporaryIsOpenUntilCommitOrDiscardAndWritebackLeavesItsContent() throws {
+        let directory = try TemporaryDirectory("output file", removedAfter: self)
+        let destination = realPath(directory.url("out.sqlite").path)
+        let output = try AtomicOutputFile(destination: destination, tag: "dbgen")
+        let temporary = realPath(output.temporaryPath)
+        XCTAssertEqual(openDescriptors(of: temporary), 1, "open for writeback")
+        let contents = Data((0..<(6 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try contents.write(to: URL(fileURLWithPath: output.temporaryPath))
+        output.startWriteback()
+        output.startWriteback() // within 50 ms of the first: only the clock is read
+        try output.commit()
+        XCTAssertEqual(openDescriptors(of: destination), 0, "closed by commit")
+        XCTAssertEqual(FileManager.default.contents(atPath: destination), contents)
+        output.startWriteback() // once committed: nothing
+
+        let discarded = try AtomicOutputFile(destination: destination, tag: "dbgen")
+        let discardedPath = realPath(discarded.temporaryPath)
+        XCTAssertEqual(openDescriptors(of: discardedPath), 1)
+        discarded.discard()
+        XCTAssertEqual(openDescriptors(of: discardedPath) + openDescriptors(of: discardedPath + " (deleted)"), 0,
+                       "closed by discard")
+        XCTAssertEqual(FileManager.default.contents(atPath: destination), contents)
+    }
+
+    private func realPath(_ path: String) -> String {
+        let directory = URL(fileURLWithPath: (path as NSString).deletingLastPathComponent).resolvingSymlinksInPath().path
+        return directory + "/" + (path as NSString).lastPathComponent
+    }
+
+    /// How many of this process's descriptors are open on `path` (as `/proc/self/fd` names it).
+    private func openDescriptors(of path: String) -> Int {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return entries.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)) == path }.count
+    }
+    #endif
+
     func testDiscardRemovesTheTemporaryItsCompanionsAndItsSidecar() throws {
         let directory = try TemporaryDirectory("output file", removedAfter: self)
         let destination = try directory.write("out.sqlite", "old").path

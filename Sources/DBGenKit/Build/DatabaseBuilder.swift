@@ -42,7 +42,7 @@ public enum DatabaseBuilder {
         defer { file.discard() }
         let result = try run(schema: options.schema, schemaPath: schemaPath, into: file.temporaryPath,
                              strict: options.strict, diagnosticHandler: options.diagnosticHandler,
-                             progressHandler: options.progressHandler)
+                             progressHandler: options.progressHandler, afterStep: file.startWriteback)
         try WatchedInputs.check(result.inputs, readAt: result.inputLocations, roots: options.inputRoots)
         try commit(file)
         unlink(FingerprintStore.legacyPath(forOutput: outputPath)) // kept beside the output by earlier versions
@@ -124,7 +124,8 @@ public enum DatabaseBuilder {
     /// ``SchemaCheck`` (into a scratch file).
     static func run(schema displayPath: String, schemaPath: String, into databasePath: String, strict: Bool,
                     diagnosticHandler: ((Diagnostic) -> Void)?,
-                    progressHandler: ((ImportProgress) -> Void)?) throws -> ScriptOutcome {
+                    progressHandler: ((ImportProgress) -> Void)?,
+                    afterStep: (() -> Void)? = nil) throws -> ScriptOutcome {
         let build = try BuildConnection.open(databasePath)
         let connection = build.connection
         var warnings = BuildWarnings()
@@ -132,7 +133,7 @@ public enum DatabaseBuilder {
             if strict { throw DBGenError(.warningAsError, diagnostic.message, at: diagnostic.location) }
             warnings.add(diagnostic)
             diagnosticHandler?(diagnostic)
-        }, progress: progressHandler)
+        }, progress: progressHandler, afterStep: afterStep)
         // The runner is the environment of the connection's SQL functions: it outlives it.
         defer { withExtendedLifetime((runner, build)) { connection.close() } }
         let limits = RuntimeLimit.all.map { ($0, connection.limit($0)) }

@@ -15,6 +15,8 @@ final class ScriptRunner {
     let connection: Connection
     let diagnostics: DiagnosticHandler
     let progress: ((ImportProgress) -> Void)?
+    /// Called after each statement or dot-command.
+    let afterStep: (() -> Void)?
     var settings = ShellOutputSettings()
     /// Set by `.quit`/`.exit`: the script being read ends there (a script that `.read` it
     /// carries on, as in the 3.40.1 shell, where `.quit` ends only the input it came from).
@@ -48,9 +50,12 @@ final class ScriptRunner {
     ///   - diagnostics: receives warnings; throwing stops the run.
     ///   - progress: called now and then during imports.
     ///   - relativePaths: the connection's VFS, told the running script's directory.
+    ///   - afterStep: called after each statement or dot-command (the build starts writing the
+    ///     database out to storage there).
     init(connection: Connection, relativePaths: RelativePathVFS, diagnostics: @escaping DiagnosticHandler,
-         progress: ((ImportProgress) -> Void)? = nil) throws {
+         progress: ((ImportProgress) -> Void)? = nil, afterStep: (() -> Void)? = nil) throws {
         self.connection = connection
+        self.afterStep = afterStep
         self.relativePaths = relativePaths
         self.diagnostics = diagnostics
         self.progress = progress
@@ -101,6 +106,7 @@ final class ScriptRunner {
         }
         for item in ScriptReader([UInt8](data)) {
             try perform(item)
+            afterStep?()
             if quitRequested {
                 quitRequested = false
                 return
@@ -257,7 +263,15 @@ extension ScriptRunner {
                                     skip: arguments.skip, format: format)
         authorizer.reset()
         do {
-            _ = try CSVImporter.run(request, into: connection, diagnostics: diagnostics, progress: progress)
+            // Every few megabytes: the caller's progress, and a step for `afterStep`.
+            var importProgress = progress
+            if let afterStep {
+                importProgress = { [progress] report in
+                    progress?(report)
+                    afterStep()
+                }
+            }
+            _ = try CSVImporter.run(request, into: connection, diagnostics: diagnostics, progress: importProgress)
         } catch let error as DBGenError {
             // The build's authorizer refused the import's own statements (an attached target):
             // its record, not the error's text, says so.
