@@ -18,7 +18,11 @@
 # (default 5); ratios are of the medians. A versionstamp command and its git command are run
 # alternately, so a change in the machine's load affects both alike; the load average is
 # printed before and after. Uses the release build (.build/release/versionstamp, built if
-# missing). Make a big history first, e.g.
+# missing), or the binary VERSIONSTAMP names: the one scripts/install.sh and the artifact
+# bundles ship links the Swift runtime statically, which saves a warm run about 4 ms of its
+# 15 (dynamic loading); build it with
+#   swift build -c release --product versionstamp --static-swift-stdlib --scratch-path /tmp/vs-static
+# Make a big history first, e.g.
 #   scripts/make-history.sh /tmp/history-85k 85000
 # The repository's .git/versionstamp cache is deleted and rewritten. Needs the print
 # options --path, --first-parent and --tag-pattern of the release-numbering command line.
@@ -27,8 +31,12 @@ set -euo pipefail
 REPO=$1 RUNS=${2:-5} DIR=${3:-lib/net} GLOB=${4:-v*}
 LOAD_BEFORE=$(uptime | sed 's/.*load average: //')
 cd "$(dirname "$0")/.."
-[ -x .build/release/versionstamp ] || swift build -c release --product versionstamp >/dev/null
-VS=$PWD/.build/release/versionstamp
+if [ -n "${VERSIONSTAMP:-}" ]; then
+  VS=$(cd "$(dirname "$VERSIONSTAMP")" && pwd)/$(basename "$VERSIONSTAMP")
+else
+  [ -x .build/release/versionstamp ] || swift build -c release --product versionstamp >/dev/null
+  VS=$PWD/.build/release/versionstamp
+fi
 CACHE=$(git -C "$REPO" rev-parse --git-common-dir)
 case $CACHE in /*) ;; *) CACHE=$REPO/$CACHE ;; esac
 CACHE=$CACHE/versionstamp
