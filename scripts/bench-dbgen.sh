@@ -45,35 +45,19 @@ fi
 
 echo "== load before: $(uptime | sed 's/.*load average: //')"
 cd "$WORK/data"
-python3 - "$DBGEN" "$WORK" "$RUNS" "$ROWS" <<'PY'
-import os, statistics, subprocess, sys, time
+PYTHONPATH="$HERE" PYTHONDONTWRITEBYTECODE=1 python3 - "$DBGEN" "$WORK" "$RUNS" "$ROWS" <<'PY'
+import os, statistics, subprocess, sys
+from bench_timing import shell_rebuild, spread, timed
 
 dbgen, work, runs, rows = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 dbgen_out = os.path.join(work, "dbgen.sqlite")
 sqlite_out = os.path.join(work, "sqlite3.sqlite")
 
-def timed(argv, stdin=None):
-    """Wall seconds and peak RSS (KiB) of one run of argv."""
-    start = time.perf_counter()
-    process = subprocess.Popen(argv, stdin=stdin, stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(process.pid, 0)
-    seconds = time.perf_counter() - start
-    if status != 0:
-        sys.exit(f"bench-dbgen: {argv[0]} failed (status {status})")
-    return seconds, usage.ru_maxrss
-
 def run_dbgen(*extra):
     return timed([dbgen, "schema.txt", "-o", dbgen_out, "--quiet", *extra])
 
 def run_sqlite3():
-    """Seconds of the whole job (deleting the previous output, then the shell) and of the shell alone."""
-    start = time.perf_counter()
-    if os.path.exists(sqlite_out):
-        os.remove(sqlite_out)
-    deleted = time.perf_counter() - start
-    with open("schema.txt", "rb") as schema:
-        seconds, _ = timed(["sqlite3", sqlite_out], stdin=schema)
-    return deleted + seconds, seconds
+    return shell_rebuild(sqlite_out)
 
 run_dbgen("--force"); run_sqlite3()          # warm-up: page cache, first output in place
 dbgen_times, sqlite_times, shell_times, rss = [], [], [], []
@@ -91,9 +75,6 @@ def check(sql):
 a, b = check("SELECT count(*), total(kcal), sum(length(name)), sum(length(desc)) FROM food")
 if a != b:
     print(f"bench-dbgen: WARNING: databases differ: dbgen {a.strip()}, sqlite3 {b.strip()}", file=sys.stderr)
-
-def spread(values):
-    return f"min {min(values):.3f}  median {statistics.median(values):.3f}  max {max(values):.3f} s"
 
 ratios = [d / s for d, s in zip(dbgen_times, sqlite_times)]
 median_dbgen = statistics.median(dbgen_times)

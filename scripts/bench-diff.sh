@@ -49,24 +49,12 @@ SQL
 fi
 echo "== $(du -m "$WORK/new.sqlite" | cut -f1) MB per database; load before: $(uptime | sed 's/.*load average: //')"
 
-python3 - "$DBGEN" "$WORK" "$RUNS" "$ROWS" <<'PY'
-import os, shutil, statistics, subprocess, sys, time
+PYTHONPATH="$HERE" PYTHONDONTWRITEBYTECODE=1 python3 - "$DBGEN" "$WORK" "$RUNS" "$ROWS" <<'PY'
+import os, shutil, statistics, subprocess, sys
+from bench_timing import spread, timed
 
 dbgen, work, runs, rows = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 old, new = os.path.join(work, "old.sqlite"), os.path.join(work, "new.sqlite")
-
-def timed(argv, stdout=subprocess.DEVNULL):
-    """Wall seconds and peak RSS (KiB) of one run of argv."""
-    start = time.perf_counter()
-    process = subprocess.Popen(argv, stdout=stdout)
-    _, status, usage = os.wait4(process.pid, 0)
-    seconds = time.perf_counter() - start
-    if status != 0:
-        sys.exit(f"bench-diff: {' '.join(argv)} failed (status {status})")
-    return seconds, usage.ru_maxrss
-
-def spread(values):
-    return f"min {min(values):.3f}  median {statistics.median(values):.3f}  max {max(values):.3f} s"
 
 timed([dbgen, "diff", old, new]); timed(["sqldiff", old, new])   # warm-up
 ours, theirs, our_rss, their_rss = [], [], [], []

@@ -47,35 +47,19 @@ fi
 
 for VARIANT in clean trailing; do
     echo "== $VARIANT (load before: $(uptime | sed 's/.*load average: //'))"
-    (cd "$WORK/data/$VARIANT" && python3 - "$DBGEN" "$WORK" "$RUNS" "$VARIANT" <<'PY'
-import os, statistics, subprocess, sys, time
+    (cd "$WORK/data/$VARIANT" && PYTHONPATH="$HERE" PYTHONDONTWRITEBYTECODE=1 python3 - "$DBGEN" "$WORK" "$RUNS" "$VARIANT" <<'PY'
+import os, statistics, subprocess, sys
+from bench_timing import shell_rebuild, spread, timed
 
 dbgen, work, runs, variant = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 dbgen_out = os.path.join(work, f"dbgen-{variant}.sqlite")
 sqlite_out = os.path.join(work, f"sqlite3-{variant}.sqlite")
 
-def timed(argv, stdin=None):
-    """Wall seconds and peak RSS (KiB) of one run of argv."""
-    start = time.perf_counter()
-    process = subprocess.Popen(argv, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(process.pid, 0)
-    seconds = time.perf_counter() - start
-    if status != 0:
-        sys.exit(f"bench-tpch: {argv[0]} failed (status {status})")
-    return seconds, usage.ru_maxrss
-
 def run_dbgen():
-    return timed([dbgen, "schema.txt", "-o", dbgen_out, "--force"])
+    return timed([dbgen, "schema.txt", "-o", dbgen_out, "--force"], stderr=subprocess.DEVNULL)
 
 def run_sqlite3():
-    """Seconds of the whole job (deleting the previous output, then the shell) and of the shell alone."""
-    start = time.perf_counter()
-    if os.path.exists(sqlite_out):
-        os.remove(sqlite_out)
-    deleted = time.perf_counter() - start
-    with open("schema.txt", "rb") as schema:
-        seconds, _ = timed(["sqlite3", sqlite_out], stdin=schema)
-    return deleted + seconds, seconds
+    return shell_rebuild(sqlite_out, stderr=subprocess.DEVNULL)
 
 run_dbgen(); run_sqlite3()          # warm-up: page cache, first output in place
 dbgen_times, sqlite_times, shell_times, rss = [], [], [], []
@@ -93,14 +77,11 @@ rows = subprocess.run(["sqlite3", dbgen_out, "SELECT sum(n) FROM (" + " UNION AL
     ("region", "nation", "supplier", "customer", "part", "partsupp", "orders", "lineitem")) + ")"],
     check=True, capture_output=True, text=True).stdout.strip()
 
-def spread(values):
-    return f"min {min(values):.2f}  median {statistics.median(values):.2f}  max {max(values):.2f} s"
-
 ratios = [d / s for d, s in zip(dbgen_times, sqlite_times)]
 print(f"   {variant}, {rows} rows, {runs} runs each, alternating")
-print(f"   dbgen:          {spread(dbgen_times)}")
+print(f"   dbgen:          {spread(dbgen_times, 2)}")
 shell_ratios = [d / s for d, s in zip(dbgen_times, shell_times)]
-print(f"   sqlite3 shell:  {spread(sqlite_times)} (deleting its previous output included)")
+print(f"   sqlite3 shell:  {spread(sqlite_times, 2)} (deleting its previous output included)")
 print(f"   ratio:          {statistics.median(dbgen_times) / statistics.median(sqlite_times):.3f}"
       f" (median dbgen / median sqlite3; paired runs {min(ratios):.2f}-{max(ratios):.2f})")
 print(f"   ratio, shell's run alone: {statistics.median(dbgen_times) / statistics.median(shell_times):.3f}"
