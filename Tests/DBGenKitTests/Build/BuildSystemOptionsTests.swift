@@ -58,14 +58,14 @@ final class BuildSystemOptionsTests: XCTestCase {
     func testEveryKindOfReadOutsideTheWatchedDirectoryIsRefusedAtItsLine() throws {
         let directory = try TemporaryDirectory("build-system", removedAfter: self)
         try directory.write("Data/units.csv", "1|g\n")
-        try directory.write("shared.csv", "2|kg\n")
-        try directory.write("shared.txt", "CREATE TABLE s(a);\n")
+        try directory.write("outside.csv", "2|kg\n")
+        try directory.write("outside.txt", "CREATE TABLE s(a);\n")
         let cases: [(String, Int)] = [
-            ("CREATE TABLE t(a, b);\n.separator |\n.import units.csv t\n.import ../shared.csv t\n", 4),
-            ("CREATE TABLE t(a, b);\n.read ../shared.txt\n", 2),
-            ("CREATE TABLE t(a);\n\nINSERT INTO t\n  SELECT readfile('../shared.csv');\n", 3),
+            ("CREATE TABLE t(a, b);\n.separator |\n.import units.csv t\n.import ../outside.csv t\n", 4),
+            ("CREATE TABLE t(a, b);\n.read ../outside.txt\n", 2),
+            ("CREATE TABLE t(a);\n\nINSERT INTO t\n  SELECT readfile('../outside.csv');\n", 3),
             ("SELECT readfile('../absent.csv');\n", 1), // watched for appearing, so it must be watchable
-            (".import --csv \(directory.url("shared.csv").path) t\n", 1),
+            (".import --csv \(directory.url("outside.csv").path) t\n", 1),
         ]
         for (script, line) in cases {
             try directory.write("Data/food.dbgen.txt", script)
@@ -95,8 +95,8 @@ final class BuildSystemOptionsTests: XCTestCase {
 
     func testAChangeOfWatchedDirectoriesRunsTheBuildAgain() throws {
         let directory = try TemporaryDirectory("build-system", removedAfter: self)
-        try directory.write("shared.csv", "2|kg\n")
-        try directory.write("Data/food.dbgen.txt", "CREATE TABLE t(a, b);\n.separator |\n.import ../shared.csv t\n")
+        try directory.write("outside.csv", "2|kg\n")
+        try directory.write("Data/food.dbgen.txt", "CREATE TABLE t(a, b);\n.separator |\n.import ../outside.csv t\n")
         XCTAssertFalse(try DatabaseBuilder.build(options(directory)).upToDate)
         var options = options(directory)
         options.inputRoots = [directory.url("Data").path]
