@@ -24,12 +24,7 @@ struct DatabaseBuildCommands {
     /// target's resource bundles).
     func commands(for files: [Path]) throws -> [Command] {
         let scripts = files.filter(ScriptNaming.isScript).sorted { $0.string < $1.string }
-        var seen: [String: Path] = [:]
-        for script in scripts {
-            if let other = seen.updateValue(script, forKey: ScriptNaming.databaseName(of: script)) {
-                throw DuplicateDatabaseName(name: ScriptNaming.databaseName(of: script), scripts: [other, script])
-            }
-        }
+        try DuplicateResourceName.check(scripts, verb: "build", resourceName: ScriptNaming.databaseName(of:))
         if scripts.isEmpty {
             let warning = ScriptNaming.noScriptWarning(target: targetName, files: files)
             Diagnostics.warning(warning.message, file: warning.file?.string, line: warning.file == nil ? nil : 1)
@@ -59,15 +54,5 @@ struct DatabaseBuildCommands {
                 outputFiles: [output]
             )
         }
-    }
-}
-
-/// Two scripts in one target would build resources with the same name.
-struct DuplicateDatabaseName: Error, CustomStringConvertible {
-    let name: String
-    let scripts: [Path]
-
-    var description: String {
-        "\(scripts.map(\.string).joined(separator: " and ")) would both build \(name); rename one"
     }
 }

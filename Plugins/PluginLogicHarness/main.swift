@@ -7,12 +7,15 @@
 //   plugin-logic misnamed FILE...           each likely misnamed script and its suggested name
 //   plugin-logic leftovers WORKDIR KEEP...  the .sqlite files LeftoverOutputs removes
 //   plugin-logic repository-inputs DIR      the files RepositoryInputs finds, or "none"
+//   plugin-logic duplicates SCRIPT...       DuplicateResourceName's message for the scripts'
+//                                           databases, or "none"
 import Foundation
 import PackagePlugin
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
-    print("usage: plugin-logic watched-files DIR | misnamed FILE... | leftovers WORKDIR KEEP... | repository-inputs DIR")
+    print("usage: plugin-logic watched-files DIR | misnamed FILE... | leftovers WORKDIR KEEP... | repository-inputs DIR"
+          + " | duplicates SCRIPT...")
     exit(64)
 }
 switch arguments[1] {
@@ -32,6 +35,14 @@ case "repository-inputs":
         inputs.files.forEach { print($0.string) }
     } else {
         print("none")
+    }
+case "duplicates":
+    do {
+        try DuplicateResourceName.check(arguments.dropFirst(2).map { Path($0) }, verb: "build",
+                                        resourceName: ScriptNaming.databaseName(of:))
+        print("none")
+    } catch {
+        print(error)
     }
 default:
     print("unknown mode \(arguments[1])")

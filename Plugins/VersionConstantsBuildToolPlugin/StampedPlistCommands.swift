@@ -29,12 +29,7 @@ struct StampedPlistCommands {
     /// One command per template among `files`; reports stamped copies whose template is gone.
     func commands(for files: [Path], targetName: String) throws -> [Command] {
         let templates = files.filter(Self.isTemplate).sorted { $0.string < $1.string }
-        var seen: [String: Path] = [:]
-        for template in templates {
-            if let other = seen.updateValue(template, forKey: output(of: template).lastComponent) {
-                throw DuplicatePlistName(name: output(of: template).lastComponent, templates: [other, template])
-            }
-        }
+        try DuplicateResourceName.check(templates, verb: "give") { output(of: $0).lastComponent }
         let outputs = templates.map(output(of:))
         let leftovers = LeftoverOutputs(workDirectory: version.workDirectory, pathExtension: "plist")
         for name in leftovers.removeAll(except: outputs) {
@@ -51,15 +46,5 @@ struct StampedPlistCommands {
                 outputFiles: [output]
             )
         }
-    }
-}
-
-/// Two templates in one target would give resources with the same name.
-struct DuplicatePlistName: Error, CustomStringConvertible {
-    let name: String
-    let templates: [Path]
-
-    var description: String {
-        "\(templates.map(\.string).joined(separator: " and ")) would both give \(name); rename one"
     }
 }
