@@ -1,4 +1,5 @@
 import CGit2
+import FileSystemKit
 import Foundation
 
 /// A git repository opened with libgit2 (1.5 to 1.9): discovery like `git -C DIR`, and what
@@ -259,7 +260,9 @@ extension GitRepository {
         }
         defer { git_tree_free(baseline) }
         options.baseline = baseline
-        options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
+        // When the work tree provably matches the index by stat, only HEAD against the index
+        // is left for libgit2 to compare.
+        options.show = workTreeMatchesIndexByStat() ? GIT_STATUS_SHOW_INDEX_ONLY : GIT_STATUS_SHOW_INDEX_AND_WORKDIR
         options.flags = GIT_STATUS_OPT_EXCLUDE_SUBMODULES.rawValue
         var list: OpaquePointer?
         let listed = git_status_list_new(&list, handle, &options)
@@ -281,7 +284,19 @@ extension GitRepository {
             guard let entry = git_status_byindex(list, i)?.pointee else { continue }
             if Self.isRealIndexChange(entry) || Self.isRealWorkTreeChange(entry, index: index) { return true }
         }
-        return Self.hasMissingSubmodule(index: index, workDirectory: workDirectory)
+        return Self.hasChangeStatusMisses(index: index, workDirectory: workDirectory)
+    }
+
+    /// True when `WorkTreeStatCheck` proves every tracked file unchanged against the index, the
+    /// index file staying the same meanwhile; false when it cannot (the index unreadable too:
+    /// the full status then reports why, or asks git) and for a bare repository.
+    func workTreeMatchesIndexByStat() -> Bool {
+        var index: OpaquePointer?
+        guard let workDirectory, let before = FileStamp.of(indexPath), git_repository_index(&index, handle) == 0, let index else { return false }
+        defer { git_index_free(index) }
+        guard git_index_read(index, 0) == 0,
+              WorkTreeStatCheck.isUnchanged(index: index, workDirectory: workDirectory, indexModified: before) else { return false }
+        return FileStamp.of(indexPath) == before
     }
 
     /// The tree of HEAD's replacement when a replace ref replaces HEAD's commit, else nil
@@ -299,15 +314,22 @@ extension GitRepository {
         return tree
     }
 
-    /// True when a submodule entry (mode 160000, not skip-worktree) has no directory in the
-    /// work tree.
-    private static func hasMissingSubmodule(index: OpaquePointer?, workDirectory: String) -> Bool {
+    /// True for a change libgit2's status does not report: a submodule entry (mode 160000)
+    /// whose directory is missing from the work tree, or an entry git smudged (recorded size 0,
+    /// written racily clean so that its content is compared later) whose file is empty though
+    /// its blob is not. Skip-worktree and conflicted entries are not looked at.
+    private static func hasChangeStatusMisses(index: OpaquePointer?, workDirectory: String) -> Bool {
         for i in 0..<git_index_entrycount(index) {
-            guard let entry = git_index_get_byindex(index, i)?.pointee, entry.mode == 0o160000,
+            guard let entry = git_index_get_byindex(index, i)?.pointee, entry.flags & UInt16(GIT_INDEX_ENTRY_STAGEMASK) == 0,
                   UInt32(entry.flags_extended) & GIT_INDEX_ENTRY_SKIP_WORKTREE.rawValue == 0 else { continue }
+            let isSubmodule = entry.mode == 0o160000
+            guard isSubmodule || (entry.file_size == 0 && ObjectID(entry.id).hex != WorkTreeStatCheck.emptyBlob) else { continue }
             var info = stat()
             let path = workDirectory + "/" + String(cString: entry.path)
-            if lstat(path, &info) != 0 || info.st_mode & S_IFMT != S_IFDIR { return true }
+            let found = lstat(path, &info) == 0
+            if isSubmodule ? (!found || info.st_mode & S_IFMT != S_IFDIR) : (found && info.st_mode & S_IFMT == S_IFREG && info.st_size == 0) {
+                return true
+            }
         }
         return false
     }
