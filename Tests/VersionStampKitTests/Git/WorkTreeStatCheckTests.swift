@@ -115,7 +115,7 @@ final class WorkTreeStatCheckTests: XCTestCase {
     func testSmudgedEntryIsNotProven() throws {
         let repo = try checkout()
         let path = repo.root.appendingPathComponent("top.txt").path
-        XCTAssertNotNil(FileManager.default.createFile(atPath: path, contents: Data()))
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data()))
         setModified(URL(fileURLWithPath: path), seconds: Int(Date().timeIntervalSince1970) - 3600, nanoseconds: 0)
         // The entry keeps HEAD's blob ("top\n") with the emptied file's stat data, as git
         // leaves a smudged entry.
