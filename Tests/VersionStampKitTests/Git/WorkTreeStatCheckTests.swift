@@ -1,5 +1,6 @@
 import CGit2
 import Foundation
+import ShipyardTestSupport
 @testable import VersionStampKit
 import XCTest
 
@@ -47,7 +48,10 @@ final class WorkTreeStatCheckTests: XCTestCase {
         settled += 1
         let hourAgo = Int(Date().timeIntervalSince1970) - 3600 - settled
         for path in try repo.git("ls-files").split(separator: "\n") {
-            setModified(repo.root.appendingPathComponent(String(path)), seconds: hourAgo, nanoseconds: 123_456_789)
+            let url = repo.root.appendingPathComponent(String(path))
+            var info = stat()
+            guard lstat(url.path, &info) == 0 else { continue }   // deleted
+            setModified(url, seconds: hourAgo, nanoseconds: 123_456_789)
         }
         // Fails (and refreshes the rest) where an entry needs merging or adding.
         _ = try repo.runGit(["update-index", "-q", "--refresh"], allowFailure: true)
@@ -190,5 +194,51 @@ final class WorkTreeStatCheckTests: XCTestCase {
         try repo.write("d29/f49.txt", "29.4X\n")
         XCTAssertFalse(try proven(repo))
         try assertDirtyMatchesGit(repo, "M")
+    }
+
+    /// Seeded random edits, touches, mode changes, deletions, stages, commits and resets of a
+    /// checkout, half of them after a settle: after each, `{dirty}` equals git's, whether the
+    /// proof held or not.
+    func testRandomWorkTreeChangesMatchGit() throws {
+        let repo = try checkout()
+        var random = SeededGenerator(seed: 19)
+        let files = ["top.txt", "lib/net/socket.c", "lib/net/tls/cert.c", "lib/core.c", "lib.txt", "empty.txt", "run.sh"]
+        var provenSteps = 0, dirtySteps = 0
+        for step in 0..<48 {
+            let file = files[Int.random(in: 0..<files.count, using: &random)]
+            let path = repo.root.appendingPathComponent(file).path
+            // Half the steps start from a settled index, where the proof can hold.
+            if Bool.random(using: &random) { try settle(repo) }
+            let exists = FileManager.default.fileExists(atPath: path)
+            switch Int.random(in: 0..<9, using: &random) {
+            // Rewritten in place (same inode); half the time with the same size, so that only
+            // the file's times show the change.
+            case 0, 1:
+                var bytes = Array((try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data())
+                if !bytes.isEmpty, Bool.random(using: &random) {
+                    bytes[0] = bytes[0] == UInt8(ascii: "x") ? UInt8(ascii: "y") : UInt8(ascii: "x")
+                } else {
+                    bytes = Array((Bool.random(using: &random) ? "edit \(step)\n" : "").utf8)
+                }
+                try repo.write(file, String(decoding: bytes, as: UTF8.self))
+            case 2 where exists: try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: path)
+            case 3 where exists:
+                let mode = (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0o644
+                try FileManager.default.setAttributes([.posixPermissions: mode ^ 0o111], ofItemAtPath: path)
+            case 4 where exists: try FileManager.default.removeItem(atPath: path)
+            case 5: try repo.git("add", "-A")
+            case 6: _ = try repo.runGit(["commit", "-q", "-am", "step \(step)"], allowFailure: true)
+            case 7: try repo.git("reset", "-q", "--hard")
+            default: try settle(repo)
+            }
+            if try proven(repo) { provenSteps += 1 }
+            let ours = try VersionContext.load(repository: repo.root.path, environment: repo.environment).render("{dirty}")
+            XCTAssertEqual(ours, try repo.gitAnswers()[.dirty], "step \(step)")
+            if ours == "M" { dirtySteps += 1 }
+        }
+        // Both answers, and the proof as well as the full status, were exercised.
+        XCTAssertGreaterThan(provenSteps, 4)
+        XCTAssertGreaterThan(dirtySteps, 4)
+        XCTAssertLessThan(dirtySteps, 44)
     }
 }
