@@ -57,7 +57,8 @@ final class WorkTreeStatCheckTests: XCTestCase {
         _ = try repo.runGit(["update-index", "-q", "--refresh"], allowFailure: true)
     }
 
-    /// A repository with nested directories, an executable, a symbolic link and an empty file.
+    /// A repository with nested directories, an executable, a symbolic link, an empty file and
+    /// a name with spaces, quotes and non-ASCII letters.
     private func checkout() throws -> RevisionTestRepository {
         let repo = try RevisionTestRepository(self)
         try repo.write("top.txt", "top\n")
@@ -66,6 +67,7 @@ final class WorkTreeStatCheckTests: XCTestCase {
         try repo.write("lib/core.c", "int core;\n")
         try repo.write("lib.txt", "beside lib/\n")
         try repo.write("empty.txt", "")
+        try repo.write("dir with space/ünïcode \"quoted\" 豆腐.txt", "tofu\n")
         try repo.write("run.sh", "#!/bin/sh\n")
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: repo.root.appendingPathComponent("run.sh").path)
         try FileManager.default.createSymbolicLink(atPath: repo.root.appendingPathComponent("link").path, withDestinationPath: "top.txt")
