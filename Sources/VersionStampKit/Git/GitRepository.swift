@@ -23,6 +23,9 @@ final class GitRepository {
     /// The index `{dirty}` compares: `GIT_INDEX_FILE` (relative to where the command runs, as
     /// `RepositoryEnvironment` reads it), else the git dir's `index`.
     let indexPath: String
+    /// The mandatory extensions of a `GIT_INDEX_FILE` libgit2 cannot read (a split or sparse
+    /// index), whose `{dirty}` git answers; empty when libgit2 reads the index `{dirty}` compares.
+    private let unreadableIndexExtensions: [String]
     /// The variables that enable and place replace refs and grafts (`ObjectReplacements`).
     private let replacementSettings: [String: String]
     private var loadedReplacements: ObjectReplacements?
@@ -75,7 +78,7 @@ final class GitRepository {
         handle = repo
         let common = GitRepository.trimmed(String(cString: git_repository_commondir(repo)))
         do {
-            try variables.apply(to: repo, start: startPath, commonDirectory: common)
+            unreadableIndexExtensions = try variables.apply(to: repo, start: startPath, commonDirectory: common)
         } catch {
             git_repository_free(repo)
             throw error
@@ -247,6 +250,14 @@ extension GitRepository {
     /// An index libgit2 cannot read is answered by git (`GitFallback`), run with `environment`.
     func hasTrackedChanges(headTree: ObjectID? = nil, environment: [String: String] = [:]) throws -> Bool {
         guard let workDirectory else { return false }
+        if !unreadableIndexExtensions.isEmpty {
+            // GIT_INDEX_FILE names an index libgit2 could not open, so libgit2 holds another;
+            // git is given that index by its absolute path (as it was resolved here).
+            var gitEnvironment = environment
+            gitEnvironment["GIT_INDEX_FILE"] = indexPath
+            return try GitFallback.hasTrackedChanges(gitDirectory: gitDirectory, workDirectory: workDirectory,
+                                                     indexExtensions: unreadableIndexExtensions, environment: gitEnvironment)
+        }
         var options = git_status_options()
         try GitLibrary.check(git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "checking the work tree")
         // HEAD's tree as git reads it: the history reader's where libgit2 cannot parse HEAD

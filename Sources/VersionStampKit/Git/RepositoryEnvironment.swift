@@ -66,7 +66,10 @@ struct RepositoryEnvironment {
 
     /// Makes the opened `repository` follow the variables: work tree, index and object
     /// database. `start` is where the command runs (the implicit work tree under `GIT_DIR`).
-    func apply(to repository: OpaquePointer, start: String, commonDirectory libraryCommon: String) throws {
+    /// Returns the mandatory extensions of a `GIT_INDEX_FILE` libgit2 cannot read (a split or
+    /// sparse index; `{dirty}` then asks git, `GitFallback`), else an empty list.
+    @discardableResult
+    func apply(to repository: OpaquePointer, start: String, commonDirectory libraryCommon: String) throws -> [String] {
         if let commonDirectory, Self.canonical(commonDirectory) != Self.canonical(libraryCommon) {
             throw VersionStampError(.gitFailure, path: commonDirectory,
                 message: "GIT_COMMON_DIR names another common dir than the git dir's own (\(libraryCommon)), "
@@ -75,11 +78,17 @@ struct RepositoryEnvironment {
         if let workTree = workTree ?? implicitWorkTree(repository, start: start) {
             try GitLibrary.check(git_repository_set_workdir(repository, workTree, 0), "using the work tree \(workTree)")
         }
+        var unreadableIndexExtensions: [String] = []
         if let indexFile {
             var index: OpaquePointer?
-            try GitLibrary.check(git_index_open(&index, indexFile), "reading GIT_INDEX_FILE \(indexFile)")
+            let opened = git_index_open(&index, indexFile)
             defer { git_index_free(index) }
-            try GitLibrary.check(git_repository_set_index(repository, index), "using GIT_INDEX_FILE \(indexFile)")
+            if opened < 0 {
+                unreadableIndexExtensions = GitFallback.mandatoryIndexExtensions(at: indexFile)
+                if unreadableIndexExtensions.isEmpty { try GitLibrary.check(opened, "reading GIT_INDEX_FILE \(indexFile)") }
+            } else {
+                try GitLibrary.check(git_repository_set_index(repository, index), "using GIT_INDEX_FILE \(indexFile)")
+            }
         }
         if movesObjects {
             var odb: OpaquePointer?
@@ -91,6 +100,7 @@ struct RepositoryEnvironment {
             }
             try GitLibrary.check(git_repository_set_odb(repository, odb), "using the object directory \(primary)")
         }
+        return unreadableIndexExtensions
     }
 
     /// Under `GIT_DIR` without `GIT_WORK_TREE`: git takes `core.worktree` (libgit2 already

@@ -38,6 +38,28 @@ final class GitFallbackTests: XCTestCase {
         try repo.assertTokensMatchGit()
     }
 
+    /// A split index named by `GIT_INDEX_FILE` (relative to where the command runs, as a hook
+    /// may set it): libgit2 cannot open it, and every token still equals git's.
+    func testSplitIndexNamedByIndexFileAnswersAsGit() throws {
+        let repo = try makeRepository()
+        repo.variables["GIT_INDEX_FILE"] = "other-index"
+        try repo.git("read-tree", "HEAD")
+        try repo.git("update-index", "--split-index")
+        XCTAssertEqual(GitFallback.mandatoryIndexExtensions(at: repo.root.appendingPathComponent("other-index").path), ["link"],
+                       "the index must be split for this test to mean anything")
+        try repo.write(".git/info/exclude", "other-index\n")
+        try repo.assertTokensMatchGit()
+        XCTAssertEqual(try VersionContext.load(repository: repo.root.path, environment: repo.environment).render("{dirty}"), "")
+        try repo.write("app/one.txt", "changed\n")
+        XCTAssertEqual(try VersionContext.load(repository: repo.root.path, environment: repo.environment).render("{dirty}"), "M")
+        try repo.assertTokensMatchGit()
+        // That index, not the repository's own: staging an older tree there is a change.
+        try repo.git("checkout", "-q", "--", "app/one.txt")
+        try repo.git("read-tree", "HEAD~1")
+        XCTAssertEqual(try VersionContext.load(repository: repo.root.path, environment: repo.environment).render("{dirty}"), "M")
+        try repo.assertTokensMatchGit()
+    }
+
     /// Index version 4 (prefix-compressed paths) and an intent-to-add entry (extended flags,
     /// version 3 and later) in a split index: the walk to the extensions reads both.
     func testSplitIndexVersionFourWithExtendedFlags() throws {
