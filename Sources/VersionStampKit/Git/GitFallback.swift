@@ -6,7 +6,7 @@ import Foundation
 /// - An index with a mandatory extension libgit2 cannot read: the split index (`link`, written
 ///   with `core.splitIndex` or `git update-index --split-index`) and the sparse index (`sdir`,
 ///   `git sparse-checkout set --sparse-index`). libgit2's status then fails ("unsupported
-///   mandatory extension"), and reading those formats here would be a second index reader to
+///   mandatory extension"), as does opening such an index named by `GIT_INDEX_FILE`, and reading those formats here would be a second index reader to
 ///   keep in step with git's. git wrote that index, so git is installed: `{dirty}` asks it,
 ///   the way `git describe --dirty` itself answers (refresh the index, then `git diff-index
 ///   --quiet HEAD --`). Only these repositories start a git process; without git on `PATH` the
