@@ -20,11 +20,7 @@ enum GitFallback {
     /// upper-case letter, which git's index format reserves for optional ones); empty when the
     /// file is missing or not an index versionstamp can walk (libgit2 then reports on it).
     static func mandatoryIndexExtensions(at path: String) -> [String] {
-        guard let data = FileManager.default.contents(atPath: path) else { return [] }
-        return data.withUnsafeBytes { raw -> [String] in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            return IndexWalk(bytes: bytes).mandatoryExtensions() ?? []
-        }
+        IndexWalk.read(path) { $0.mandatoryExtensions() } ?? []
     }
 
     /// `git describe --dirty`'s answer, from git: do tracked files differ from HEAD in the index
@@ -82,52 +78,6 @@ enum GitFallback {
         process.waitUntilExit()
         let message = String(decoding: text, as: UTF8.self).split(whereSeparator: \.isNewline).joined(separator: " ")
         return (process.terminationStatus, message)
-    }
-}
-
-/// A walk over an index file's entries to the extensions behind them (git's index format,
-/// versions 2 to 4, SHA-1 ids): just enough to name the extensions, nothing is kept.
-private struct IndexWalk {
-    let bytes: UnsafeBufferPointer<UInt8>
-
-    private func word(_ offset: Int) -> Int {
-        (0..<4).reduce(0) { $0 << 8 | Int(bytes[offset + $1]) }
-    }
-
-    /// The mandatory extensions' signatures; nil when the bytes are not such an index.
-    func mandatoryExtensions() -> [String]? {
-        let hashSize = 20
-        guard bytes.count >= 12 + hashSize, bytes[0] == 0x44, bytes[1] == 0x49, bytes[2] == 0x52, bytes[3] == 0x43 else { return nil }
-        let version = word(4)
-        guard (2...4).contains(version) else { return nil }
-        let entries = word(8)
-        let end = bytes.count - hashSize
-        var offset = 12
-        for _ in 0..<entries {
-            // ctime, mtime, dev, ino, mode, uid, gid, size (40 bytes), the id, 16 bits of flags.
-            let flagsAt = offset + 40 + hashSize
-            guard flagsAt + 2 <= end else { return nil }
-            let extended = version >= 3 && bytes[flagsAt] & 0x40 != 0
-            var pathAt = flagsAt + 2 + (extended ? 2 : 0)
-            if version == 4 {
-                // The path is prefix-compressed: a varint, then the rest of the name, NUL-ended.
-                while pathAt < end, bytes[pathAt] & 0x80 != 0 { pathAt += 1 }
-                pathAt += 1
-            }
-            var nul = pathAt
-            while nul < end, bytes[nul] != 0 { nul += 1 }
-            guard nul < end else { return nil }
-            // Versions 2 and 3 pad each entry with 1 to 8 NULs to a multiple of 8 bytes.
-            offset = version == 4 ? nul + 1 : offset + (((nul - offset) + 8) & ~7)
-        }
-        var found: [String] = []
-        while offset + 8 <= end {
-            let signature = bytes[offset..<(offset + 4)]
-            let size = word(offset + 4)
-            if !(0x41...0x5A).contains(signature.first!) { found.append(String(decoding: signature, as: UTF8.self)) }
-            offset += 8 + size
-        }
-        return found
     }
 }
 

@@ -272,8 +272,16 @@ extension GitRepository {
         defer { git_tree_free(baseline) }
         options.baseline = baseline
         // When the work tree provably matches the index by stat, only HEAD against the index
-        // is left for libgit2 to compare.
-        options.show = workTreeMatchesIndexByStat() ? GIT_STATUS_SHOW_INDEX_ONLY : GIT_STATUS_SHOW_INDEX_AND_WORKDIR
+        // is left to compare: nothing at all when the index's cache tree is HEAD's tree, else
+        // libgit2 compares the two.
+        let proof = workTreeMatchesIndexByStat()
+        if let cached = proof?.cachedTree, cached == (baseline.map { ObjectID(git_tree_id($0).pointee) } ?? headTreeID()) {
+            var index: OpaquePointer?
+            try GitLibrary.check(git_repository_index(&index, handle), "reading the index")
+            defer { git_index_free(index) }
+            return Self.hasChangeStatusMisses(index: index, workDirectory: workDirectory)
+        }
+        options.show = proof != nil ? GIT_STATUS_SHOW_INDEX_ONLY : GIT_STATUS_SHOW_INDEX_AND_WORKDIR
         options.flags = GIT_STATUS_OPT_EXCLUDE_SUBMODULES.rawValue
         var list: OpaquePointer?
         let listed = git_status_list_new(&list, handle, &options)
@@ -298,16 +306,32 @@ extension GitRepository {
         return Self.hasChangeStatusMisses(index: index, workDirectory: workDirectory)
     }
 
-    /// True when `WorkTreeStatCheck` proves every tracked file unchanged against the index, the
-    /// index file staying the same meanwhile; false when it cannot (the index unreadable too:
+    /// What `workTreeMatchesIndexByStat` proved: every tracked file matches the index.
+    struct IndexProof {
+        /// The tree the whole index holds, when its cache tree says so (`IndexWalk.cacheTreeRoot`).
+        let cachedTree: ObjectID?
+    }
+
+    /// A proof when `WorkTreeStatCheck` shows every tracked file unchanged against the index,
+    /// the index file staying the same meanwhile; nil when it cannot (the index unreadable too:
     /// the full status then reports why, or asks git) and for a bare repository.
-    func workTreeMatchesIndexByStat() -> Bool {
+    func workTreeMatchesIndexByStat() -> IndexProof? {
         var index: OpaquePointer?
-        guard let workDirectory, let before = FileStamp.of(indexPath), git_repository_index(&index, handle) == 0, let index else { return false }
+        guard let workDirectory, let before = FileStamp.of(indexPath), git_repository_index(&index, handle) == 0, let index else { return nil }
         defer { git_index_free(index) }
         guard git_index_read(index, 0) == 0,
-              WorkTreeStatCheck.isUnchanged(index: index, workDirectory: workDirectory, indexModified: before) else { return false }
-        return FileStamp.of(indexPath) == before
+              WorkTreeStatCheck.isUnchanged(index: index, workDirectory: workDirectory, indexModified: before) else { return nil }
+        let cachedTree = IndexWalk.read(indexPath) { $0.cacheTreeRoot() }
+        return FileStamp.of(indexPath) == before ? IndexProof(cachedTree: cachedTree) : nil
+    }
+
+    /// The tree of HEAD's commit as libgit2 reads it; nil when it cannot.
+    private func headTreeID() -> ObjectID? {
+        guard !isHeadUnborn, var id = try? headCommitID() else { return nil }
+        var commit: OpaquePointer?
+        guard git_commit_lookup(&commit, handle, &id) == 0 else { return nil }
+        defer { git_commit_free(commit) }
+        return git_commit_tree_id(commit).map { ObjectID($0.pointee) }
     }
 
     /// The tree of HEAD's replacement when a replace ref replaces HEAD's commit, else nil

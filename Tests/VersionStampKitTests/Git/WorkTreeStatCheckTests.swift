@@ -10,7 +10,7 @@ import XCTest
 /// refreshes the index).
 final class WorkTreeStatCheckTests: XCTestCase {
     private func proven(_ repo: RevisionTestRepository) throws -> Bool {
-        try GitRepository(discoveringFrom: repo.root.path, environment: repo.environment).workTreeMatchesIndexByStat()
+        try GitRepository(discoveringFrom: repo.root.path, environment: repo.environment).workTreeMatchesIndexByStat() != nil
     }
 
     private func assertDirtyMatchesGit(_ repo: RevisionTestRepository, _ expected: String,
@@ -150,6 +150,40 @@ final class WorkTreeStatCheckTests: XCTestCase {
         try FileManager.default.moveItem(at: repo.root.appendingPathComponent("lib"), to: repo.root.appendingPathComponent("moved"))
         try FileManager.default.createSymbolicLink(atPath: repo.root.appendingPathComponent("lib").path, withDestinationPath: "moved")
         XCTAssertFalse(try proven(repo))
+        try assertDirtyMatchesGit(repo, "M")
+    }
+
+    /// The index's cache tree names the tree the index holds while it is valid; `{dirty}` then
+    /// compares it with HEAD's tree instead of the entries, and an index holding another tree
+    /// (read from an older commit, or left by `reset --soft`) is a change.
+    func testCacheTreeStandsForTheIndex() throws {
+        let repo = try checkout()
+        let cachedTree = { try GitRepository(discoveringFrom: repo.root.path, environment: repo.environment)
+            .workTreeMatchesIndexByStat()?.cachedTree?.hex }
+        XCTAssertEqual(try cachedTree(), try repo.git("rev-parse", "HEAD^{tree}"))
+        try assertDirtyMatchesGit(repo, "")
+        // A change staged: the cache tree's root is invalidated, and the index is compared.
+        try repo.write("top.txt", "staged\n")
+        try repo.git("add", "top.txt")
+        try settle(repo)
+        XCTAssertTrue(try proven(repo))
+        XCTAssertNil(try cachedTree())
+        try assertDirtyMatchesGit(repo, "M")
+        try repo.git("commit", "-q", "-m", "second")
+        try settle(repo)
+        XCTAssertEqual(try cachedTree(), try repo.git("rev-parse", "HEAD^{tree}"))
+        try assertDirtyMatchesGit(repo, "")
+        // The first commit's tree read into the index and checked out: a valid cache tree
+        // that is not HEAD's.
+        try repo.git("read-tree", "HEAD~1")
+        try repo.git("checkout-index", "-f", "-a")
+        try settle(repo)
+        XCTAssertEqual(try cachedTree(), try repo.git("rev-parse", "HEAD~1^{tree}"))
+        try assertDirtyMatchesGit(repo, "M")
+        try repo.git("reset", "-q", "--hard")
+        try repo.git("reset", "-q", "--soft", "HEAD~1")
+        try settle(repo)
+        XCTAssertTrue(try proven(repo))
         try assertDirtyMatchesGit(repo, "M")
     }
 
