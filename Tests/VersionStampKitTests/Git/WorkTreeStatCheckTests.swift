@@ -39,6 +39,8 @@ final class WorkTreeStatCheckTests: XCTestCase {
     }
 
     private var settled = 0
+    /// An hour before the first settle: each settle goes a second further back from it.
+    private lazy var settleBase = Int(Date().timeIntervalSince1970) - 3600
 
     /// What an index records once git has looked at a checkout: every tracked file last
     /// modified an hour ago, the index rewritten now. Each call moves the files to another
@@ -46,7 +48,7 @@ final class WorkTreeStatCheckTests: XCTestCase {
     /// whole second differs, and the proof compares nanoseconds.
     private func settle(_ repo: RevisionTestRepository) throws {
         settled += 1
-        let hourAgo = Int(Date().timeIntervalSince1970) - 3600 - settled
+        let hourAgo = settleBase - settled
         for path in try repo.git("ls-files", "-z").split(separator: "\0") {
             let url = repo.root.appendingPathComponent(String(path))
             var info = stat()
