@@ -250,14 +250,16 @@ extension GitRepository {
     /// An index libgit2 cannot read is answered by git (`GitFallback`), run with `environment`.
     func hasTrackedChanges(headTree: ObjectID? = nil, environment: [String: String] = [:]) throws -> Bool {
         guard let workDirectory else { return false }
-        if !unreadableIndexExtensions.isEmpty {
-            // GIT_INDEX_FILE names an index libgit2 could not open, so libgit2 holds another;
-            // git is given that index by its absolute path (as it was resolved here).
+        // An index libgit2 cannot read (split or sparse) is git's to answer; git is given that
+        // index by its absolute path, as it was resolved here (libgit2 holds another one when
+        // it could not open the one GIT_INDEX_FILE names).
+        func askGit(_ extensions: [String]) throws -> Bool {
             var gitEnvironment = environment
             gitEnvironment["GIT_INDEX_FILE"] = indexPath
             return try GitFallback.hasTrackedChanges(gitDirectory: gitDirectory, workDirectory: workDirectory,
-                                                     indexExtensions: unreadableIndexExtensions, environment: gitEnvironment)
+                                                     indexExtensions: extensions, environment: gitEnvironment)
         }
+        if !unreadableIndexExtensions.isEmpty { return try askGit(unreadableIndexExtensions) }
         var options = git_status_options()
         try GitLibrary.check(git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "checking the work tree")
         // HEAD's tree as git reads it: the history reader's where libgit2 cannot parse HEAD
@@ -289,10 +291,7 @@ extension GitRepository {
             // An index extension libgit2 lacks (split or sparse index) is looked for only
             // after a failure, so a readable index is read once, by libgit2.
             let unreadable = GitFallback.mandatoryIndexExtensions(at: indexPath)
-            if !unreadable.isEmpty {
-                return try GitFallback.hasTrackedChanges(gitDirectory: gitDirectory, workDirectory: workDirectory,
-                                                         indexExtensions: unreadable, environment: environment)
-            }
+            if !unreadable.isEmpty { return try askGit(unreadable) }
             try GitLibrary.check(listed, "checking the work tree")
         }
         defer { git_status_list_free(list) }
@@ -355,14 +354,12 @@ extension GitRepository {
     /// its blob is not. Skip-worktree and conflicted entries are not looked at.
     private static func hasChangeStatusMisses(index: OpaquePointer?, workDirectory: String) -> Bool {
         for i in 0..<git_index_entrycount(index) {
-            guard let entry = git_index_get_byindex(index, i)?.pointee, entry.flags & UInt16(GIT_INDEX_ENTRY_STAGEMASK) == 0,
-                  UInt32(entry.flags_extended) & GIT_INDEX_ENTRY_SKIP_WORKTREE.rawValue == 0 else { continue }
-            let isSubmodule = entry.mode == 0o160000
-            guard isSubmodule || (entry.file_size == 0 && ObjectID(entry.id).hex != WorkTreeStatCheck.emptyBlob) else { continue }
+            guard let entry = git_index_get_byindex(index, i)?.pointee, !entry.isConflicted, !entry.skipsWorktree,
+                  entry.isSubmodule || entry.isSmudged else { continue }
             var info = stat()
             let path = workDirectory + "/" + String(cString: entry.path)
             let found = lstat(path, &info) == 0
-            if isSubmodule ? (!found || info.st_mode & S_IFMT != S_IFDIR) : (found && info.st_mode & S_IFMT == S_IFREG && info.st_size == 0) {
+            if entry.isSubmodule ? (!found || info.st_mode & S_IFMT != S_IFDIR) : (found && info.st_mode & S_IFMT == S_IFREG && info.st_size == 0) {
                 return true
             }
         }
@@ -384,8 +381,7 @@ extension GitRepository {
         guard entry.status.rawValue & workTreeChanges != 0 else { return false }
         guard let delta = entry.index_to_workdir?.pointee, let path = delta.old_file.path,
               let indexEntry = git_index_get_bypath(index, path, 0) else { return true }
-        let skipWorktree = UInt32(indexEntry.pointee.flags_extended) & GIT_INDEX_ENTRY_SKIP_WORKTREE.rawValue
-        return skipWorktree == 0
+        return !indexEntry.pointee.skipsWorktree
     }
 }
 

@@ -68,7 +68,6 @@ struct RepositoryEnvironment {
     /// database. `start` is where the command runs (the implicit work tree under `GIT_DIR`).
     /// Returns the mandatory extensions of a `GIT_INDEX_FILE` libgit2 cannot read (a split or
     /// sparse index; `{dirty}` then asks git, `GitFallback`), else an empty list.
-    @discardableResult
     func apply(to repository: OpaquePointer, start: String, commonDirectory libraryCommon: String) throws -> [String] {
         if let commonDirectory, Self.canonical(commonDirectory) != Self.canonical(libraryCommon) {
             throw VersionStampError(.gitFailure, path: commonDirectory,

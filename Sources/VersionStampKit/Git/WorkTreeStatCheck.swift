@@ -17,15 +17,13 @@ import Foundation
 ///   inode, owner, file type, executable bit), or whose file is missing;
 /// - a racily clean entry: modified no earlier than the index was written, so a change within
 ///   the same timestamp tick would not show in its stat data (git's "racy git" rule);
-/// - an entry recorded with size 0 that is not the empty blob (git "smudges" racily clean
-///   entries that way when it writes the index, so that their content is compared later);
+/// - a smudged entry (`isSmudged`: recorded with size 0 though its blob is not empty, as git
+///   writes racily clean entries so that their content is compared later);
 /// - a leading directory that is now a symbolic link (git reports the entry deleted);
 /// - a conflicted entry (stage 1–3) or an intent-to-add entry (`git add -N`).
 /// Entries git does not look at are skipped: skip-worktree entries (sparse checkout) and
 /// submodules (`GitRepository.hasTrackedChanges` checks those separately).
 enum WorkTreeStatCheck {
-    /// The empty blob's id, the one entry allowed a recorded size of 0.
-    static let emptyBlob = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
 
     /// True when every tracked file under `workDirectory` is proven unchanged against `index`,
     /// whose file on disk was last modified at `indexModified`; false when it cannot be proven
@@ -73,11 +71,8 @@ enum WorkTreeStatCheck {
         let slash = UInt8(ascii: "/")
         for pointer in entries {
             let entry = pointer.pointee
-            if UInt32(entry.flags_extended) & GIT_INDEX_ENTRY_SKIP_WORKTREE.rawValue != 0 || entry.mode == 0o160000 { continue }
-            guard entry.flags & UInt16(GIT_INDEX_ENTRY_STAGEMASK) == 0,
-                  UInt32(entry.flags_extended) & GIT_INDEX_ENTRY_INTENT_TO_ADD.rawValue == 0,
-                  entry.file_size != 0 || ObjectID(entry.id).hex == emptyBlob,
-                  let path = entry.path else { return false }
+            if entry.skipsWorktree || entry.isSubmodule { continue }
+            guard !entry.isConflicted, !entry.isIntentToAdd, !entry.isSmudged, let path = entry.path else { return false }
             let bytes = UnsafeRawPointer(path).assumingMemoryBound(to: UInt8.self)
             let length = strlen(path)
             var nameStart = length
@@ -142,4 +137,22 @@ enum WorkTreeStatCheck {
         let modified = (Int64(UInt32(bitPattern: entry.mtime.seconds)), Int64(entry.mtime.nanoseconds))
         return modified < indexTime
     }
+}
+
+/// The index entry flags the dirty check reads (git's index format, as libgit2 holds it).
+extension git_index_entry {
+    /// The empty blob's id, the one blob an entry may record with size 0 unsmudged.
+    private static let emptyBlob = ObjectID(hex: "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391")!
+
+    /// A conflict's stage (1 to 3) rather than the merged entry (0).
+    var isConflicted: Bool { flags & UInt16(GIT_INDEX_ENTRY_STAGEMASK) != 0 }
+    /// Outside the sparse checkout: git does not look at its file.
+    var skipsWorktree: Bool { UInt32(flags_extended) & GIT_INDEX_ENTRY_SKIP_WORKTREE.rawValue != 0 }
+    /// Added with `git add -N`: a path, no content yet.
+    var isIntentToAdd: Bool { UInt32(flags_extended) & GIT_INDEX_ENTRY_INTENT_TO_ADD.rawValue != 0 }
+    /// A submodule (gitlink, mode 160000).
+    var isSubmodule: Bool { mode == 0o160000 }
+    /// Recorded with size 0 though its blob is not empty: git "smudged" it, writing it racily
+    /// clean, so that its content is compared later.
+    var isSmudged: Bool { file_size == 0 && ObjectID(id) != Self.emptyBlob }
 }
