@@ -157,12 +157,16 @@ while arguments:
     check(not early, f"{label}: no descriptor of a file SQLite has locked is closed while it holds the lock"
           + (f" (closed: {', '.join(sorted(set(early)))})" if early else ""))
 
+    def put_in_place(names, destination):
+        """(index, source) of each successful call among names that put a file at destination."""
+        return [(index, strings[0]) for index, (name, _, strings, _, returned) in enumerate(calls)
+                if name in names and returned == "0" and len(strings) >= 2 and strings[1] == destination]
+
+    renames = ("rename", "renameat", "renameat2")
     for kind, destination in expectations:
         if kind == "--writeback":
-            committed = [strings[0] for name, _, strings, _, returned in calls
-                         if name in ("rename", "renameat", "renameat2") and returned == "0"
-                         and len(strings) >= 2 and strings[1] == destination]
-            temporary = committed[-1] if committed else None
+            committed = put_in_place(renames, destination)
+            temporary = committed[-1][1] if committed else None
             fsyncs = [index for index, (name, path, _, _, _) in enumerate(calls)
                       if name in ("fsync", "fdatasync") and path == temporary]
             started = [index for index, (name, path, _, args, returned) in enumerate(calls)
@@ -172,14 +176,12 @@ while arguments:
                   f"{label}: writeback of the temporary of {os.path.basename(destination)} starts before its fsync"
                   + f" ({len(started)} sync_file_range call(s))")
             continue
-        names = ("rename", "renameat", "renameat2") if kind == "--commit" else ("link", "linkat")
-        placed = [(index, strings) for index, (name, _, strings, _, returned) in enumerate(calls)
-                  if name in names and returned == "0" and len(strings) >= 2 and strings[1] == destination]
+        names = renames if kind == "--commit" else ("link", "linkat")
+        placed = put_in_place(names, destination)
         check(bool(placed), f"{label}: {os.path.basename(destination)} is put in place by {names[0]}()")
         if not placed:
             continue
-        index, strings = placed[-1]
-        source = strings[0]
+        index, source = placed[-1]
         synced = any(name in ("fsync", "fdatasync") and path == source and returned == "0"
                      for name, path, _, _, returned in calls[:index])
         check(synced, f"{label}: the temporary {os.path.basename(source)} is synced before the {names[0]}")
