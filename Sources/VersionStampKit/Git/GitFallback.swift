@@ -9,8 +9,10 @@ import Foundation
 ///   mandatory extension"), as does opening such an index named by `GIT_INDEX_FILE`, and reading those formats here would be a second index reader to
 ///   keep in step with git's. git wrote that index, so git is installed: `{dirty}` asks it,
 ///   the way `git describe --dirty` itself answers (refresh the index, then `git diff-index
-///   --quiet HEAD --`). Only these repositories start a git process; without git on `PATH` the
-///   error says so and how to turn the extension off.
+///   --quiet HEAD --`). Without git on `PATH` the error says so and how to turn the
+///   extension off.
+/// - A checked-out submodule: whether it makes the superproject dirty is git's rule (see
+///   `GitRepository.hasTrackedChanges`), and git put it there. `{dirty}` asks git the same way.
 /// - A commit whose date libgit2 rejects (git 2.39 writes a commit dated
 ///   1970-01-01T00:30+0100 as 2^64-1800 seconds): libgit2 cannot parse HEAD, so it can neither
 ///   peel HEAD to its tree for the status nor give its time. The history reader reads the
@@ -23,26 +25,52 @@ enum GitFallback {
         IndexWalk.read(path) { $0.mandatoryExtensions() } ?? []
     }
 
+    /// Why `{dirty}` asks git rather than libgit2.
+    enum Reason {
+        /// The index's mandatory extensions libgit2 cannot read (split or sparse index).
+        case indexExtensions([String])
+        /// A checked-out submodule (this path), whose state git judges (see `GitRepository.hasTrackedChanges`).
+        case submodule(String)
+
+        /// Why, for an error message.
+        var explanation: String {
+            switch self {
+            case .indexExtensions(let names):
+                return "the index uses the extension \(names.map { "'\($0)'" }.joined(separator: ", ")) "
+                    + "(split or sparse index), which libgit2 cannot read"
+            case .submodule(let path):
+                return "the submodule '\(path)' is checked out, and whether it is dirty is git's to judge"
+            }
+        }
+
+        /// What else the person can do when git is missing.
+        var remedy: String {
+            switch self {
+            case .indexExtensions:
+                return "install git, or turn the extension off "
+                    + "('git update-index --no-split-index', 'git sparse-checkout set --no-sparse-index')"
+            case .submodule:
+                return "install git, or leave {dirty} out of the format"
+            }
+        }
+    }
+
     /// `git describe --dirty`'s answer, from git: do tracked files differ from HEAD in the index
     /// or the work tree? Runs `git update-index -q --refresh` (as describe refreshes the
     /// index; a failure there, such as a locked index, is ignored as describe ignores it) and
     /// `git diff-index --quiet HEAD --` over exactly the repository libgit2 opened.
-    static func hasTrackedChanges(gitDirectory: String, workDirectory: String, indexExtensions: [String],
+    static func hasTrackedChanges(gitDirectory: String, workDirectory: String, becauseOf reason: Reason,
                                   environment: [String: String]) throws -> Bool {
-        let names = indexExtensions.map { "'\($0)'" }.joined(separator: ", ")
         guard let git = executable("git", path: environment["PATH"]) else {
             throw VersionStampError(.gitFailure, path: workDirectory,
-                message: "the index uses the extension \(names) (split or sparse index), which libgit2 cannot read, "
-                    + "and git, which {dirty} then asks, is not on PATH; install git, or turn the extension off "
-                    + "('git update-index --no-split-index', 'git sparse-checkout set --no-sparse-index')")
+                message: "\(reason.explanation), and git, which {dirty} then asks, is not on PATH; \(reason.remedy)")
         }
         let repository = ["--git-dir=" + gitDirectory, "--work-tree=" + workDirectory]
         _ = try run(git, repository + ["update-index", "-q", "--ignore-submodules", "--refresh"], environment: environment)
         let status = try run(git, repository + ["diff-index", "--quiet", "HEAD", "--"], environment: environment)
         guard status.code == 0 || status.code == 1 else {
             throw VersionStampError(.gitFailure, path: workDirectory,
-                message: "the index uses the extension \(names), which libgit2 cannot read, and 'git diff-index' "
-                    + "failed (exit \(status.code)): \(status.error)")
+                message: "\(reason.explanation), and 'git diff-index' failed (exit \(status.code)): \(status.error)")
         }
         return status.code == 1
     }

@@ -234,9 +234,16 @@ final class GitRepository {
 /// - a HEAD tree storing a blob as 100664 (early git, some imports) reads as 100644 in git,
 ///   so the index (which git writes as 100644) matches it; libgit2 reports a mode change.
 ///
-/// Untracked files and submodules' contents are ignored; no rename detection. A submodule
-/// whose directory is missing altogether (not merely empty, as a clone leaves it) is a change
-/// for git, and libgit2 does not report it when told to skip submodules.
+/// Untracked files are ignored; no rename detection. Submodules are git's to judge: a
+/// checked-out submodule is a change when its HEAD moved off the recorded commit or its
+/// tracked files changed, unless `submodule.<name>.ignore` (in `.gitmodules` or the config;
+/// `diff.ignoreSubmodules` does not count) says otherwise, and git's treatment of the
+/// submodule's untracked files differs between git versions. Rather than a second copy of
+/// those rules, `{dirty}` asks git (`GitFallback`) whenever a submodule is checked out: git
+/// put it there, so git is installed. Unpopulated submodules are left to libgit2, which
+/// compares their recorded commits with HEAD's like any entry; a submodule whose directory is
+/// missing altogether (not merely empty, as a clone leaves it), a change for git, is looked
+/// for separately (the cache tree's shortcut runs no status).
 extension GitRepository {
     private static let indexChanges = GIT_STATUS_INDEX_NEW.rawValue | GIT_STATUS_INDEX_MODIFIED.rawValue
         | GIT_STATUS_INDEX_DELETED.rawValue | GIT_STATUS_INDEX_RENAMED.rawValue | GIT_STATUS_INDEX_TYPECHANGE.rawValue
@@ -250,16 +257,17 @@ extension GitRepository {
     /// An index libgit2 cannot read is answered by git (`GitFallback`), run with `environment`.
     func hasTrackedChanges(headTree: ObjectID? = nil, environment: [String: String] = [:]) throws -> Bool {
         guard let workDirectory else { return false }
-        // An index libgit2 cannot read (split or sparse) is git's to answer; git is given that
-        // index by its absolute path, as it was resolved here (libgit2 holds another one when
-        // it could not open the one GIT_INDEX_FILE names).
-        func askGit(_ extensions: [String]) throws -> Bool {
+        // An index libgit2 cannot read (split or sparse) and a submodule are git's to answer;
+        // git is given the index by its absolute path, as it was resolved here (libgit2 holds
+        // another one when it could not open the one GIT_INDEX_FILE names).
+        func askGit(_ reason: GitFallback.Reason) throws -> Bool {
             var gitEnvironment = environment
             gitEnvironment["GIT_INDEX_FILE"] = indexPath
             return try GitFallback.hasTrackedChanges(gitDirectory: gitDirectory, workDirectory: workDirectory,
-                                                     indexExtensions: extensions, environment: gitEnvironment)
+                                                     becauseOf: reason, environment: gitEnvironment)
         }
-        if !unreadableIndexExtensions.isEmpty { return try askGit(unreadableIndexExtensions) }
+        if !unreadableIndexExtensions.isEmpty { return try askGit(.indexExtensions(unreadableIndexExtensions)) }
+        if let submodule = checkedOutSubmodule() { return try askGit(.submodule(submodule)) }
         var options = git_status_options()
         try GitLibrary.check(git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "checking the work tree")
         // HEAD's tree as git reads it: the history reader's where libgit2 cannot parse HEAD
@@ -284,14 +292,18 @@ extension GitRepository {
             return Self.hasChangeStatusMisses(index: index, workDirectory: workDirectory)
         }
         options.show = proof != nil ? GIT_STATUS_SHOW_INDEX_ONLY : GIT_STATUS_SHOW_INDEX_AND_WORKDIR
-        options.flags = GIT_STATUS_OPT_EXCLUDE_SUBMODULES.rawValue
+        // No flags: untracked files are not listed, and submodules are not skipped, so that a
+        // submodule recorded at another commit, or in HEAD and not in the index (`git rm
+        // --cached`), counts; every submodule left here is unpopulated, so libgit2 has no
+        // submodule repository to look into.
+        options.flags = 0
         var list: OpaquePointer?
         let listed = git_status_list_new(&list, handle, &options)
         if listed < 0 {
             // An index extension libgit2 lacks (split or sparse index) is looked for only
             // after a failure, so a readable index is read once, by libgit2.
             let unreadable = GitFallback.mandatoryIndexExtensions(at: indexPath)
-            if !unreadable.isEmpty { return try askGit(unreadable) }
+            if !unreadable.isEmpty { return try askGit(.indexExtensions(unreadable)) }
             try GitLibrary.check(listed, "checking the work tree")
         }
         defer { git_status_list_free(list) }
@@ -348,8 +360,27 @@ extension GitRepository {
         return tree
     }
 
-    /// True for a change libgit2's status does not report: a submodule entry (mode 160000)
-    /// whose directory is missing from the work tree, or an entry git smudged (recorded size 0,
+    /// The path of the first checked-out submodule (its directory holds a `.git`), whose state
+    /// git must judge (see above); nil when there is none, the usual case, found in one pass
+    /// over the index; nil too for an index libgit2 cannot read (the status then fails and
+    /// asks git).
+    private func checkedOutSubmodule() -> String? {
+        var index: OpaquePointer?
+        guard let workDirectory, git_repository_index(&index, handle) == 0 else { return nil }
+        defer { git_index_free(index) }
+        for i in 0..<git_index_entrycount(index) {
+            guard let entry = git_index_get_byindex(index, i)?.pointee, entry.isSubmodule,
+                  !entry.isConflicted, !entry.skipsWorktree else { continue }
+            let path = String(cString: entry.path)
+            var info = stat()
+            if lstat(workDirectory + "/" + path + "/.git", &info) == 0 { return path }
+        }
+        return nil
+    }
+
+    /// True for a change libgit2's status does not report, or that the cache tree's shortcut
+    /// (which runs no status) would miss: a submodule entry (mode 160000) whose directory is
+    /// missing from the work tree, or an entry git smudged (recorded size 0,
     /// written racily clean so that its content is compared later) whose file is empty though
     /// its blob is not. Skip-worktree and conflicted entries are not looked at.
     private static func hasChangeStatusMisses(index: OpaquePointer?, workDirectory: String) -> Bool {

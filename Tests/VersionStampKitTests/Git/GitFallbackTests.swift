@@ -5,7 +5,7 @@ import XCTest
 
 /// What libgit2 refuses but git reads (`GitFallback`): an index with a split-index (`link`) or
 /// sparse-index (`sdir`) extension, and a HEAD commit whose date libgit2 rejects. Every token
-/// equals git's there, clean and dirty.
+/// equals git's there, clean and dirty. And what git alone judges: submodules.
 final class GitFallbackTests: XCTestCase {
     /// A repository with two commits, a tag and files in two directories.
     private func makeRepository() throws -> RevisionTestRepository {
@@ -120,5 +120,96 @@ final class GitFallbackTests: XCTestCase {
         try repo.assertTokensMatchGit()
         try repo.git("update-ref", "refs/tags/v2.0", commit)
         try repo.assertTokensMatchGit()
+    }
+
+    /// A repository with two commits changing `f.txt`, to be cloned as a submodule.
+    private func makeSubmoduleSource() throws -> RevisionTestRepository {
+        let sub = try RevisionTestRepository(self)
+        try sub.commit("sub-one", file: "f.txt")
+        try sub.commit("sub-two", file: "f.txt")
+        return sub
+    }
+
+    /// A superproject whose `sub` is a submodule cloned from `source` (default: a new one) at its
+    /// second commit, committed.
+    private func makeSuperproject(source: RevisionTestRepository? = nil) throws -> RevisionTestRepository {
+        let sub = try source ?? makeSubmoduleSource()
+        let repo = try RevisionTestRepository(self)
+        try repo.commit("one")
+        try repo.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", sub.root.path, "sub")
+        try repo.git("commit", "-q", "-m", "add submodule")
+        return repo
+    }
+
+    /// `{dirty}` (and `{describe}`'s suffix) equal git's for a submodule in every state: moved
+    /// to another commit, changed, staged, ignored by `submodule.<name>.ignore` (which git
+    /// honours) or by `diff.ignoreSubmodules` (which it does not), unpopulated, missing,
+    /// removed from the index. versionstamp said clean in seven of these before; git decides
+    /// (the set of its answers below must hold both, or the cases test nothing).
+    func testSubmodulesAreDirtyAsGitSays() throws {
+        let cases: [(String, (RevisionTestRepository) throws -> Void)] = [
+            ("clean", { _ in }),
+            ("moved to its first commit", { try $0.git("checkout", "-q", "HEAD~1", in: $0.root.appendingPathComponent("sub")) }),
+            ("a tracked file changed", { try $0.write("sub/f.txt", "changed\n") }),
+            ("a change staged in it", { repo in
+                try repo.write("sub/f.txt", "changed\n")
+                try repo.git("add", "f.txt", in: repo.root.appendingPathComponent("sub"))
+            }),
+            ("an untracked file in it", { try $0.write("sub/new.txt", "new\n") }),
+            ("ignore=dirty and changed", { repo in
+                try repo.git("config", "-f", ".gitmodules", "submodule.sub.ignore", "dirty")
+                try repo.git("commit", "-q", "-am", "ignore dirty")
+                try repo.write("sub/f.txt", "changed\n")
+            }),
+            ("ignore=dirty and moved", { repo in
+                try repo.git("config", "-f", ".gitmodules", "submodule.sub.ignore", "dirty")
+                try repo.git("commit", "-q", "-am", "ignore dirty")
+                try repo.git("checkout", "-q", "HEAD~1", in: repo.root.appendingPathComponent("sub"))
+            }),
+            ("ignore=all in the config and moved", { repo in
+                try repo.git("config", "submodule.sub.ignore", "all")
+                try repo.git("checkout", "-q", "HEAD~1", in: repo.root.appendingPathComponent("sub"))
+            }),
+            ("diff.ignoreSubmodules=all and moved", { repo in
+                try repo.git("config", "diff.ignoreSubmodules", "all")
+                try repo.git("checkout", "-q", "HEAD~1", in: repo.root.appendingPathComponent("sub"))
+            }),
+            ("moved and staged", { repo in
+                try repo.git("checkout", "-q", "HEAD~1", in: repo.root.appendingPathComponent("sub"))
+                try repo.git("add", "sub")
+            }),
+            ("unpopulated (deinit)", { try $0.git("submodule", "deinit", "-q", "-f", "sub") }),
+            ("unpopulated, another commit staged", { repo in
+                let first = try repo.git("rev-parse", "HEAD~1", in: repo.root.appendingPathComponent("sub"))
+                try repo.git("submodule", "deinit", "-q", "-f", "sub")
+                try repo.git("update-index", "--cacheinfo", "160000,\(first),sub")
+            }),
+            ("its directory missing", { try FileManager.default.removeItem(at: $0.root.appendingPathComponent("sub")) }),
+            ("removed from the index only", { try $0.git("rm", "-q", "--cached", "sub") }),
+        ]
+        let source = try makeSubmoduleSource()
+        var gitSaid: Set<String> = []
+        for (name, change) in cases {
+            let repo = try makeSuperproject(source: source)
+            try change(repo)
+            gitSaid.insert(try repo.git("describe", "--always", "--dirty"))
+            try repo.assertTokensMatchGit(only: [.dirty, .describe], label: name)
+        }
+        XCTAssertEqual(Set(gitSaid.map { $0.hasSuffix("-dirty") }), [false, true])
+    }
+
+    /// A checked-out submodule without git on PATH: an error naming it, not a guess.
+    func testCheckedOutSubmoduleWithoutGitIsAClearError() throws {
+        let repo = try makeSuperproject()
+        var environment = repo.environment
+        environment["PATH"] = repo.root.appendingPathComponent("no-tools-here").path
+        let context = try VersionContext.load(repository: repo.root.path, environment: environment)
+        XCTAssertEqual(try context.render("{count}"), try repo.git("rev-list", "--count", "HEAD"))
+        XCTAssertThrowsError(try context.render("{dirty}")) { error in
+            let failure = error as? VersionStampError
+            XCTAssertEqual(failure?.code, .gitFailure, "\(error)")
+            XCTAssertTrue(failure?.message.contains("submodule 'sub'") ?? false, "\(error)")
+            XCTAssertTrue(failure?.message.contains("not on PATH") ?? false, "\(error)")
+        }
     }
 }

@@ -136,19 +136,6 @@ final class RevisionGitOracleTests: XCTestCase {
         XCTAssertEqual(try render(repo, "{dirty}"), "")
     }
 
-    func testSubmoduleChangesAreNotDirty() throws {
-        let sub = try RevisionTestRepository(self)
-        try sub.commit("sub-a")
-        let repo = try RevisionTestRepository(self)
-        try repo.commit("a")
-        try repo.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", sub.root.path, "sub")
-        try repo.git("commit", "-q", "-m", "add submodule")
-        // Move the submodule's checkout: git status shows "modified: sub (new commits)".
-        try repo.commit("sub-b", in: repo.root.appendingPathComponent("sub"))
-        try repo.write("sub/untracked-in-sub.txt", "x\n")
-        XCTAssertEqual(try render(repo, "{dirty}"), "")
-    }
-
     func testDiscoveryFromSubdirectory() throws {
         let repo = try RevisionTestRepository(self)
         try repo.commit("a", file: "src/deep/file.txt")

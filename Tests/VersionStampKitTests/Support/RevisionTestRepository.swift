@@ -118,8 +118,9 @@ final class RevisionTestRepository {
     }
 
     /// Asserts that every token rendered by versionstamp (discovery from `directory`) equals git's
-    /// answer; with `only`, those tokens alone (a shallow clone's, say).
-    func assertTokensMatchGit(in directory: URL? = nil, only: [VersionToken]? = nil,
+    /// answer; with `only`, those tokens alone (a shallow clone's, say). `label` names the
+    /// case in failure messages.
+    func assertTokensMatchGit(in directory: URL? = nil, only: [VersionToken]? = nil, label: String = "",
                               file: StaticString = #filePath, line: UInt = #line) throws {
         let answers = try gitAnswers(in: directory)
         let context = try VersionContext.load(repository: (directory ?? root).path, environment: environment)
@@ -127,12 +128,12 @@ final class RevisionTestRepository {
         let tokens = only ?? VersionToken.allCases.filter { !$0.needsReleaseVersion }
         for token in tokens {
             let rendered = try context.render("{\(token.rawValue)}")
-            XCTAssertEqual(rendered, answers[token], "{\(token.rawValue)}", file: file, line: line)
+            XCTAssertEqual(rendered, answers[token], "{\(token.rawValue)} \(label)", file: file, line: line)
         }
         // One render of all tokens together (the lazy reader fills fields in any order).
         let fresh = try VersionContext.load(repository: (directory ?? root).path, environment: environment)
         let all = tokens.map { "{\($0.rawValue)}" }.joined(separator: "|")
-        XCTAssertEqual(try fresh.render(all), tokens.map { answers[$0]! }.joined(separator: "|"),
+        XCTAssertEqual(try fresh.render(all), tokens.map { answers[$0]! }.joined(separator: "|"), label,
                        file: file, line: line)
     }
 }
