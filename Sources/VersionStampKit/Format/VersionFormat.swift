@@ -130,7 +130,9 @@ public enum VersionToken: String, CaseIterable, Sendable {
     public static var helpText: String {
         let lines = allCases.map { token -> String in
             let name = "{\(token.rawValue)}"
-            return "  " + name.padding(toLength: 14, withPad: " ", startingAt: 0) + token.summary
+            // Padded by hand: Foundation's `padding(toLength:…)` bridges to NSString, and this text
+            // is built on every run (`print`'s configuration holds it).
+            return "  " + name + String(repeating: " ", count: max(0, 14 - name.count)) + token.summary
         }
         return (lines + ["  {{ and }}     a literal { and }"]).joined(separator: "\n")
     }
