@@ -13,6 +13,9 @@ import Foundation
 ///   extension off.
 /// - A checked-out submodule: whether it makes the superproject dirty is git's rule (see
 ///   `GitRepository.hasTrackedChanges`), and git put it there. `{dirty}` asks git the same way.
+/// - A tracked file libgit2 finds modified that git compares through a conversion libgit2
+///   lacks (a filter driver such as git-lfs's, a `working-tree-encoding`): git configured
+///   that conversion, so git is there. `{dirty}` asks git the same way.
 /// - A commit whose date libgit2 rejects (git 2.39 writes a commit dated
 ///   1970-01-01T00:30+0100 as 2^64-1800 seconds): libgit2 cannot parse HEAD, so it can neither
 ///   peel HEAD to its tree for the status nor give its time. The history reader reads the
@@ -31,6 +34,9 @@ enum GitFallback {
         case indexExtensions([String])
         /// A checked-out submodule (this path), whose state git judges (see `GitRepository.hasTrackedChanges`).
         case submodule(String)
+        /// A tracked file whose content git converts (a filter driver, a working-tree encoding)
+        /// before comparing it, as libgit2 does not.
+        case conversion(path: String, String)
 
         /// Why, for an error message.
         var explanation: String {
@@ -40,6 +46,8 @@ enum GitFallback {
                     + "(split or sparse index), which libgit2 cannot read"
             case .submodule(let path):
                 return "the submodule '\(path)' is checked out, and whether it is dirty is git's to judge"
+            case .conversion(let path, let conversion):
+                return "'\(path)' is compared through \(conversion), which only git applies"
             }
         }
 
@@ -49,7 +57,7 @@ enum GitFallback {
             case .indexExtensions:
                 return "install git, or turn the extension off "
                     + "('git update-index --no-split-index', 'git sparse-checkout set --no-sparse-index')"
-            case .submodule:
+            case .submodule, .conversion:
                 return "install git, or leave {dirty} out of the format"
             }
         }

@@ -310,10 +310,21 @@ extension GitRepository {
         var index: OpaquePointer?
         try GitLibrary.check(git_repository_index(&index, handle), "reading the index")
         defer { git_index_free(index) }
+        // A file libgit2 found modified that git would convert before comparing (see
+        // `conversionLibgit2Lacks`) is git's to judge, unless another change decides.
+        var converted: (path: String, conversion: String)?
+        var drivers: Set<String>?
         for i in 0..<git_status_list_entrycount(list) {
             guard let entry = git_status_byindex(list, i)?.pointee else { continue }
-            if Self.isRealIndexChange(entry) || Self.isRealWorkTreeChange(entry, index: index) { return true }
+            if Self.isRealIndexChange(entry) { return true }
+            guard Self.isRealWorkTreeChange(entry, index: index) else { continue }
+            guard entry.status.rawValue & Self.workTreeChanges == GIT_STATUS_WT_MODIFIED.rawValue,
+                  let path = entry.index_to_workdir?.pointee.new_file.path else { return true }
+            if drivers == nil { drivers = filterDrivers() }
+            guard let conversion = conversionLibgit2Lacks(path, drivers: drivers ?? []) else { return true }
+            converted = converted ?? (String(cString: path), conversion)
         }
+        if let converted { return try askGit(.conversion(path: converted.path, converted.conversion)) }
         return Self.hasChangeStatusMisses(index: index, workDirectory: workDirectory)
     }
 
@@ -376,6 +387,48 @@ extension GitRepository {
             if lstat(workDirectory + "/" + path + "/.git", &info) == 0 { return path }
         }
         return nil
+    }
+
+    /// The conversion git applies to the work-tree file `path` before comparing it with the
+    /// index, where libgit2 1.5 applies none: a `filter` attribute naming one of `drivers`
+    /// (git-lfs's `filter=lfs`, which `git lfs install` configures), or a
+    /// `working-tree-encoding` attribute. libgit2 hashes such a file as it is, so one git sees
+    /// unchanged (after a checkout whose last files share the index's timestamp, or a touch)
+    /// reads as modified. nil when there is none; "attributes libgit2 cannot read" when the
+    /// lookup fails (git then answers).
+    private func conversionLibgit2Lacks(_ path: UnsafePointer<CChar>, drivers: Set<String>) -> String? {
+        let names: [UnsafeMutablePointer<CChar>?] = [strdup("filter"), strdup("working-tree-encoding")]
+        defer { names.forEach { free($0) } }
+        var attributes = names.map { $0.map { UnsafePointer($0) } }
+        var values = [UnsafePointer<CChar>?](repeating: nil, count: names.count)
+        guard git_attr_get_many(&values, handle, 0, path, names.count, &attributes) == 0 else {
+            return "attributes libgit2 cannot read"
+        }
+        if git_attr_value(values[0]) == GIT_ATTR_VALUE_STRING, let driver = values[0].map({ String(cString: $0) }),
+           drivers.contains(driver) {
+            return "the '\(driver)' filter"
+        }
+        if git_attr_value(values[1]) == GIT_ATTR_VALUE_STRING, let encoding = values[1] {
+            return "working-tree-encoding \(String(cString: encoding))"
+        }
+        return nil
+    }
+
+    /// The filter drivers the configuration gives a `clean` or `process` command
+    /// (`filter.<driver>.clean`): a `filter` attribute naming another driver converts nothing.
+    private func filterDrivers() -> Set<String> {
+        withConfig { config -> Set<String>? in
+            var iterator: OpaquePointer?
+            guard git_config_iterator_glob_new(&iterator, config, "^filter\\..+\\.(clean|process)$") == 0 else { return nil }
+            defer { git_config_iterator_free(iterator) }
+            var drivers = Set<String>()
+            var entry: UnsafeMutablePointer<git_config_entry>?
+            while git_config_next(&entry, iterator) == 0, let name = entry?.pointee.name {
+                let key = String(cString: name).dropFirst("filter.".count)  // DRIVER.clean, DRIVER as written
+                drivers.insert(String(key[..<(key.lastIndex(of: ".") ?? key.endIndex)]))
+            }
+            return drivers
+        } ?? []
     }
 
     /// True for a change libgit2's status does not report, or that the cache tree's shortcut

@@ -212,4 +212,67 @@ final class GitFallbackTests: XCTestCase {
             XCTAssertTrue(failure?.message.contains("not on PATH") ?? false, "\(error)")
         }
     }
+
+    /// A file git converts before comparing it with the index (a filter driver, as
+    /// `git lfs install` configures one; a working-tree encoding), whose stat data do not
+    /// prove it unchanged: libgit2 hashes it as it is and called it modified, so a checkout
+    /// of a git-lfs repository whose last files shared the index's timestamp stamped `M`.
+    /// versionstamp answers first in each case (git's describe refreshes the index, which
+    /// would hide the case), then git; both answers must occur.
+    func testConvertedFilesAreDirtyAsGitSays() throws {
+        let old = Date(timeIntervalSince1970: 1_000_000_000)
+        func touch(_ repo: RevisionTestRepository, _ path: String) throws {
+            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: repo.root.appendingPathComponent(path).path)
+        }
+        func filtered(driver: Bool) throws -> RevisionTestRepository {
+            let repo = try RevisionTestRepository(self)
+            if driver {
+                try repo.git("config", "filter.upper.clean", "tr a-z A-Z")
+                try repo.git("config", "filter.upper.smudge", "tr A-Z a-z")
+            }
+            try repo.write(".gitattributes", "*.txt filter=upper\n")
+            try repo.write("a.txt", "hello\n")
+            try repo.commit("one", file: "b.txt")
+            return repo
+        }
+        func encoded() throws -> RevisionTestRepository {
+            let repo = try RevisionTestRepository(self)
+            try repo.write(".gitattributes", "*.strings working-tree-encoding=UTF-16\n")
+            let text = Array("\"greeting\" = \"hello\";\n".utf16)
+            let bytes: [UInt8] = [0xFF, 0xFE] + text.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+            try Data(bytes).write(to: repo.root.appendingPathComponent("Localizable.strings"))
+            try repo.commit("one")
+            return repo
+        }
+        let cases: [(String, () throws -> RevisionTestRepository)] = [
+            ("filtered, touched", { let repo = try filtered(driver: true); try touch(repo, "a.txt"); return repo }),
+            ("filtered, racily clean (the index older than its files)", {
+                let repo = try filtered(driver: true); try touch(repo, ".git/index"); return repo
+            }),
+            ("filtered, changed", { let repo = try filtered(driver: true); try repo.write("a.txt", "changed\n"); return repo }),
+            ("filtered and another file changed", {
+                let repo = try filtered(driver: true); try touch(repo, "a.txt"); try repo.write("b.txt", "changed\n"); return repo
+            }),
+            ("a filter attribute with no driver configured, touched", {
+                let repo = try filtered(driver: false); try touch(repo, "a.txt"); return repo
+            }),
+            ("working-tree-encoding, touched", { let repo = try encoded(); try touch(repo, "Localizable.strings"); return repo }),
+            ("working-tree-encoding, changed", {
+                let repo = try encoded()
+                try Data([0xFF, 0xFE, 0x78, 0x00, 0x0A, 0x00]).write(to: repo.root.appendingPathComponent("Localizable.strings"))
+                return repo
+            }),
+        ]
+        var gitSaid: Set<String> = []
+        for (name, make) in cases {
+            let repo = try make()
+            let context = try VersionContext.load(repository: repo.root.path, environment: repo.environment)
+            let ours = try context.render("{dirty}")
+            let git = try repo.gitAnswers()[.dirty]!
+            XCTAssertEqual(ours, git, name)
+            gitSaid.insert(git)
+        }
+        XCTAssertEqual(gitSaid, ["", "M"])
+    }
 }
+
