@@ -213,6 +213,24 @@ final class GitFallbackTests: XCTestCase {
         }
     }
 
+    /// git's failure reaches the error with its exit status and its standard error, and its
+    /// standard output is not taken for an answer (a stand-in `git` on PATH fails this way).
+    func testGitFailureIsReportedWithItsMessage() throws {
+        let repo = try makeSuperproject()
+        let tools = repo.root.deletingLastPathComponent().appendingPathComponent("tools")
+        try FileManager.default.createDirectory(at: tools, withIntermediateDirectories: true)
+        let fake = tools.appendingPathComponent("git")
+        try "#!/bin/sh\necho 'not an answer'\necho \"fatal: stand-in for $3\" >&2\nexit 3\n".write(to: fake, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake.path)
+        var environment = repo.environment
+        environment["PATH"] = tools.path
+        let context = try VersionContext.load(repository: repo.root.path, environment: environment)
+        XCTAssertThrowsError(try context.render("{dirty}")) { error in
+            let message = (error as? VersionStampError)?.message ?? "\(error)"
+            XCTAssertTrue(message.contains("'git diff-index' failed (exit 3): fatal: stand-in for diff-index"), message)
+        }
+    }
+
     /// A file git converts before comparing it with the index (a filter driver, as
     /// `git lfs install` configures one; a working-tree encoding), whose stat data do not
     /// prove it unchanged: libgit2 hashes it as it is and called it modified, so a checkout
