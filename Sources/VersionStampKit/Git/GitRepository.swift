@@ -237,8 +237,8 @@ final class GitRepository {
 /// Untracked files are ignored; no rename detection. Submodules are git's to judge: a
 /// checked-out submodule is a change when its HEAD moved off the recorded commit or its
 /// tracked files changed, unless `submodule.<name>.ignore` (in `.gitmodules` or the config;
-/// `diff.ignoreSubmodules` does not count) says otherwise, and git's treatment of the
-/// submodule's untracked files differs between git versions. Rather than a second copy of
+/// `diff.ignoreSubmodules` does not count) says otherwise; its untracked files count for
+/// `git status` but not for `git describe --dirty`. Rather than a second copy of
 /// those rules, `{dirty}` asks git (`GitFallback`) whenever a submodule is checked out: git
 /// put it there, so git is installed. Unpopulated submodules are left to libgit2, which
 /// compares their recorded commits with HEAD's like any entry; a submodule whose directory is
@@ -254,10 +254,10 @@ extension GitRepository {
     /// True when tracked files differ from HEAD in the index or the work tree, as
     /// `git describe --dirty` sees it; a bare repository is never dirty. `headTree`, when given,
     /// is HEAD's tree as the history reader read it, for a HEAD commit libgit2 cannot parse.
-    /// An index libgit2 cannot read is answered by git (`GitFallback`), run with `environment`.
+    /// Where libgit2 cannot give git's answer (an index it cannot read, a checked-out
+    /// submodule, a file git converts) git answers (`GitFallback`), run with `environment`.
     func hasTrackedChanges(headTree: ObjectID? = nil, environment: [String: String] = [:]) throws -> Bool {
         guard let workDirectory else { return false }
-        // An index libgit2 cannot read (split or sparse) and a submodule are git's to answer;
         // git is given the index by its absolute path, as it was resolved here (libgit2 holds
         // another one when it could not open the one GIT_INDEX_FILE names).
         func askGit(_ reason: GitFallback.Reason) throws -> Bool {
