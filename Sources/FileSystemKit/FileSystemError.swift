@@ -46,8 +46,9 @@ package struct FileSystemError: Error, Equatable, Sendable, CustomStringConverti
     package var description: String { "\(path): \(operation.rawValue) failed: \(reason)" }
 }
 
-/// The few POSIX calls every writer here needs, with `EINTR` retried.
-enum POSIXFile {
+/// The few POSIX calls every writer here needs, with `EINTR` retried, and the close-on-exec
+/// pipe a spawned tool writes its errors into.
+package enum POSIXFile {
     /// Writes all of `bytes` to `descriptor`; returns 0, or the `errno` of the failed `write`.
     static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
         guard var next = bytes.baseAddress else { return 0 }
@@ -78,6 +79,22 @@ enum POSIXFile {
             #endif
             if descriptor >= 0 || errno != EINTR { return descriptor }
         }
+    }
+
+    /// A pipe whose two ends are closed on exec, so that no child process inherits them
+    /// unless it is handed one (a spawn's file actions `dup2` it onto a standard stream);
+    /// nil on failure with `errno` set.
+    package static func pipe() -> (read: Int32, write: Int32)? {
+        var ends: [Int32] = [-1, -1]
+        #if canImport(Darwin)
+        guard Darwin.pipe(&ends) == 0 else { return nil }
+        #elseif canImport(Glibc)
+        guard Glibc.pipe(&ends) == 0 else { return nil }
+        #else
+        guard Musl.pipe(&ends) == 0 else { return nil }
+        #endif
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        return (ends[0], ends[1])
     }
 
     /// The directory part and the last component of `path` (`.` for a bare name, `/` for a

@@ -1,4 +1,5 @@
 import CGit2
+import FileSystemKit
 import Foundation
 
 /// Where libgit2 (1.5 to 1.9) refuses what git wrote, versionstamp gives git's answer anyway.
@@ -100,11 +101,9 @@ enum GitFallback {
         var variables = environment
         variables["LC_ALL"] = "C"
         variables["GIT_TERMINAL_PROMPT"] = "0"
-        var errors: [Int32] = [-1, -1]
-        guard pipe(&errors) == 0 else {
+        guard let errors = POSIXFile.pipe() else {
             throw VersionStampError(.gitFailure, message: "cannot run \(tool): \(String(cString: strerror(errno)))")
         }
-        for end in errors { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }  // the child's copy is the dup2 on 2
         #if canImport(Darwin)
         var actions: posix_spawn_file_actions_t?
         #else
@@ -114,21 +113,21 @@ enum GitFallback {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
+        posix_spawn_file_actions_adddup2(&actions, errors.write, 2)
         let argv = ([tool] + arguments).map { strdup($0) } + [nil]
         let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid = pid_t()
         let spawned = posix_spawn(&pid, tool, &actions, nil, argv, envp)
-        close(errors[1])
-        defer { close(errors[0]) }
+        close(errors.write)
+        defer { close(errors.read) }
         guard spawned == 0 else {
             throw VersionStampError(.gitFailure, message: "cannot run \(tool): \(String(cString: strerror(spawned)))")
         }
         var text: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let count = read(errors[0], &buffer, buffer.count)
+            let count = read(errors.read, &buffer, buffer.count)
             if count > 0 {
                 text += buffer[0..<count]
             } else if count < 0, errno == EINTR {
