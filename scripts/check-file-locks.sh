@@ -15,6 +15,8 @@
 #     SQLite is done with it.
 #  4. A build whose output grows by megabytes starts the kernel's writeback of the temporary
 #     (sync_file_range, Linux only) before the fsync that commits it.
+#  5. A build writes its database in gathered runs (CoalescedWriteFile), not a page per call:
+#     the writes to the temporary average at least 32 KiB.
 #
 #   scripts/check-file-locks.sh          (builds the debug dbgen, or uses $DBGEN)
 #
@@ -34,13 +36,13 @@ fi
 work=$(cd "$(mktemp -d "${TMPDIR:-/tmp}/shipyard-locks.XXXXXX")" && pwd -P)
 trap 'rm -rf "$work"' EXIT
 traces=()
-traced() { # traced NAME [--commit FILE | --link FILE | --writeback FILE]... -- COMMAND...: COMMAND under strace
+traced() { # traced NAME [--commit FILE | --link FILE | --writeback FILE | --gathered FILE]... -- COMMAND...: COMMAND under strace
   local name=$1; shift
   local expectations=()
   while [ "$1" != "--" ]; do expectations+=("$1"); shift; done
   shift
   strace -f -y -qq -o "$work/$name.trace" \
-    -e trace=flock,fcntl,fsync,fdatasync,rename,renameat,renameat2,link,linkat,close,sync_file_range "$@" >/dev/null
+    -e trace=flock,fcntl,fsync,fdatasync,rename,renameat,renameat2,link,linkat,close,sync_file_range,pwrite64 "$@" >/dev/null
   traces+=("$work/$name.trace" "${expectations[@]}" ";")
 }
 
@@ -59,7 +61,7 @@ PRAGMA user_version = 1;
 EOF
 printf 'half' >"$b/.food.sqlite.dbgen-Kill9x"
 : >"$b/.food.sqlite.dbgen-Kill9x.lock"
-traced build --commit "$b/food.sqlite" --writeback "$b/food.sqlite" --commit "$b/food.d" --commit "$b/.food.d.dbgen-fingerprint" -- "$DBGEN" build "$b/schema.txt" -o "$b/food.sqlite" --depfile "$b/food.d" --quiet
+traced build --commit "$b/food.sqlite" --writeback "$b/food.sqlite" --gathered "$b/food.sqlite" --commit "$b/food.d" --commit "$b/.food.d.dbgen-fingerprint" -- "$DBGEN" build "$b/schema.txt" -o "$b/food.sqlite" --depfile "$b/food.d" --quiet
 traced build-up-to-date -- "$DBGEN" build "$b/schema.txt" -o "$b/food.sqlite" --depfile "$b/food.d" --quiet
 
 # Updates: a whole database, then a patch of it; then a layered open that attaches the update
@@ -164,6 +166,16 @@ while arguments:
 
     renames = ("rename", "renameat", "renameat2")
     for kind, destination in expectations:
+        if kind == "--gathered":
+            committed = put_in_place(renames, destination)
+            temporary = committed[-1][1] if committed else None
+            sizes = [int(returned) for name, path, _, _, returned in calls
+                     if name == "pwrite64" and path == temporary and returned and returned.isdigit()]
+            average = sum(sizes) / len(sizes) if sizes else 0
+            check(len(sizes) > 0 and average >= 32768,
+                  f"{label}: the temporary of {os.path.basename(destination)} is written in gathered runs"
+                  + f" ({len(sizes)} pwrite calls, {average / 1024:.1f} KiB on average)")
+            continue
         if kind == "--writeback":
             committed = put_in_place(renames, destination)
             temporary = committed[-1][1] if committed else None

@@ -6,6 +6,9 @@ import Foundation
 /// the process's working directory. Open a connection with ``vfsName`` in its URI
 /// (`vfs=NAME`); databases it attaches use the same VFS.
 ///
+/// With `coalescingWrites`, the first main database it opens (the one the connection was
+/// opened on) gathers its page writes into larger ones (``CoalescedWriteFile``).
+///
 /// Each instance registers its own VFS; it is unregistered when the instance is released,
 /// so keep the instance alive until every connection using it is closed.
 package final class RelativePathVFS {
@@ -20,17 +23,25 @@ package final class RelativePathVFS {
     private let storage: UnsafeMutableRawPointer
     private let defaultFullPathname: @convention(c) (UnsafeMutablePointer<sqlite3_vfs>?, UnsafePointer<CChar>?,
                                                      Int32, UnsafeMutablePointer<CChar>?) -> Int32
+    private let defaultOpen: @convention(c) (UnsafeMutablePointer<sqlite3_vfs>?, sqlite3_filename?,
+                                             UnsafeMutablePointer<sqlite3_file>?, Int32, UnsafeMutablePointer<Int32>?) -> Int32
+    /// True until the main database to coalesce has been opened.
+    private var coalescesNextMainDatabase: Bool
 
     private static let counter = Counter()
 
-    /// Registers a VFS resolving relative names against `baseDirectory`.
-    package init(baseDirectory: String) throws {
-        guard let base = sqlite3_vfs_find(nil), let fullPathname = base.pointee.xFullPathname else {
+    /// Registers a VFS resolving relative names against `baseDirectory`, gathering the writes of
+    /// the first main database it opens when `coalescingWrites`.
+    package init(baseDirectory: String, coalescingWrites: Bool = false) throws {
+        guard let base = sqlite3_vfs_find(nil), let fullPathname = base.pointee.xFullPathname,
+              let open = base.pointee.xOpen else {
             throw SQLiteError(extendedResultCode: .SQLITE_ERROR, message: "no default VFS")
         }
         self.baseDirectory = baseDirectory
         vfsName = "shipyard-relative-\(Self.counter.next())"
         defaultFullPathname = fullPathname
+        defaultOpen = open
+        coalescesNextMainDatabase = coalescingWrites
         let stride = MemoryLayout<sqlite3_vfs>.stride
         storage = .allocate(byteCount: stride + MemoryLayout<UnsafeRawPointer>.stride,
                            alignment: MemoryLayout<sqlite3_vfs>.alignment)
@@ -45,6 +56,14 @@ package final class RelativePathVFS {
             return Unmanaged<RelativePathVFS>.fromOpaque(owner).takeUnretainedValue()
                 .fullPathname(vfs, name, size, output)
         }
+        vfs.pointee.szOsFile += Int32(CoalescedWriteFile.headerSize)
+        vfs.pointee.xOpen = { vfs, name, file, flags, outFlags in
+            guard let vfs, let file else { return SQLITE_MISUSE }
+            let owner = UnsafeRawPointer(vfs).advanced(by: MemoryLayout<sqlite3_vfs>.stride)
+                .load(as: UnsafeRawPointer.self)
+            return Unmanaged<RelativePathVFS>.fromOpaque(owner).takeUnretainedValue()
+                .open(vfs, name, file, flags, outFlags)
+        }
         storage.advanced(by: stride).storeBytes(of: UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()),
                                                 as: UnsafeRawPointer.self)
         let status = sqlite3_vfs_register(vfs, 0)
@@ -57,6 +76,15 @@ package final class RelativePathVFS {
         sqlite3_vfs_unregister(vfs)
         free(UnsafeMutableRawPointer(mutating: vfs.pointee.zName))
         storage.deallocate()
+    }
+
+    private func open(_ vfs: UnsafeMutablePointer<sqlite3_vfs>, _ name: sqlite3_filename?, _ file: UnsafeMutablePointer<sqlite3_file>,
+                      _ flags: Int32, _ outFlags: UnsafeMutablePointer<Int32>?) -> Int32 {
+        guard coalescesNextMainDatabase, flags & SQLITE_OPEN_MAIN_DB != 0 else {
+            return defaultOpen(vfs, name, file, flags, outFlags)
+        }
+        coalescesNextMainDatabase = false
+        return CoalescedWriteFile.open(defaultOpen, vfs, name, file, flags, outFlags)
     }
 
     private func fullPathname(_ vfs: UnsafeMutablePointer<sqlite3_vfs>, _ name: UnsafePointer<CChar>?, _ size: Int32,

@@ -2,8 +2,9 @@ import SQLiteCore
 
 /// The connection a build writes through: opened on the temporary file with the pragmas that
 /// make a bulk build fast, through a VFS that resolves the relative file names of `ATTACH`
-/// against the running script's directory (as `.import` paths are), and read back for the
-/// summary's table counts.
+/// against the running script's directory (as `.import` paths are) and gathers the new
+/// database's page writes into runs of up to 64 KiB (`CoalescedWriteFile`: 0.92–0.94 of the
+/// time of a page per write on the food benchmark), and read back for the summary's table counts.
 struct BuildConnection {
     let connection: Connection
     /// Where relative database names resolve; keep it alive as long as the connection.
@@ -12,7 +13,7 @@ struct BuildConnection {
     /// Opens (creating) the database at `path` for a build.
     static func open(_ path: String) throws -> BuildConnection {
         do {
-            let relativePaths = try RelativePathVFS(baseDirectory: PathResolution.currentDirectory)
+            let relativePaths = try RelativePathVFS(baseDirectory: PathResolution.currentDirectory, coalescingWrites: true)
             let uri = SQLiteURI.fileURI(path: path, parameters: [("mode", "rwc"), ("vfs", relativePaths.vfsName)])
             let connection = try Connection(uri: uri)
             // The database is a private temporary file renamed into place at the end, so no
