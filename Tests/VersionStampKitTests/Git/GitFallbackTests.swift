@@ -91,15 +91,22 @@ final class GitFallbackTests: XCTestCase {
     func testSplitIndexWithoutGitIsAClearError() throws {
         let repo = try makeRepository()
         try repo.git("update-index", "--split-index")
+        try assertDirtyNeedsGit(repo, naming: "'link'")
+    }
+
+    /// With no git on PATH, `{count}` is answered and `{dirty}` fails with an error that says
+    /// git is missing and contains `naming` (why git was needed).
+    private func assertDirtyNeedsGit(_ repo: RevisionTestRepository, naming: String,
+                                     file: StaticString = #filePath, line: UInt = #line) throws {
         var environment = repo.environment
         environment["PATH"] = repo.root.appendingPathComponent("no-tools-here").path
         let context = try VersionContext.load(repository: repo.root.path, environment: environment)
-        XCTAssertEqual(try context.render("{count}"), try repo.git("rev-list", "--count", "HEAD"))
-        XCTAssertThrowsError(try context.render("{dirty}")) { error in
+        XCTAssertEqual(try context.render("{count}"), try repo.git("rev-list", "--count", "HEAD"), file: file, line: line)
+        XCTAssertThrowsError(try context.render("{dirty}"), file: file, line: line) { error in
             let failure = error as? VersionStampError
-            XCTAssertEqual(failure?.code, .gitFailure, "\(error)")
-            XCTAssertTrue(failure?.message.contains("'link'") ?? false, "\(error)")
-            XCTAssertTrue(failure?.message.contains("not on PATH") ?? false, "\(error)")
+            XCTAssertEqual(failure?.code, .gitFailure, "\(error)", file: file, line: line)
+            XCTAssertTrue(failure?.message.contains(naming) ?? false, "\(error)", file: file, line: line)
+            XCTAssertTrue(failure?.message.contains("not on PATH") ?? false, "\(error)", file: file, line: line)
         }
     }
 
@@ -200,17 +207,7 @@ final class GitFallbackTests: XCTestCase {
 
     /// A checked-out submodule without git on PATH: an error naming it, not a guess.
     func testCheckedOutSubmoduleWithoutGitIsAClearError() throws {
-        let repo = try makeSuperproject()
-        var environment = repo.environment
-        environment["PATH"] = repo.root.appendingPathComponent("no-tools-here").path
-        let context = try VersionContext.load(repository: repo.root.path, environment: environment)
-        XCTAssertEqual(try context.render("{count}"), try repo.git("rev-list", "--count", "HEAD"))
-        XCTAssertThrowsError(try context.render("{dirty}")) { error in
-            let failure = error as? VersionStampError
-            XCTAssertEqual(failure?.code, .gitFailure, "\(error)")
-            XCTAssertTrue(failure?.message.contains("submodule 'sub'") ?? false, "\(error)")
-            XCTAssertTrue(failure?.message.contains("not on PATH") ?? false, "\(error)")
-        }
+        try assertDirtyNeedsGit(try makeSuperproject(), naming: "submodule 'sub'")
     }
 
     /// git's failure reaches the error with its exit status and its standard error, and its
