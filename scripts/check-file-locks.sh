@@ -165,10 +165,15 @@ while arguments:
                 if name in names and returned == "0" and len(strings) >= 2 and strings[1] == destination]
 
     renames = ("rename", "renameat", "renameat2")
+
+    def temporary_of(destination):
+        """The file last renamed to destination (its temporary), or None."""
+        committed = put_in_place(renames, destination)
+        return committed[-1][1] if committed else None
+
     for kind, destination in expectations:
         if kind == "--gathered":
-            committed = put_in_place(renames, destination)
-            temporary = committed[-1][1] if committed else None
+            temporary = temporary_of(destination)
             sizes = [int(returned) for name, path, _, _, returned in calls
                      if name == "pwrite64" and path == temporary and returned and returned.isdigit()]
             average = sum(sizes) / len(sizes) if sizes else 0
@@ -177,8 +182,7 @@ while arguments:
                   + f" ({len(sizes)} pwrite calls, {average / 1024:.1f} KiB on average)")
             continue
         if kind == "--writeback":
-            committed = put_in_place(renames, destination)
-            temporary = committed[-1][1] if committed else None
+            temporary = temporary_of(destination)
             fsyncs = [index for index, (name, path, _, _, _) in enumerate(calls)
                       if name in ("fsync", "fdatasync") and path == temporary]
             started = [index for index, (name, path, _, args, returned) in enumerate(calls)

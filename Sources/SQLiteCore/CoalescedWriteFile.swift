@@ -37,9 +37,9 @@ enum CoalescedWriteFile {
 
     /// Opens `name` with `open` (the default VFS's `xOpen`, given `vfs`) as the file below
     /// `file`; on failure `file` has no methods, so SQLite does not close it.
-    static func open(_ open: @convention(c) (UnsafeMutablePointer<sqlite3_vfs>?, sqlite3_filename?,
+    static func open(_ open: @convention(c) (UnsafeMutablePointer<sqlite3_vfs>?, UnsafePointer<CChar>?,
                                              UnsafeMutablePointer<sqlite3_file>?, Int32, UnsafeMutablePointer<Int32>?) -> Int32,
-                     _ vfs: UnsafeMutablePointer<sqlite3_vfs>?, _ name: sqlite3_filename?,
+                     _ vfs: UnsafeMutablePointer<sqlite3_vfs>?, _ name: UnsafePointer<CChar>?,
                      _ file: UnsafeMutablePointer<sqlite3_file>, _ flags: Int32,
                      _ outFlags: UnsafeMutablePointer<Int32>?) -> Int32 {
         let below = self.below(file)

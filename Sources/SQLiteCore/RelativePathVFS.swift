@@ -23,7 +23,7 @@ package final class RelativePathVFS {
     private let storage: UnsafeMutableRawPointer
     private let defaultFullPathname: @convention(c) (UnsafeMutablePointer<sqlite3_vfs>?, UnsafePointer<CChar>?,
                                                      Int32, UnsafeMutablePointer<CChar>?) -> Int32
-    private let defaultOpen: @convention(c) (UnsafeMutablePointer<sqlite3_vfs>?, sqlite3_filename?,
+    private let defaultOpen: @convention(c) (UnsafeMutablePointer<sqlite3_vfs>?, UnsafePointer<CChar>?,
                                              UnsafeMutablePointer<sqlite3_file>?, Int32, UnsafeMutablePointer<Int32>?) -> Int32
     /// True until the main database to coalesce has been opened.
     private var coalescesNextMainDatabase: Bool
@@ -78,7 +78,7 @@ package final class RelativePathVFS {
         storage.deallocate()
     }
 
-    private func open(_ vfs: UnsafeMutablePointer<sqlite3_vfs>, _ name: sqlite3_filename?, _ file: UnsafeMutablePointer<sqlite3_file>,
+    private func open(_ vfs: UnsafeMutablePointer<sqlite3_vfs>, _ name: UnsafePointer<CChar>?, _ file: UnsafeMutablePointer<sqlite3_file>,
                       _ flags: Int32, _ outFlags: UnsafeMutablePointer<Int32>?) -> Int32 {
         guard coalescesNextMainDatabase, flags & SQLITE_OPEN_MAIN_DB != 0 else {
             return defaultOpen(vfs, name, file, flags, outFlags)
