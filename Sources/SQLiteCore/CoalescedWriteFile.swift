@@ -13,9 +13,14 @@ import CSQLite
 /// call, and closing. Memory mapping is declined (`xFetch` maps nothing, so SQLite reads through
 /// `xRead`), since a mapping would show the file without the gathered run.
 ///
+/// A failed write of a run is kept: every later operation fails with it. SQLite ignores what
+/// some calls return (a file-control hint, closing), and with `synchronous=OFF` a build never
+/// syncs through SQLite, so its owner writes the last run with ``flush(_:)`` and learns of any
+/// failure there, before it takes the file for finished.
+///
 /// The object SQLite allocates (the VFS's `szOsFile`) holds the `sqlite3_file`, a pointer to
 /// the run's ``State``, then the file below.
-enum CoalescedWriteFile {
+package enum CoalescedWriteFile {
     /// Bytes in front of the file below: the `sqlite3_file` and the state pointer.
     static let headerSize = 2 * MemoryLayout<UnsafeRawPointer>.stride
 
@@ -26,6 +31,8 @@ enum CoalescedWriteFile {
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
         var start: Int64 = 0
         var length = 0
+        /// The result of the first failed write of a run (`SQLITE_OK` while none failed).
+        var failure = SQLITE_OK
 
         deinit { buffer.deallocate() }
 
@@ -70,13 +77,32 @@ enum CoalescedWriteFile {
         below(file).pointee.pMethods.pointee
     }
 
-    /// Writes the gathered run to the file below.
+    /// The file-control operation that writes the gathered run and returns the result, or the
+    /// failure kept from an earlier run (an opcode far from SQLite's own, as custom VFSes use).
+    static let flushOperation: Int32 = 0x5348_5901
+
+    /// Writes the gathered run of `schema`'s database file of `connection`, when that file
+    /// gathers its writes; throws the failure of that write or of an earlier one.
+    package static func flush(_ connection: Connection, schema: String = "main") throws {
+        guard let handle = connection.handle else {
+            throw SQLiteError(extendedResultCode: .SQLITE_MISUSE, message: "connection is closed")
+        }
+        let status = sqlite3_file_control(handle, schema, flushOperation, nil)
+        guard status == SQLITE_OK || status == SQLITE_NOTFOUND else {
+            throw SQLiteError(extendedResultCode: ResultCode(rawValue: status),
+                              message: "cannot write the database file: \(String(cString: sqlite3_errstr(status)))")
+        }
+    }
+
+    /// Writes the gathered run to the file below; a failure is kept for every later operation.
     private static func flush(_ file: UnsafeMutablePointer<sqlite3_file>) -> Int32 {
         let run = state(file)
+        guard run.failure == SQLITE_OK else { return run.failure }
         guard run.length > 0 else { return SQLITE_OK }
         let count = run.length
         run.length = 0
-        return belowMethods(file).xWrite!(below(file), run.buffer, Int32(count), run.start)
+        run.failure = belowMethods(file).xWrite!(below(file), run.buffer, Int32(count), run.start)
+        return run.failure
     }
 
     /// Flushes, then returns `then()` (an operation of the file below), or the flush's failure.
@@ -109,6 +135,7 @@ enum CoalescedWriteFile {
             xWrite: { file, data, amount, offset in
                 guard let file, let data else { return SQLITE_MISUSE }
                 let run = state(file), count = Int(amount)
+                guard run.failure == SQLITE_OK else { return run.failure }
                 let end = run.start + Int64(run.length)
                 if run.length > 0, offset >= run.start, offset + Int64(count) <= end {
                     // A page of the run written again: replaced in place.
@@ -135,7 +162,8 @@ enum CoalescedWriteFile {
             xUnlock: { file, lock in flushed(file) { belowMethods($0).xUnlock!(below($0), lock) } },
             xCheckReservedLock: { file, out in flushed(file) { belowMethods($0).xCheckReservedLock!(below($0), out) } },
             xFileControl: { file, operation, argument in
-                flushed(file) { belowMethods($0).xFileControl!(below($0), operation, argument) }
+                guard operation != flushOperation else { return file.map { flush($0) } ?? SQLITE_MISUSE }
+                return flushed(file) { belowMethods($0).xFileControl!(below($0), operation, argument) }
             },
             xSectorSize: { file in file.map { belowMethods($0).xSectorSize!(below($0)) } ?? 0 },
             xDeviceCharacteristics: { file in file.map { belowMethods($0).xDeviceCharacteristics!(below($0)) } ?? 0 },

@@ -61,3 +61,24 @@ final class CoalescedWriteFileTests: XCTestCase {
                                                 "PRAGMA integrity_check; SELECT count(*) FROM t;"), "ok\n22000\n")
     }
 }
+
+extension CoalescedWriteFileTests {
+    /// A write of a gathered run that fails is kept, since SQLite does not hear of every one
+    /// (it ignores what a file-control hint and closing return): the owner's `flush`, the last
+    /// thing a build does with its database, throws it however the write came to fail, and
+    /// every later write fails with it. `/dev/full` fails every write with ENOSPC.
+    func testAFailedRunIsReportedByFlush() throws {
+        let vfs = try RelativePathVFS(baseDirectory: "/", coalescingWrites: true)
+        try withExtendedLifetime(vfs) {
+            let connection = try Connection(uri: SQLiteURI.fileURI(path: "/dev/full", parameters: [("mode", "rw"), ("vfs", vfs.vfsName)]))
+            defer { connection.close() }
+            try connection.execute("PRAGMA locking_mode=EXCLUSIVE; PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF")
+            _ = try? connection.execute("CREATE TABLE t (x)")  // its commit's writes fail, reported or not
+            XCTAssertThrowsError(try CoalescedWriteFile.flush(connection)) { error in
+                XCTAssertEqual((error as? SQLiteError)?.extendedResultCode, .SQLITE_FULL, "\(error)")
+            }
+            XCTAssertThrowsError(try connection.execute("INSERT INTO t VALUES (1)"))
+            XCTAssertThrowsError(try CoalescedWriteFile.flush(connection), "the failure is kept")
+        }
+    }
+}

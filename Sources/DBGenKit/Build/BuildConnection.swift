@@ -41,7 +41,9 @@ struct BuildConnection {
 
     /// Seals the new database for shipping: rollback-journal mode (header bytes 18 and 19 are
     /// 1), whatever journal mode the script set, so that it opens read-only from a read-only
-    /// directory (an app bundle) without creating a `-wal` or `-shm` file.
+    /// directory (an app bundle) without creating a `-wal` or `-shm` file; then writes the
+    /// last gathered pages, failing if any write of the build failed (a full disk) where
+    /// SQLite could not report it (`CoalescedWriteFile`).
     static func seal(_ connection: Connection) throws {
         do {
             let mode = try connection.scalar("PRAGMA journal_mode=DELETE")
@@ -50,6 +52,11 @@ struct BuildConnection {
             }
         } catch let error as SQLiteError {
             throw DBGenError(.output, "cannot seal the database in rollback-journal mode: \(error.message)")
+        }
+        do {
+            try CoalescedWriteFile.flush(connection)
+        } catch let error as SQLiteError {
+            throw DBGenError(.output, "cannot write the new database: \(error.message)")
         }
     }
 

@@ -79,6 +79,7 @@ enum AppleSQLiteAvailability {
         "sqlite3_vfs_find": .unannotated,
         "sqlite3_vfs_register": .unannotated,
         "sqlite3_vfs_unregister": .unannotated,
+        "sqlite3_file_control": .unannotated,
         // A struct, built with its initializer (which reads as a call): unannotated, and at
         // iVersion 3 (xFetch, xUnfetch) since SQLite 3.8.2, older than any supported release's.
         "sqlite3_io_methods": .unannotated,
