@@ -112,6 +112,15 @@ package enum CoalescedWriteFile {
         return status == SQLITE_OK ? then(file) : status
     }
 
+    /// Flushes, then runs `release` (an unlock or unmap of the file below) even when the flush
+    /// failed, so that a failed build holds nothing; returns the flush's failure, else `release`'s result.
+    private static func released(_ file: UnsafeMutablePointer<sqlite3_file>?, _ release: (UnsafeMutablePointer<sqlite3_file>) -> Int32) -> Int32 {
+        guard let file else { return SQLITE_MISUSE }
+        let status = flush(file)
+        let released = release(file)
+        return status == SQLITE_OK ? released : status
+    }
+
     private static let methods: UnsafeMutablePointer<sqlite3_io_methods> = {
         let methods = UnsafeMutablePointer<sqlite3_io_methods>.allocate(capacity: 1)
         methods.initialize(to: sqlite3_io_methods(
@@ -159,7 +168,7 @@ package enum CoalescedWriteFile {
             xSync: { file, flags in flushed(file) { belowMethods($0).xSync!(below($0), flags) } },
             xFileSize: { file, size in flushed(file) { belowMethods($0).xFileSize!(below($0), size) } },
             xLock: { file, lock in flushed(file) { belowMethods($0).xLock!(below($0), lock) } },
-            xUnlock: { file, lock in flushed(file) { belowMethods($0).xUnlock!(below($0), lock) } },
+            xUnlock: { file, lock in released(file) { belowMethods($0).xUnlock!(below($0), lock) } },
             xCheckReservedLock: { file, out in flushed(file) { belowMethods($0).xCheckReservedLock!(below($0), out) } },
             xFileControl: { file, operation, argument in
                 guard operation != flushOperation else { return file.map { flush($0) } ?? SQLITE_MISUSE }
@@ -185,7 +194,7 @@ package enum CoalescedWriteFile {
                 belowMethods(file).xShmBarrier?(below(file))
             },
             xShmUnmap: { file, delete in
-                flushed(file) { file in belowMethods(file).xShmUnmap?(below(file), delete) ?? SQLITE_OK }
+                released(file) { file in belowMethods(file).xShmUnmap?(below(file), delete) ?? SQLITE_OK }
             },
             xFetch: { _, _, _, pointer in
                 pointer?.pointee = nil  // no mapping: SQLite reads through xRead

@@ -82,3 +82,20 @@ extension CoalescedWriteFileTests {
         }
     }
 }
+
+extension CoalescedWriteFileTests {
+    /// A database whose writes failed still releases its locks: after the failed statement,
+    /// another connection can take the write lock at once.
+    func testAFailedWriteReleasesTheLock() throws {
+        let vfs = try RelativePathVFS(baseDirectory: "/", coalescingWrites: true)
+        try withExtendedLifetime(vfs) {
+            let failing = try Connection(uri: SQLiteURI.fileURI(path: "/dev/full", parameters: [("mode", "rw"), ("vfs", vfs.vfsName)]))
+            defer { failing.close() }
+            try failing.execute("PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF")
+            XCTAssertThrowsError(try failing.execute("CREATE TABLE t (x)"))
+            let other = try Connection(uri: SQLiteURI.fileURI(path: "/dev/full", parameters: [("mode", "rw")]), busyTimeout: 0)
+            defer { other.close() }
+            XCTAssertNoThrow(try other.execute("BEGIN IMMEDIATE; ROLLBACK"))
+        }
+    }
+}
