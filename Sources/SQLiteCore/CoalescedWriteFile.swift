@@ -57,8 +57,7 @@ package enum CoalescedWriteFile {
             file.pointee.pMethods = nil
             return status
         }
-        UnsafeMutableRawPointer(file).advanced(by: MemoryLayout<UnsafeRawPointer>.stride)
-            .storeBytes(of: UnsafeRawPointer(Unmanaged.passRetained(State()).toOpaque()), as: UnsafeRawPointer.self)
+        stateSlot(file).storeBytes(of: UnsafeRawPointer(Unmanaged.passRetained(State()).toOpaque()), as: UnsafeRawPointer.self)
         file.pointee.pMethods = UnsafePointer(methods)
         return SQLITE_OK
     }
@@ -67,9 +66,13 @@ package enum CoalescedWriteFile {
         UnsafeMutableRawPointer(file).advanced(by: headerSize).assumingMemoryBound(to: sqlite3_file.self)
     }
 
+    /// Where the pointer to the file's ``State`` is kept, right after the `sqlite3_file`.
+    private static func stateSlot(_ file: UnsafeMutablePointer<sqlite3_file>) -> UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(file).advanced(by: MemoryLayout<UnsafeRawPointer>.stride)
+    }
+
     private static func state(_ file: UnsafeMutablePointer<sqlite3_file>) -> State {
-        let pointer = UnsafeRawPointer(file).advanced(by: MemoryLayout<UnsafeRawPointer>.stride).load(as: UnsafeRawPointer.self)
-        return Unmanaged<State>.fromOpaque(pointer).takeUnretainedValue()
+        Unmanaged<State>.fromOpaque(stateSlot(file).load(as: UnsafeRawPointer.self)).takeUnretainedValue()
     }
 
     /// The methods of the file below.
@@ -129,8 +132,7 @@ package enum CoalescedWriteFile {
                 guard let file else { return SQLITE_MISUSE }
                 let flushed = flush(file)
                 let closed = belowMethods(file).xClose!(below(file))
-                let pointer = UnsafeRawPointer(file).advanced(by: MemoryLayout<UnsafeRawPointer>.stride).load(as: UnsafeRawPointer.self)
-                Unmanaged<State>.fromOpaque(pointer).release()
+                Unmanaged.passUnretained(state(file)).release()
                 return flushed != SQLITE_OK ? flushed : closed
             },
             xRead: { file, data, amount, offset in

@@ -51,18 +51,12 @@ package final class RelativePathVFS {
         vfs.pointee.zName = UnsafePointer(strdup(vfsName))
         vfs.pointee.xFullPathname = { vfs, name, size, output in
             guard let vfs else { return SQLITE_ERROR }
-            let owner = UnsafeRawPointer(vfs).advanced(by: MemoryLayout<sqlite3_vfs>.stride)
-                .load(as: UnsafeRawPointer.self)
-            return Unmanaged<RelativePathVFS>.fromOpaque(owner).takeUnretainedValue()
-                .fullPathname(vfs, name, size, output)
+            return RelativePathVFS.owner(of: vfs).fullPathname(vfs, name, size, output)
         }
         vfs.pointee.szOsFile += Int32(CoalescedWriteFile.headerSize)
         vfs.pointee.xOpen = { vfs, name, file, flags, outFlags in
             guard let vfs, let file else { return SQLITE_MISUSE }
-            let owner = UnsafeRawPointer(vfs).advanced(by: MemoryLayout<sqlite3_vfs>.stride)
-                .load(as: UnsafeRawPointer.self)
-            return Unmanaged<RelativePathVFS>.fromOpaque(owner).takeUnretainedValue()
-                .open(vfs, name, file, flags, outFlags)
+            return RelativePathVFS.owner(of: vfs).open(vfs, name, file, flags, outFlags)
         }
         storage.advanced(by: stride).storeBytes(of: UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()),
                                                 as: UnsafeRawPointer.self)
@@ -76,6 +70,12 @@ package final class RelativePathVFS {
         sqlite3_vfs_unregister(vfs)
         free(UnsafeMutableRawPointer(mutating: vfs.pointee.zName))
         storage.deallocate()
+    }
+
+    /// The instance whose VFS `vfs` is (its pointer is stored right after the `sqlite3_vfs`).
+    private static func owner(of vfs: UnsafeMutablePointer<sqlite3_vfs>) -> RelativePathVFS {
+        let owner = UnsafeRawPointer(vfs).advanced(by: MemoryLayout<sqlite3_vfs>.stride).load(as: UnsafeRawPointer.self)
+        return Unmanaged<RelativePathVFS>.fromOpaque(owner).takeUnretainedValue()
     }
 
     private func open(_ vfs: UnsafeMutablePointer<sqlite3_vfs>, _ name: UnsafePointer<CChar>?, _ file: UnsafeMutablePointer<sqlite3_file>,
