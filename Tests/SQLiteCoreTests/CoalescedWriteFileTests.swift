@@ -63,16 +63,25 @@ final class CoalescedWriteFileTests: XCTestCase {
 }
 
 extension CoalescedWriteFileTests {
-    /// A write of a gathered run that fails is kept, since SQLite does not hear of every one
-    /// (it ignores what a file-control hint and closing return): the owner's `flush`, the last
-    /// thing a build does with its database, throws it however the write came to fail, and
-    /// every later write fails with it. `/dev/full` fails every write with ENOSPC.
-    func testAFailedRunIsReportedByFlush() throws {
+    /// `body` given a connection through a gathering VFS to `/dev/full`, where every write fails
+    /// with ENOSPC, in a rollback journal kept in memory and with no syncs, as a build writes.
+    private func onFullDisk(_ body: (Connection) throws -> Void) throws {
         let vfs = try RelativePathVFS(baseDirectory: "/", coalescingWrites: true)
         try withExtendedLifetime(vfs) {
             let connection = try Connection(uri: SQLiteURI.fileURI(path: "/dev/full", parameters: [("mode", "rw"), ("vfs", vfs.vfsName)]))
             defer { connection.close() }
-            try connection.execute("PRAGMA locking_mode=EXCLUSIVE; PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF")
+            try connection.execute("PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF")
+            try body(connection)
+        }
+    }
+
+    /// A write of a gathered run that fails is kept, since SQLite does not hear of every one
+    /// (it ignores what a file-control hint and closing return): the owner's `flush`, the last
+    /// thing a build does with its database, throws it however the write came to fail, and
+    /// every later write fails with it.
+    func testAFailedRunIsReportedByFlush() throws {
+        try onFullDisk { connection in
+            try connection.execute("PRAGMA locking_mode=EXCLUSIVE")
             _ = try? connection.execute("CREATE TABLE t (x)")  // its commit's writes fail, reported or not
             XCTAssertThrowsError(try CoalescedWriteFile.flush(connection)) { error in
                 XCTAssertEqual((error as? SQLiteError)?.extendedResultCode, .SQLITE_FULL, "\(error)")
@@ -81,17 +90,11 @@ extension CoalescedWriteFileTests {
             XCTAssertThrowsError(try CoalescedWriteFile.flush(connection), "the failure is kept")
         }
     }
-}
 
-extension CoalescedWriteFileTests {
     /// A database whose writes failed still releases its locks: after the failed statement,
     /// another connection can take the write lock at once.
     func testAFailedWriteReleasesTheLock() throws {
-        let vfs = try RelativePathVFS(baseDirectory: "/", coalescingWrites: true)
-        try withExtendedLifetime(vfs) {
-            let failing = try Connection(uri: SQLiteURI.fileURI(path: "/dev/full", parameters: [("mode", "rw"), ("vfs", vfs.vfsName)]))
-            defer { failing.close() }
-            try failing.execute("PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF")
+        try onFullDisk { failing in
             XCTAssertThrowsError(try failing.execute("CREATE TABLE t (x)"))
             let other = try Connection(uri: SQLiteURI.fileURI(path: "/dev/full", parameters: [("mode", "rw")]), busyTimeout: 0)
             defer { other.close() }
