@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Shipyard builds and tests with, when any is missing.
 # sqlite3, sqlite3-tools (sqldiff), git, python3, make (depfiles) and bsdutils (script: a terminal) are the tests' oracles;
-# strace traces dbgen's locks and syncs (scripts/check-file-locks.sh); shellcheck and actionlint check the
+# strace traces dbgen's locks and syncs (scripts/check-file-locks.sh) and what versionstamp opens (a test); shellcheck and actionlint check the
 # GitHub Actions workflow. Idempotent and quick when everything is present; called by the README's commands and
 # by .ci/run. Needs root (or sudo) only when something has to be installed.
 set -euo pipefail

@@ -165,4 +165,25 @@ final class VersionStampPrintTests: XCTestCase {
         }
         XCTAssertTrue(result.stdoutText.contains("VERSIONSTAMP_VERSION"))
     }
+
+    /// The executable makes libgit2 skip its CA bundle (SkippedCertificateLoading.swift): the
+    /// trace shows libgit2 look for the bundle at initialisation, which it would then parse, and
+    /// never open it; the answer is still git's.
+    func testLibgit2LoadsNoCertificates() throws {
+        let fixture = try makeRepository()
+        let trace = fixture.base.appendingPathComponent("start.trace")
+        let result = try Oracle.strace.run(
+            ["-f", "-qq", "-o", trace.path, "-e", "trace=open,openat,stat,lstat,newfstatat,statx",
+             BuiltProducts.path("versionstamp"), "print", "--repo", fixture.root.path, "--format", "{count}{dirty}"],
+            in: fixture.base, environment: fixture.environment)
+        XCTAssertEqual(result.status, 0, result.stderrText)
+        XCTAssertEqual(result.stdoutText, try fixture.run("rev-list", "--count", "HEAD") + "\n")
+        // Each line: PID SYSCALL(ARGUMENTS) = RESULT; the calls naming a certificate file or directory.
+        let calls = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")
+            .filter { $0.contains("/etc/ssl/") || $0.contains(".crt\"") || $0.contains(".pem\"") }
+            .map { String($0.prefix { $0 != "(" }.split(separator: " ").last ?? "") }
+        XCTAssertTrue(calls.contains { $0.contains("stat") },
+                      "libgit2 did not look for a CA bundle, so it is not Debian's mbedTLS build (scripts/setup.sh installs it)")
+        XCTAssertFalse(calls.contains { $0.hasPrefix("open") }, "versionstamp opened a certificate file: \(calls)")
+    }
 }

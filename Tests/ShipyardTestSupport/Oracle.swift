@@ -1,7 +1,8 @@
 import Foundation
 
 /// An independent program whose answer a test compares with Shipyard's: the sqlite3 shell,
-/// sqldiff, git, python3 (plistlib), make (depfiles), script (a terminal).
+/// sqldiff, git, python3 (plistlib), make (depfiles), script (a terminal), strace (what a
+/// process opens).
 ///
 /// `scripts/setup.sh` installs every oracle, so a missing one is a broken set-up: asking for
 /// it throws ``OracleMissing`` and the test fails. It never skips.
@@ -18,6 +19,8 @@ public enum Oracle: String, CaseIterable, Sendable {
     case make
     /// script(1) (util-linux), which runs a command with a terminal as its standard error.
     case script
+    /// strace, which lists the system calls a command makes.
+    case strace
 
     /// The oracle's absolute path, found on `PATH`.
     public func path() throws -> String {
