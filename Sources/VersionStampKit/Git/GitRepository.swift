@@ -324,8 +324,32 @@ extension GitRepository {
             guard let conversion = conversionLibgit2Lacks(path, drivers: drivers ?? []) else { return true }
             converted = converted ?? (String(cString: path), conversion)
         }
+        // With core.ignoreCase, libgit2 pairs a tracked file with a work-tree file whose name
+        // differs only in case (`a.txt` renamed `A.txt`) and reports nothing; git looks each
+        // file up by the name the index records, so on a case-sensitive file system (a
+        // repository made on a Mac, copied to Linux) the file is deleted. Where the file
+        // system folds case, the lookup finds it, for git and here alike.
+        if configBool("core.ignorecase") == true, Self.hasMissingTrackedFile(index: index, workDirectory: workDirectory) {
+            return true
+        }
         if let converted { return try askGit(.conversion(path: converted.path, converted.conversion)) }
         return Self.hasChangeStatusMisses(index: index, workDirectory: workDirectory)
+    }
+
+    /// True when a tracked file git looks at is missing from the work tree under the name the
+    /// index records (`lstat` fails with `ENOENT` or `ENOTDIR`, which git reports as deleted).
+    /// Not looked at, as git does not: submodules, skip-worktree and assume-unchanged entries,
+    /// conflict stages.
+    private static func hasMissingTrackedFile(index: OpaquePointer?, workDirectory: String) -> Bool {
+        for i in 0..<git_index_entrycount(index) {
+            guard let entry = git_index_get_byindex(index, i)?.pointee, !entry.isConflicted, !entry.skipsWorktree,
+                  !entry.assumesUnchanged, !entry.isSubmodule else { continue }
+            var info = stat()
+            if lstat(workDirectory + "/" + String(cString: entry.path), &info) != 0, errno == ENOENT || errno == ENOTDIR {
+                return true
+            }
+        }
+        return false
     }
 
     /// What `workTreeMatchesIndexByStat` proved: every tracked file matches the index.

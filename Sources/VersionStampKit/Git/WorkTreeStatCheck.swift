@@ -148,6 +148,8 @@ extension git_index_entry {
     var isConflicted: Bool { flags & UInt16(GIT_INDEX_ENTRY_STAGEMASK) != 0 }
     /// Outside the sparse checkout: git does not look at its file.
     var skipsWorktree: Bool { UInt32(flags_extended) & GIT_INDEX_ENTRY_SKIP_WORKTREE.rawValue != 0 }
+    /// Marked `git update-index --assume-unchanged`: git does not look at its file.
+    var assumesUnchanged: Bool { UInt32(flags) & GIT_INDEX_ENTRY_VALID.rawValue != 0 }
     /// Added with `git add -N`: a path, no content yet.
     var isIntentToAdd: Bool { UInt32(flags_extended) & GIT_INDEX_ENTRY_INTENT_TO_ADD.rawValue != 0 }
     /// A submodule (gitlink, mode 160000).

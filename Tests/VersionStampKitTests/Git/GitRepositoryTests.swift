@@ -116,4 +116,37 @@ final class WorkTreeStatusTests: XCTestCase {
         try repo.git("config", "core.fileMode", "true")
         try repo.assertTokensMatchGit()
     }
+
+    /// core.ignoreCase (git sets it on a case-insensitive file system; it stays when such a
+    /// repository is copied to Linux): libgit2 pairs a tracked file with a work-tree file whose
+    /// name differs only in case and reported nothing, where git, looking the file up by the
+    /// index's name, finds it deleted on a case-sensitive file system. A file or a directory
+    /// renamed in case; an assume-unchanged file renamed, which git does not look at.
+    func testIgnoreCaseSeesAFileRenamedInCase() throws {
+        let repo = try RevisionTestRepository(self)
+        try repo.commit("a", file: "dir/a.txt")
+        try repo.commit("b", file: "kept.txt")
+        try repo.git("config", "core.ignoreCase", "true")
+        let fileManager = FileManager.default
+        func rename(_ from: String, _ to: String) throws {
+            // Through a third name: a case-insensitive file system would refuse the direct move.
+            let source = repo.root.appendingPathComponent(from), between = repo.root.appendingPathComponent(to + ".moving")
+            try fileManager.moveItem(at: source, to: between)
+            try fileManager.moveItem(at: between, to: repo.root.appendingPathComponent(to))
+        }
+        let foldsCase = fileManager.fileExists(atPath: repo.root.appendingPathComponent("DIR/A.TXT").path)
+        XCTAssertEqual(try dirty(repo), "")
+        try rename("dir/a.txt", "dir/A.txt")
+        try repo.assertTokensMatchGit(label: "a file renamed in case")
+        XCTAssertEqual(try dirty(repo), foldsCase ? "" : "M")
+        try rename("dir/A.txt", "dir/a.txt")
+        try rename("dir", "Dir")
+        try repo.assertTokensMatchGit(label: "a directory renamed in case")
+        XCTAssertEqual(try dirty(repo), foldsCase ? "" : "M")
+        try rename("Dir", "dir")
+        try repo.git("update-index", "--assume-unchanged", "kept.txt")
+        try rename("kept.txt", "KEPT.txt")
+        try repo.assertTokensMatchGit(label: "an assume-unchanged file renamed in case")
+        XCTAssertEqual(try dirty(repo), "")
+    }
 }
