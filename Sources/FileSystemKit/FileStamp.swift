@@ -54,6 +54,16 @@ package struct FileStamp: Codable, Hashable, Sendable {
         )
     }
 
+    /// True when this file was last modified at or after `reference`'s modification (both
+    /// times from the file system's clock), or in the same second when this stamp has no
+    /// sub-second part (a file system that keeps whole seconds: HFS+, FAT, some network file
+    /// systems). Such a file may change again within the same timestamp tick after it was read,
+    /// leaving the same stat data: git's "racily clean" entries.
+    package func isModified(atOrAfter reference: FileStamp) -> Bool {
+        if mtimeNanoseconds == 0 { return mtimeSeconds >= reference.mtimeSeconds }
+        return (mtimeSeconds, mtimeNanoseconds) >= (reference.mtimeSeconds, reference.mtimeNanoseconds)
+    }
+
     /// `value`'s bits as an unsigned 64-bit number, without sign extension: `Int32(-2)` is
     /// `0xFFFF_FFFE`. (`UInt64(value)` traps on a negative value.)
     package static func bitPattern<Value: BinaryInteger>(_ value: Value) -> UInt64 {

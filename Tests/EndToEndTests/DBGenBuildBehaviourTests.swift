@@ -18,6 +18,7 @@ final class DBGenBuildBehaviourTests: XCTestCase {
         let dir = try TemporaryDirectory("dbgen-build", removedAfter: self).url
         try DBGenTestSupport.write(Self.schema, to: "in put/schema.txt", in: dir)
         try DBGenTestSupport.write(Self.extra, to: "in put/more things/extra.txt", in: dir)
+        try TemporaryDirectory.backdateContents(of: dir)
         return dir
     }
 
@@ -71,6 +72,7 @@ final class DBGenBuildBehaviourTests: XCTestCase {
     func testAFileReadfileDidNotFindIsWatchedAndKeptOutOfTheDepfile() throws {
         let dir = try TemporaryDirectory("dbgen-missing", removedAfter: self).url
         try DBGenTestSupport.write("CREATE TABLE t AS SELECT readfile('optional.json') AS data;\n", to: "schema.txt", in: dir)
+        try TemporaryDirectory.backdateContents(of: dir)
         let first = try DBGenTestSupport.dbgen(["schema.txt", "-o", "out.sqlite", "--depfile", "out.d"], in: dir)
         XCTAssertEqual(first.status, 0, first.stderrText)
         let output = dir.appendingPathComponent("out.sqlite")

@@ -15,6 +15,7 @@ final class DBGenSealedOutputTests: XCTestCase {
             PRAGMA user_version = 3;
             """, to: "schema.txt", in: dir)
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("Resources"), withIntermediateDirectories: true)
+        try TemporaryDirectory.backdateContents(of: dir)
         return (dir, dir.appendingPathComponent("cache"))
     }
 

@@ -48,4 +48,23 @@ public final class TemporaryDirectory {
         try data.write(to: file)
         return file
     }
+
+    /// Sets the modification time of everything inside the directory (``backdateContents(of:by:)``).
+    public func backdateContents(by seconds: TimeInterval = 60) throws {
+        try Self.backdateContents(of: url, by: seconds)
+    }
+
+    /// Sets the modification time of every file and directory inside `directory` (not
+    /// `directory` itself) `seconds` into the past, as a person's files, saved well before a
+    /// build, are. A file a build reads in the same timestamp tick as it was written is racily
+    /// clean, and dbgen's up-to-date check does not trust it (the next build runs): tests that
+    /// expect a second build to be skipped backdate their inputs first.
+    public static func backdateContents(of directory: URL, by seconds: TimeInterval = 60) throws {
+        let past = Date(timeIntervalSinceNow: -seconds)
+        let paths = FileManager.default.enumerator(atPath: directory.path)?.compactMap { $0 as? String } ?? []
+        for path in paths {
+            try FileManager.default.setAttributes([.modificationDate: past],
+                                                  ofItemAtPath: directory.appendingPathComponent(path).path)
+        }
+    }
 }

@@ -16,6 +16,11 @@ struct BuildFingerprint: Codable, Equatable, Sendable {
     var outputPath: String
     var inputs: [InputFile]
     var output: FileStamp?
+    /// The new temporary database's stamp when the build began, before it read any input: its
+    /// modification time is the file system's clock at that moment. An input modified at or
+    /// after it (in the same timestamp tick, ~4 ms on Linux's ext4) could have changed again
+    /// after it was read without changing its stat data, so it makes the next build run.
+    var started: FileStamp?
     var summary: BuildSummary
 
     /// The stored fingerprint at `path` (see ``FingerprintStore``), or nil when there is none
@@ -36,7 +41,9 @@ struct BuildFingerprint: Codable, Equatable, Sendable {
         // An input recorded as missing (readfile of a file that did not exist) is current
         // while it is still missing.
         for input in inputs where FileStamp.of(input.path) != input.stamp { return false }
-        return true
+        // A racily clean input (modified no earlier than the build began) proves nothing.
+        guard let started else { return false }
+        return !inputs.contains { $0.stamp?.isModified(atOrAfter: started) ?? false }
     }
 
     /// Writes the record atomically and durably at `path`, creating its directory if needed.

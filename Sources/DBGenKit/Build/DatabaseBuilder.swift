@@ -40,6 +40,7 @@ public enum DatabaseBuilder {
 
         let file = try createOutput(outputPath)
         defer { file.discard() }
+        let startStamp = FileStamp.of(file.temporaryPath)
         let result = try run(schema: options.schema, schemaPath: schemaPath, into: file.temporaryPath,
                              strict: options.strict, diagnosticHandler: options.diagnosticHandler,
                              progressHandler: options.progressHandler, afterStep: file.startWriteback)
@@ -55,7 +56,7 @@ public enum DatabaseBuilder {
         let fingerprint = BuildFingerprint(dbgenVersion: DBGenKit.version, sqliteVersion: SQLiteLibrary.sourceID,
                                            options: options.fingerprintOptions, schema: schemaPath,
                                            outputPath: outputPath, inputs: result.inputs,
-                                           output: FileStamp.of(outputPath), summary: summary)
+                                           output: FileStamp.of(outputPath), started: startStamp, summary: summary)
         do {
             if let fingerprintPath { try fingerprint.save(to: fingerprintPath) }
         } catch {

@@ -18,7 +18,8 @@ extension DBGenCommand {
                 OUTPUT is then exactly as it was. When no input changed since the last build, \
                 dbgen exits 0 at once without writing: it keeps a fingerprint of the last build \
                 (every input's path, size, mtime and inode, the output's, dbgen's and SQLite's \
-                versions and --strict) beside the depfile (.DEPFILE.dbgen-fingerprint) or, \
+                versions and --strict; an input modified as the build began is not trusted) \
+                beside the depfile (.DEPFILE.dbgen-fingerprint) or, \
                 without one, in the cache directory ($DBGEN_CACHE_DIR, else ~/.cache/dbgen or \
                 ~/Library/Caches/dbgen), never beside OUTPUT.
 

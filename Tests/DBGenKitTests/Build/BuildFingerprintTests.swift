@@ -13,12 +13,23 @@ final class BuildFingerprintTests: XCTestCase {
         directory = try TemporaryDirectory("fingerprint", removedAfter: self).url
     }
 
-    private func fingerprint(input: String, output: String, options: [String] = []) -> BuildFingerprint {
-        BuildFingerprint(dbgenVersion: DBGenKit.version, sqliteVersion: SQLiteLibrary.sourceID,
-                         options: options, schema: input, outputPath: output,
-                         inputs: [InputFile(path: input, displayPath: "in.txt", stamp: FileStamp.of(input))],
-                         output: FileStamp.of(output),
-                         summary: BuildSummary(output: "out", upToDate: false, seconds: 0, tables: [], warnings: [], inputs: []))
+    /// A record of a build of `output` from `input` that began at `started` (default: now, as
+    /// a file written now shows it).
+    private func fingerprint(input: String, output: String, options: [String] = [],
+                             started: FileStamp? = nil) throws -> BuildFingerprint {
+        let marker = directory.appendingPathComponent("started")
+        try Data().write(to: marker)
+        return BuildFingerprint(dbgenVersion: DBGenKit.version, sqliteVersion: SQLiteLibrary.sourceID,
+                                options: options, schema: input, outputPath: output,
+                                inputs: [InputFile(path: input, displayPath: "in.txt", stamp: FileStamp.of(input))],
+                                output: FileStamp.of(output), started: started ?? FileStamp.of(marker.path),
+                                summary: BuildSummary(output: "out", upToDate: false, seconds: 0, tables: [], warnings: [], inputs: []))
+    }
+
+    /// Sets `path`'s modification time to `seconds` and `nanoseconds`.
+    private func setModificationTime(_ path: String, _ seconds: Int64, _ nanoseconds: Int64) {
+        var times = [timespec(tv_sec: Int(seconds), tv_nsec: Int(nanoseconds)), timespec(tv_sec: Int(seconds), tv_nsec: Int(nanoseconds))]
+        XCTAssertEqual(utimensat(AT_FDCWD, path, &times, 0), 0, path)
     }
 
     func testStaleWhenAnythingChanges() throws {
@@ -26,7 +37,8 @@ final class BuildFingerprintTests: XCTestCase {
         let output = directory.appendingPathComponent("out.sqlite").path
         try Data("a".utf8).write(to: URL(fileURLWithPath: input))
         try Data("db".utf8).write(to: URL(fileURLWithPath: output))
-        let stored = fingerprint(input: input, output: output)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-200)], ofItemAtPath: input)
+        let stored = try fingerprint(input: input, output: output)
         let record = directory.appendingPathComponent("cache/out.dbgen-fingerprint").path
         try stored.save(to: record)
         let loaded = try XCTUnwrap(BuildFingerprint.load(from: record))
@@ -41,15 +53,42 @@ final class BuildFingerprintTests: XCTestCase {
         XCTAssertFalse(loaded.isCurrent(schema: input, outputPath: output, options: []))
 
         // Output replaced: stale.
-        let fresh = fingerprint(input: input, output: output)
+        let fresh = try fingerprint(input: input, output: output)
         XCTAssertTrue(fresh.isCurrent(schema: input, outputPath: output, options: []))
         try Data("db".utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
         XCTAssertFalse(fresh.isCurrent(schema: input, outputPath: output, options: []))
 
         // Input gone: stale.
-        let again = fingerprint(input: input, output: output)
+        let again = try fingerprint(input: input, output: output)
         try FileManager.default.removeItem(atPath: input)
         XCTAssertFalse(again.isCurrent(schema: input, outputPath: output, options: []))
+    }
+}
+
+extension BuildFingerprintTests {
+    /// An input modified no earlier than the build began (its stat data taken in the same
+    /// timestamp tick as a later change could be) is not trusted: git's "racily clean" rule.
+    /// A file system keeping whole seconds (no nanoseconds) is compared by the second.
+    func testRacilyCleanInputsAreNotCurrent() throws {
+        let input = directory.appendingPathComponent("in.txt").path
+        let output = directory.appendingPathComponent("out.sqlite").path
+        try Data("a".utf8).write(to: URL(fileURLWithPath: input))
+        try Data("db".utf8).write(to: URL(fileURLWithPath: output))
+        let started = FileStamp(size: 0, mtimeSeconds: 1_700_000_000, mtimeNanoseconds: 500, inode: 1, device: 1)
+        func current(inputModified seconds: Int64, _ nanoseconds: Int64) throws -> Bool {
+            setModificationTime(input, seconds, nanoseconds)
+            return try fingerprint(input: input, output: output, started: started)
+                .isCurrent(schema: input, outputPath: output, options: [])
+        }
+        XCTAssertFalse(try current(inputModified: 1_700_000_000, 500), "modified as the build began")
+        XCTAssertFalse(try current(inputModified: 1_700_000_100, 0), "modified after it began")
+        XCTAssertTrue(try current(inputModified: 1_700_000_000, 499), "modified before")
+        XCTAssertFalse(try current(inputModified: 1_700_000_000, 0), "whole seconds, the same second")
+        XCTAssertTrue(try current(inputModified: 1_699_999_999, 0), "whole seconds, the second before")
+        var unknown = try fingerprint(input: input, output: output, started: started)
+        XCTAssertTrue(unknown.isCurrent(schema: input, outputPath: output, options: []))
+        unknown.started = nil
+        XCTAssertFalse(unknown.isCurrent(schema: input, outputPath: output, options: []), "no start recorded")
     }
 }
 

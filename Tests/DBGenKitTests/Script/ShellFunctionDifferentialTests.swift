@@ -108,6 +108,7 @@ final class ShellFunctionDifferentialTests: XCTestCase {
                                 file: StaticString = #filePath, line: UInt = #line) throws {
         let directory = try TemporaryDirectory("shell-inputs", removedAfter: self)
         for (path, text) in files { try directory.write(path, text) }
+        try directory.backdateContents()
         let options = BuildOptions(schema: directory.url(schema).path, output: directory.url("out.sqlite").path)
         let first = try DatabaseBuilder.build(options)
         XCTAssertTrue(first.inputs.contains { $0.hasSuffix(input) }, "\(first.inputs)", file: file, line: line)
