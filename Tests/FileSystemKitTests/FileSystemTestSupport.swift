@@ -105,9 +105,3 @@ func withoutPermissionOverride<T>(_ body: () throws -> T) throws -> T {
     #endif
     return try body()
 }
-
-/// Sets the access and modification times of `path` to `seconds` and `nanoseconds`.
-func setModificationTime(_ path: String, seconds: Int64, nanoseconds: Int) {
-    var times = [timespec(tv_sec: Int(seconds), tv_nsec: nanoseconds), timespec(tv_sec: Int(seconds), tv_nsec: nanoseconds)]
-    precondition(utimensat(AT_FDCWD, path, &times, 0) == 0, "utimensat \(path)")
-}

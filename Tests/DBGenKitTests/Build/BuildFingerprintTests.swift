@@ -26,12 +26,6 @@ final class BuildFingerprintTests: XCTestCase {
                                 summary: BuildSummary(output: "out", upToDate: false, seconds: 0, tables: [], warnings: [], inputs: []))
     }
 
-    /// Sets `path`'s modification time to `seconds` and `nanoseconds`.
-    private func setModificationTime(_ path: String, _ seconds: Int64, _ nanoseconds: Int64) {
-        var times = [timespec(tv_sec: Int(seconds), tv_nsec: Int(nanoseconds)), timespec(tv_sec: Int(seconds), tv_nsec: Int(nanoseconds))]
-        XCTAssertEqual(utimensat(AT_FDCWD, path, &times, 0), 0, path)
-    }
-
     func testStaleWhenAnythingChanges() throws {
         let input = directory.appendingPathComponent("in.txt").path
         let output = directory.appendingPathComponent("out.sqlite").path
@@ -76,7 +70,7 @@ extension BuildFingerprintTests {
         try Data("db".utf8).write(to: URL(fileURLWithPath: output))
         let started = FileStamp(size: 0, mtimeSeconds: 1_700_000_000, mtimeNanoseconds: 500, inode: 1, device: 1)
         func current(inputModified seconds: Int64, _ nanoseconds: Int64) throws -> Bool {
-            setModificationTime(input, seconds, nanoseconds)
+            setModificationTime(input, seconds: seconds, nanoseconds: nanoseconds)
             return try fingerprint(input: input, output: output, started: started)
                 .isCurrent(schema: input, outputPath: output, options: [])
         }

@@ -23,8 +23,7 @@ final class WorkTreeStatCheckTests: XCTestCase {
     /// Sets `path`'s modification time to `seconds` after 1970 plus `nanoseconds`, not
     /// following a symbolic link.
     private func setModified(_ url: URL, seconds: Int, nanoseconds: Int) {
-        var times = [timespec(tv_sec: seconds, tv_nsec: nanoseconds), timespec(tv_sec: seconds, tv_nsec: nanoseconds)]
-        XCTAssertEqual(utimensat(AT_FDCWD, url.path, &times, AT_SYMLINK_NOFOLLOW), 0, url.path)
+        setModificationTime(url.path, seconds: Int64(seconds), nanoseconds: Int64(nanoseconds), followingLinks: false)
     }
 
     /// The modification and change times `lstat` gives `path`.
