@@ -47,6 +47,7 @@ COMMIT;
 SQL
     echo "$ROWS" > "$WORK/.rows"
 fi
+sync  # let the writeback of the build and the generated data finish first (see bench-dbgen.sh)
 echo "== $(du -m "$WORK/new.sqlite" | cut -f1) MB per database; load before: $(uptime | sed 's/.*load average: //')"
 
 PYTHONPATH="$HERE" PYTHONDONTWRITEBYTECODE=1 python3 - "$DBGEN" "$WORK" "$RUNS" "$ROWS" <<'PY'

@@ -45,6 +45,7 @@ if [ -z "${DBGEN:-}" ]; then
     DBGEN="$(cd "$REPO" && swift build -c release --show-bin-path)/dbgen"
 fi
 
+sync  # let the writeback of the build and the generated data finish first (see bench-dbgen.sh)
 for VARIANT in clean trailing; do
     echo "== $VARIANT (load before: $(uptime | sed 's/.*load average: //'))"
     (cd "$WORK/data/$VARIANT" && PYTHONPATH="$HERE" PYTHONDONTWRITEBYTECODE=1 python3 - "$DBGEN" "$WORK" "$RUNS" "$VARIANT" <<'PY'
