@@ -325,30 +325,13 @@ extension GitRepository {
             converted = converted ?? (String(cString: path), conversion)
         }
         // With core.ignoreCase, libgit2 pairs a tracked file with a work-tree file whose name
-        // differs only in case (`a.txt` renamed `A.txt`) and reports nothing; git looks each
-        // file up by the name the index records, so on a case-sensitive file system (a
-        // repository made on a Mac, copied to Linux) the file is deleted. Where the file
-        // system folds case, the lookup finds it, for git and here alike.
-        if configBool("core.ignorecase") == true, Self.hasMissingTrackedFile(index: index, workDirectory: workDirectory) {
+        // differs only in case (`a.txt` renamed `A.txt`) and reports nothing, where git finds
+        // the file deleted on a case-sensitive file system: so every name is looked up too.
+        if Self.hasChangeStatusMisses(index: index, workDirectory: workDirectory,
+                                      lookingUpNames: configBool("core.ignorecase") == true) {
             return true
         }
         if let converted { return try askGit(.conversion(path: converted.path, converted.conversion)) }
-        return Self.hasChangeStatusMisses(index: index, workDirectory: workDirectory)
-    }
-
-    /// True when a tracked file git looks at is missing from the work tree under the name the
-    /// index records (`lstat` fails with `ENOENT` or `ENOTDIR`, which git reports as deleted).
-    /// Not looked at, as git does not: submodules, skip-worktree and assume-unchanged entries,
-    /// conflict stages.
-    private static func hasMissingTrackedFile(index: OpaquePointer?, workDirectory: String) -> Bool {
-        for i in 0..<git_index_entrycount(index) {
-            guard let entry = git_index_get_byindex(index, i)?.pointee, !entry.isConflicted, !entry.skipsWorktree,
-                  !entry.assumesUnchanged, !entry.isSubmodule else { continue }
-            var info = stat()
-            if lstat(workDirectory + "/" + String(cString: entry.path), &info) != 0, errno == ENOENT || errno == ENOTDIR {
-                return true
-            }
-        }
         return false
     }
 
@@ -459,15 +442,22 @@ extension GitRepository {
     /// (which runs no status) would miss: a submodule entry (mode 160000) whose directory is
     /// missing from the work tree, or an entry git smudged (recorded size 0,
     /// written racily clean so that its content is compared later) whose file is empty though
-    /// its blob is not. Skip-worktree and conflicted entries are not looked at.
-    private static func hasChangeStatusMisses(index: OpaquePointer?, workDirectory: String) -> Bool {
+    /// its blob is not; and, `lookingUpNames` (core.ignoreCase, where libgit2 pairs names that
+    /// differ only in case), a tracked file missing under the name the index records (`lstat`
+    /// fails with `ENOENT` or `ENOTDIR`, which git reports as deleted; where the file system
+    /// folds case, git's lookup and this one find the file alike). Skip-worktree and conflicted
+    /// entries are not looked at, nor, for their names, assume-unchanged ones: git does not.
+    private static func hasChangeStatusMisses(index: OpaquePointer?, workDirectory: String, lookingUpNames: Bool = false) -> Bool {
         for i in 0..<git_index_entrycount(index) {
-            guard let entry = git_index_get_byindex(index, i)?.pointee, !entry.isConflicted, !entry.skipsWorktree,
-                  entry.isSubmodule || entry.isSmudged else { continue }
+            guard let entry = git_index_get_byindex(index, i)?.pointee, !entry.isConflicted, !entry.skipsWorktree else { continue }
+            let nameLookedUp = lookingUpNames && !entry.isSubmodule && !entry.assumesUnchanged
+            guard entry.isSubmodule || entry.isSmudged || nameLookedUp else { continue }
             var info = stat()
             let path = workDirectory + "/" + String(cString: entry.path)
             let found = lstat(path, &info) == 0
-            if entry.isSubmodule ? (!found || info.st_mode & S_IFMT != S_IFDIR) : (found && info.st_mode & S_IFMT == S_IFREG && info.st_size == 0) {
+            if !found, nameLookedUp, errno == ENOENT || errno == ENOTDIR { return true }
+            if entry.isSubmodule ? (!found || info.st_mode & S_IFMT != S_IFDIR)
+                                 : (entry.isSmudged && found && info.st_mode & S_IFMT == S_IFREG && info.st_size == 0) {
                 return true
             }
         }
