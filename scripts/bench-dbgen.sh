@@ -17,8 +17,9 @@
 # too (without that it would fail at CREATE TABLE). Prints min / median / max wall-clock
 # seconds of both, the ratio of the medians (dbgen / sqlite3) with the ratio's range over the
 # paired runs, the same ratio against the shell's run alone (the deletion left out, as this
-# script measured before), dbgen's peak RSS (largest over its runs), and the no-op rebuild
-# (inputs unchanged) time with its share of a build.
+# script measured before), the CPU seconds (user + system) of both and their ratio, dbgen's
+# peak RSS (largest over its runs), and the no-op rebuild (inputs unchanged) time with its
+# share of a build.
 set -euo pipefail
 
 ROWS="${1:-1000000}"
@@ -64,14 +65,16 @@ def run_sqlite3():
     return shell_rebuild(sqlite_out)
 
 run_dbgen("--force"); run_sqlite3()          # warm-up: page cache, first output in place
-dbgen_times, sqlite_times, shell_times, rss = [], [], [], []
+dbgen_times, sqlite_times, shell_times, rss, dbgen_cpu, sqlite_cpu = [], [], [], [], [], []
 for run in range(1, runs + 1):
-    d, r = run_dbgen("--force")
+    ours = run_dbgen("--force")
+    d = ours.seconds
     s, shell = run_sqlite3()
-    dbgen_times.append(d); sqlite_times.append(s); shell_times.append(shell); rss.append(r)
-    print(f"   run {run}: dbgen {d:.3f} s, sqlite3 {s:.3f} s ({s - shell:.3f} s of it deleting the previous output),"
-          f" ratio {d / s:.2f}, dbgen peak RSS {r / 1024:.1f} MiB", flush=True)
-noop = [run_dbgen()[0] for _ in range(max(runs, 5))]
+    dbgen_times.append(d); sqlite_times.append(s); shell_times.append(shell.seconds); rss.append(ours.rss)
+    dbgen_cpu.append(ours.cpu); sqlite_cpu.append(shell.cpu)
+    print(f"   run {run}: dbgen {d:.3f} s, sqlite3 {s:.3f} s ({s - shell.seconds:.3f} s of it deleting the previous"
+          f" output), ratio {d / s:.2f}, dbgen peak RSS {ours.rss / 1024:.1f} MiB", flush=True)
+noop = [run_dbgen().seconds for _ in range(max(runs, 5))]
 
 def check(sql):
     return [subprocess.run(["sqlite3", path, sql], check=True, capture_output=True, text=True).stdout
@@ -90,6 +93,9 @@ print(f"ratio:          {median_dbgen / statistics.median(sqlite_times):.3f} (me
       f" paired runs {min(ratios):.2f}-{max(ratios):.2f})")
 print(f"ratio, shell's run alone: {median_dbgen / statistics.median(shell_times):.3f}"
       f" (paired runs {min(shell_ratios):.2f}-{max(shell_ratios):.2f})")
+print(f"CPU (user+sys): dbgen median {statistics.median(dbgen_cpu):.3f} s, sqlite3 {statistics.median(sqlite_cpu):.3f} s,"
+      f" ratio {statistics.median(dbgen_cpu) / statistics.median(sqlite_cpu):.3f} (dbgen parses on a second thread:"
+      f" with no second core free, its time tends to this ratio)")
 print(f"dbgen peak RSS: {max(rss) / 1024:.1f} MiB")
 print(f"no-op rebuild:  {spread(noop)} ({100 * statistics.median(noop) / median_dbgen:.1f}% of a build)")
 PY

@@ -60,8 +60,8 @@ old, new = os.path.join(work, "old.sqlite"), os.path.join(work, "new.sqlite")
 timed([dbgen, "diff", old, new]); timed(["sqldiff", old, new])   # warm-up
 ours, theirs, our_rss, their_rss = [], [], [], []
 for run in range(1, runs + 1):
-    d, dr = timed([dbgen, "diff", old, new])
-    s, sr = timed(["sqldiff", old, new])
+    d, dr, _ = timed([dbgen, "diff", old, new])
+    s, sr, _ = timed(["sqldiff", old, new])
     ours.append(d); theirs.append(s); our_rss.append(dr); their_rss.append(sr)
     print(f"   run {run}: dbgen diff {d:.3f} s, sqldiff {s:.3f} s, ratio {d / s:.2f}, "
           f"RSS {dr / 1024:.1f} / {sr / 1024:.1f} MiB", flush=True)
@@ -88,7 +88,7 @@ updates = os.path.join(work, "updates")
 times, rss = [], []
 for _ in range(3):
     shutil.rmtree(updates, ignore_errors=True)
-    t, r = timed([dbgen, "update", "--bundled", old, "--updates", updates, "--database", new])
+    t, r, _ = timed([dbgen, "update", "--bundled", old, "--updates", updates, "--database", new])
     times.append(t); rss.append(r)
 print(f"update --database ({os.path.getsize(new) / 1e6:.0f} MB): {spread(times)}, peak RSS {max(rss) / 1024:.1f} MiB")
 PY

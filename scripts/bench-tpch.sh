@@ -14,13 +14,13 @@
 #
 # Per variant: one untimed warm-up of each tool (so the data is in the page cache for both),
 # then `dbgen --force` and `rm -f out.db; sqlite3 out.db < schema.txt` alternately, RUNS times
-# each (their stderr, sqlite3's millions of warning lines included, goes to /dev/null; the
-# shell is timed deleting its previous output too, as dbgen's rename over its own frees that
-# file); prints each pair, the medians, the ratio of the medians (dbgen / sqlite3) with its
-# range over the pairs, the same ratio against the shell's run alone,
-# dbgen's peak RSS (largest over its runs), and checks that both databases hold the same
-# content (the sqlite3 shell's `.sha3sum` of each). The load average before and after says how
-# busy the machine was.
+# each (their stderr, sqlite3's millions of warning lines included, goes to /dev/null; the shell
+# is timed deleting its previous output too, as dbgen's rename over its own frees that file);
+# prints each pair, the medians, the ratio of the medians (dbgen / sqlite3) with its range over
+# the pairs, the same ratio against the shell's run alone, the CPU seconds (user + system) of
+# both and their ratio, dbgen's peak RSS (largest over its runs), and checks that both databases
+# hold the same content (the sqlite3 shell's `.sha3sum` of each). The load average before and
+# after says how busy the machine was.
 set -euo pipefail
 
 SCALE="${1:-1}"
@@ -63,13 +63,15 @@ def run_sqlite3():
     return shell_rebuild(sqlite_out, stderr=subprocess.DEVNULL)
 
 run_dbgen(); run_sqlite3()          # warm-up: page cache, first output in place
-dbgen_times, sqlite_times, shell_times, rss = [], [], [], []
+dbgen_times, sqlite_times, shell_times, rss, dbgen_cpu, sqlite_cpu = [], [], [], [], [], []
 for run in range(1, runs + 1):
-    d, r = run_dbgen()
+    ours = run_dbgen()
+    d = ours.seconds
     s, shell = run_sqlite3()
-    dbgen_times.append(d); sqlite_times.append(s); shell_times.append(shell); rss.append(r)
-    print(f"   run {run}: dbgen {d:.2f} s, sqlite3 {s:.2f} s ({s - shell:.2f} s of it deleting the previous output),"
-          f" ratio {d / s:.2f}, dbgen peak RSS {r / 1024:.1f} MiB", flush=True)
+    dbgen_times.append(d); sqlite_times.append(s); shell_times.append(shell.seconds); rss.append(ours.rss)
+    dbgen_cpu.append(ours.cpu); sqlite_cpu.append(shell.cpu)
+    print(f"   run {run}: dbgen {d:.2f} s, sqlite3 {s:.2f} s ({s - shell.seconds:.2f} s of it deleting the previous"
+          f" output), ratio {d / s:.2f}, dbgen peak RSS {ours.rss / 1024:.1f} MiB", flush=True)
 
 hashes = [subprocess.run(["sqlite3", path, ".sha3sum"], check=True, capture_output=True, text=True).stdout
           for path in (dbgen_out, sqlite_out)]
@@ -87,6 +89,8 @@ print(f"   ratio:          {statistics.median(dbgen_times) / statistics.median(s
       f" (median dbgen / median sqlite3; paired runs {min(ratios):.2f}-{max(ratios):.2f})")
 print(f"   ratio, shell's run alone: {statistics.median(dbgen_times) / statistics.median(shell_times):.3f}"
       f" (paired runs {min(shell_ratios):.2f}-{max(shell_ratios):.2f})")
+print(f"   CPU (user+sys): dbgen median {statistics.median(dbgen_cpu):.2f} s, sqlite3 {statistics.median(sqlite_cpu):.2f} s,"
+      f" ratio {statistics.median(dbgen_cpu) / statistics.median(sqlite_cpu):.3f}")
 print(f"   dbgen peak RSS: {max(rss) / 1024:.1f} MiB")
 print(f"   content:        {'same as sqlite3 (.sha3sum)' if hashes[0] == hashes[1] else 'DIFFERENT from sqlite3'}")
 if hashes[0] != hashes[1]:
