@@ -14,13 +14,34 @@ import SQLiteCore
 /// For the same kind of target it also knows which columns have INTEGER or NUMERIC affinity: a field
 /// there that is a plain decimal integer (see ``plainInteger(_:count:)``) is bound as that
 /// integer rather than as text, sparing SQLite its text-to-number conversion, which would
-/// store exactly that integer.
+/// store exactly that integer. And it knows the table's rowid alias (``RowidAlias``), if any.
 struct ImportGroupedInsert {
     let statement: Statement
     /// Records per statement.
     let rows: Int
     /// Per parameter of a record: true when the column has INTEGER or NUMERIC affinity.
     let integerColumns: [Bool]
+    /// The table's INTEGER PRIMARY KEY, when a NULL there gives a row the rowid SQLite's
+    /// `max(rowid) + 1` rule gives it.
+    let rowidAlias: RowidAlias?
+
+    /// The parameter of a record that is the table's rowid (its INTEGER PRIMARY KEY), and the
+    /// rowid a row inserted with NULL there gets first: one more than the largest in the table
+    /// (1 when it is empty).
+    ///
+    /// A row whose key is that very number is inserted with NULL in its place: SQLite then takes
+    /// the rowid from the end of the table (`OP_NewRowid`) and appends the row, where an explicit
+    /// key costs a root-to-leaf search to check that it is free (about a tenth of the food build).
+    /// The row, its rowid, `last_insert_rowid()` and the file's bytes are the same. Only for a
+    /// rowid table whose one primary-key column is the rowid (no index was made for it: `INT
+    /// PRIMARY KEY` and `INTEGER PRIMARY KEY DESC` have one) and that is not `AUTOINCREMENT`
+    /// (there SQLite also looks at `sqlite_sequence`, which may be ahead of the table).
+    struct RowidAlias {
+        /// Index of the parameter in a record.
+        let column: Int
+        /// The rowid SQLite gives the next row inserted without one.
+        let next: Int64
+    }
 
     /// At most this many records per statement.
     static let maximumRows = 64
@@ -39,7 +60,9 @@ struct ImportGroupedInsert {
             let statement = try connection.prepare(sql)
             let integerColumns = integerAffinityColumns(connection: connection, table: table, schema: schema,
                                                         columnCount: columnCount)
-            return ImportGroupedInsert(statement: statement, rows: rows, integerColumns: integerColumns)
+            return ImportGroupedInsert(statement: statement, rows: rows, integerColumns: integerColumns,
+                                       rowidAlias: rowidAlias(connection: connection, table: table, schema: schema,
+                                                              integerColumns: integerColumns))
         } catch {
             return nil
         }
@@ -67,6 +90,57 @@ struct ImportGroupedInsert {
             index += 2
         }
         return integer.count == columnCount ? integer : none
+    }
+
+    /// The table's rowid alias among the values of a record, when it has one that a NULL can
+    /// stand for (see ``RowidAlias``); nil when it has none, or it cannot be told.
+    static func rowidAlias(connection: Connection, table: String, schema: String?,
+                           integerColumns: [Bool]) -> RowidAlias? {
+        do {
+            let listing = schema == nil
+                ? "SELECT schema, wr FROM pragma_table_list WHERE name = ?1 COLLATE NOCASE AND type = 'table'"
+                : "SELECT schema, wr FROM pragma_table_list WHERE name = ?1 COLLATE NOCASE AND schema = ?2 COLLATE NOCASE AND type = 'table'"
+            let found = try texts(connection, listing, [table] + (schema.map { [$0] } ?? []), columns: 2)
+            // One table, with a rowid (a WITHOUT ROWID table's key also has an index, see below).
+            guard found.count == 2, found[1] == "0" else { return nil }
+            let schemaName = found[0]
+            let definition = try texts(
+                connection, "SELECT sql FROM \(SQLIdentifier.quote(schemaName)).sqlite_schema WHERE type = 'table' AND name = ?1 COLLATE NOCASE",
+                [table])
+            guard definition.count == 1, !definition[0].uppercased().contains("AUTOINCREMENT") else { return nil }
+            // Exactly one primary-key column, a value of the record.
+            let columns = try texts(connection, "SELECT name, pk, hidden FROM pragma_table_xinfo(?1, ?2)",
+                                    [table, schemaName], columns: 3)
+            var key: (column: Int, name: String)?
+            var keys = 0
+            var value = 0
+            var index = 0
+            while index + 2 < columns.count {
+                let (name, pk, hidden) = (columns[index], columns[index + 1], columns[index + 2])
+                if pk != "0" {
+                    keys += 1
+                    if hidden == "0" { key = (value, name) }
+                }
+                if hidden == "0" { value += 1 }
+                index += 3
+            }
+            guard keys == 1, let key, key.column < integerColumns.count, integerColumns[key.column] else { return nil }
+            // The rowid itself: any other primary key has an index of its own.
+            guard try texts(connection, "SELECT count(*) FROM pragma_index_list(?1, ?2) WHERE origin = 'pk'",
+                            [table, schemaName]) == ["0"] else { return nil }
+            let largest = try connection.query(
+                "SELECT max(\(SQLIdentifier.quote(key.name))) FROM \(SQLIdentifier.quote(schemaName)).\(SQLIdentifier.quote(table))")
+            switch largest.first?.values.first {
+            case .null?:
+                return RowidAlias(column: key.column, next: 1)
+            case .integer(let rowid)? where rowid < Int64.max:  // at the largest rowid SQLite picks one at random
+                return RowidAlias(column: key.column, next: rowid + 1)
+            default:
+                return nil
+            }
+        } catch {
+            return nil
+        }
     }
 
     /// True for a declared type of INTEGER or NUMERIC affinity other than `ANY` (see above).

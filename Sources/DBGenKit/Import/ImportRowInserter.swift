@@ -24,6 +24,11 @@ struct ImportRowInserter {
     /// Per column: true when a plain integer field is bound as an integer (both statements
     /// insert into the same table).
     private let integerColumns: [Bool]
+    /// The column that is the table's rowid (``ImportGroupedInsert/RowidAlias``), or -1.
+    private let rowidColumn: Int
+    /// The rowid SQLite gives the next row inserted without one, while it is known: one more
+    /// than the largest rowid inserted so far. A group binds NULL for a key equal to it.
+    private var nextRowid: Int64?
 
     init(statement: Statement, group: ImportGroupedInsert?, columnCount: Int, connection: Connection) {
         self.statement = statement
@@ -31,6 +36,8 @@ struct ImportRowInserter {
         self.columnCount = columnCount
         self.connection = connection
         self.integerColumns = group?.integerColumns ?? Array(repeating: false, count: columnCount)
+        self.rowidColumn = group?.rowidAlias?.column ?? -1
+        self.nextRowid = group?.rowidAlias?.next
         if let group { pending.reserveCapacity(ImportSession.batchRecords + group.rows) }
     }
 
@@ -93,7 +100,7 @@ struct ImportRowInserter {
             for _ in 0..<((count - 1) / size) {
                 for row in 0..<size {
                     bind(group.statement, parameterOffset: Int32(row * nCol), fields: fields,
-                         field: pending[next + row].field)
+                         field: pending[next + row].field, inGroup: true)
                 }
                 _ = group.statement.stepStatus()
                 if group.statement.reset() == .SQLITE_OK {
@@ -105,7 +112,11 @@ struct ImportRowInserter {
                         // nothing to replay against.
                         throw DBGenError(.importData, "INSERT failed: \(message)", at: location(pending[next].line))
                     }
-                    // SQLite undid the group's rows: insert them singly to find the failing one.
+                    // SQLite undid the group's rows: insert them singly, with their own keys, to
+                    // find the failing one. From here on keys are bound as they are: should a
+                    // NULL ever have given a row a rowid that a later row's key names, the group
+                    // failed for that, and its rows go in again with their keys.
+                    nextRowid = nil
                     for row in next..<(next + size) {
                         try insertSingle(batch, fields: fields, field: pending[row].field, line: pending[row].line,
                                          location: location)
@@ -137,19 +148,32 @@ struct ImportRowInserter {
 
     /// Binds the record whose first field is `field` to parameters `parameterOffset + 1…`.
     /// A plain integer in a column of INTEGER or NUMERIC affinity is bound as that integer (see
-    /// ``ImportGroupedInsert``), which is what SQLite would convert the text to.
-    private func bind(_ statement: Statement, parameterOffset: Int32, fields: BatchFields, field: Int) {
+    /// ``ImportGroupedInsert``), which is what SQLite would convert the text to. In a group, a
+    /// rowid equal to the one SQLite would give a row without one is bound as NULL
+    /// (``ImportGroupedInsert/RowidAlias``); single rows keep their key, so `.reinsert` inserts
+    /// the same row again.
+    private mutating func bind(_ statement: Statement, parameterOffset: Int32, fields: BatchFields, field: Int,
+                               inGroup: Bool = false) {
         for column in 0..<columnCount {
             let parameter = parameterOffset + Int32(column + 1)
             let length = fields.lengths[field + column]
             if length < 0 {
+                if column == rowidColumn { nextRowid = nil }  // SQLite picks the rowid
                 statement.bindNull(at: parameter)
             } else {
                 let pointer = fields.base + fields.starts[field + column]
                 if integerColumns[column], let value = ImportGroupedInsert.plainInteger(pointer, count: length) {
+                    if column == rowidColumn, let next = nextRowid, value >= next {
+                        nextRowid = value + 1
+                        if inGroup, value == next {
+                            statement.bindNull(at: parameter)
+                            continue
+                        }
+                    }
                     statement.bindInt64(value, at: parameter)
                     continue
                 }
+                if column == rowidColumn { nextRowid = nil }  // SQLite converts the text: not followed here
                 // Bound as a C string by the shell: a NUL byte ends the value.
                 var textLength = length
                 if fields.checkNul, length > 0, let nul = memchr(pointer, 0, length) {

@@ -111,6 +111,93 @@ final class ImportGroupedInsertTests: XCTestCase {
         XCTAssertFalse(ImportGroupedInsert.isSafeTarget(connection: db, table: "plain", schema: "main"), "a trigger in the schema")
     }
 
+    /// The rowid alias is found where, and only where, a NULL in its place gives a row the rowid
+    /// its key names when that key is one more than the largest: an INTEGER PRIMARY KEY of a
+    /// rowid table, wherever it stands, not AUTOINCREMENT; with the rowid that comes next.
+    func testRowidAliasIsFoundOnlyWhereANullGivesTheKeyedRowid() throws {
+        let directory = try TemporaryDirectory("rowid-alias", removedAfter: self)
+        let db = try ImportDifferentialHarness.open(directory.url("probe.sqlite"))
+        try ImportDifferentialHarness.exec(db, food + """
+            CREATE TABLE later(a TEXT, b INT AS (length(a)), id INTEGER PRIMARY KEY, c);
+            INSERT INTO later(a, id, c) VALUES ('x', -7, 1), ('y', 41, 2);
+            CREATE TABLE negative(id INTEGER PRIMARY KEY, a); INSERT INTO negative VALUES (-9, 1);
+            CREATE TABLE full(id INTEGER PRIMARY KEY, a); INSERT INTO full VALUES (9223372036854775807, 1);
+            CREATE TABLE descending(id INTEGER PRIMARY KEY DESC, a);
+            CREATE TABLE int_key(id INT PRIMARY KEY, a);
+            CREATE TABLE text_key(id TEXT PRIMARY KEY, a);
+            CREATE TABLE two_keys(id INTEGER, a INTEGER, PRIMARY KEY (id, a));
+            CREATE TABLE no_key(id INTEGER, a);
+            CREATE TABLE counted(id INTEGER PRIMARY KEY AUTOINCREMENT, a);
+            CREATE TABLE keyless_rows(id INTEGER PRIMARY KEY, a) WITHOUT ROWID;
+            CREATE TABLE constraint_key(id INTEGER, a, PRIMARY KEY (id DESC));
+            """)
+        func alias(_ table: String, _ columns: Int) -> ImportGroupedInsert.RowidAlias? {
+            ImportGroupedInsert.prepare(connection: db, table: table, schema: nil,
+                                        qualifiedTable: SQLIdentifier.quote(table), columnCount: columns)?.rowidAlias
+        }
+        XCTAssertEqual(alias("food", 5).map { [$0.column, Int($0.next)] }, [0, 1], "an empty table: rowid 1 comes next")
+        XCTAssertEqual(alias("later", 3).map { [$0.column, Int($0.next)] }, [1, 42], "after a generated column; the largest + 1")
+        XCTAssertEqual(alias("negative", 2).map { Int($0.next) }, -8)
+        XCTAssertEqual(alias("constraint_key", 2).map { [$0.column, Int($0.next)] }, [0, 1],
+                       "PRIMARY KEY (id DESC) as a table constraint is the rowid")
+        for table in ["full", "descending", "int_key", "text_key", "two_keys", "no_key", "counted", "keyless_rows"] {
+            XCTAssertNil(alias(table, 2), table)
+        }
+    }
+
+    /// Keys bound as NULL (one more than the largest rowid, in a group) give the rows, rowids and
+    /// `last_insert_rowid()` sqlite3 gives, through gaps, keys below the largest, keys SQLite
+    /// converts from text, a table that already has rows, a NULL key, and duplicates; and an
+    /// AUTOINCREMENT table whose sequence is ahead of its rows keeps its keys.
+    func testKeysBoundAsNullGiveTheRowsSQLite3Gives() throws {
+        let afterImportAndSequence = afterImport + " CREATE TABLE sequence AS SELECT name, seq FROM sqlite_sequence;"
+        func keyed(_ keys: [String]) -> String {
+            keys.enumerated().map { "\($1)|\($0 % 25)|name \($0)|d|\($0).5" }.joined(separator: "\n") + "\n"
+        }
+        let run = (1...300).map(String.init)
+        // A wrong NULL would give a row a rowid another row then asks for: that group fails and is
+        // inserted again row by row, with the keys. So the cases below avoid such collisions,
+        // where only the rowids could tell a wrong NULL.
+        // Consecutive keys, then gaps, and consecutive again.
+        try check(ImportCase("rowid-gaps", setupSQL: food,
+                             file: keyed(run + ["500", "501", "7000"] + (7001...7200).map(String.init)),
+                             commands: csvPipe, finalSQL: afterImport))
+        // Keys below the largest, then consecutive again after it.
+        try check(ImportCase("rowid-below-largest", setupSQL: food,
+                             file: keyed(run + ["900"] + (302...330).map(String.init) + (901...1000).map(String.init)),
+                             commands: csvPipe, finalSQL: afterImport))
+        // Rows already there: the count starts after the largest (and below it nothing is NULL).
+        try check(ImportCase("rowid-after-existing", setupSQL: food + "INSERT INTO food VALUES (1000, 1, 'x', 'y', 2.5), (-5, 1, 'x', 'y', 1);",
+                             file: keyed((1001...1300).map(String.init) + run), commands: csvPipe, finalSQL: afterImport))
+        // A key SQLite converts from text (" 9") moves the largest rowid past what was counted:
+        // the next "6" must keep its key, not take rowid 10.
+        try check(ImportCase("rowid-after-converted-key", setupSQL: food,
+                             file: keyed(["1", "2", "3", "4", "5", " 9", "6", "7"] + (1000...1200).map(String.init)),
+                             commands: csvPipe, finalSQL: afterImport))
+        // AUTOINCREMENT: the sequence (10) is ahead of the largest rowid (5); the keys 6, 7, ... stay.
+        try check(ImportCase("rowid-autoincrement",
+                             setupSQL: #"CREATE TABLE "food" ("pk" INTEGER PRIMARY KEY AUTOINCREMENT, "group" INTEGER, "name" TEXT, "desc" TEXT, "kcal" REAL);"#
+                                + "INSERT INTO food (pk) VALUES (1), (2), (3), (4), (5), (6), (7), (8), (9), (10); DELETE FROM food WHERE pk > 5;",
+                             file: keyed((6...300).map(String.init)), commands: csvPipe, finalSQL: afterImportAndSequence))
+        // Keys that are not the rowid keep their values: NULL there would be stored as NULL.
+        for key in ["INTEGER PRIMARY KEY DESC", "INT PRIMARY KEY"] {
+            try check(ImportCase("not-rowid-\(key)", setupSQL: #"CREATE TABLE "food" ("pk" "# + key + #", "group" INTEGER, "name" TEXT, "desc" TEXT, "kcal" REAL);"#,
+                                 file: keyed(run), commands: csvPipe, finalSQL: afterImport))
+        }
+        // A NULL key (a short record; the key is its last field) takes the next rowid; a key
+        // equal to it afterwards is a duplicate, as in sqlite3.
+        let late = "CREATE TABLE food (name TEXT, kcal REAL, pk INTEGER PRIMARY KEY);"
+        let lateRows = (1...200).map { "n|1.5|\($0)" } + ["short|2.5"] + (202...300).map { "n|1.5|\($0)" }
+        try check(ImportCase("rowid-null-key", setupSQL: late, file: lateRows.joined(separator: "\n") + "\n",
+                             commands: csvPipe, finalSQL: afterImport))
+        try checkStops(ImportCase("rowid-null-key-then-duplicate", setupSQL: late,
+                                  file: ((1...150).map { "n|1.5|\($0)" } + ["short|2.5", "n|1.5|151"] + (152...300).map { "n|1.5|\($0)" })
+                                    .joined(separator: "\n") + "\n",
+                                  commands: csvPipe))
+        try checkStops(ImportCase("rowid-duplicate-of-counted-key", setupSQL: food,
+                                  file: keyed(run + ["150"] + (301...400).map(String.init)), commands: csvPipe))
+    }
+
     /// Fields bound as integers in INTEGER- and NUMERIC-affinity columns must be stored exactly as the
     /// shell's text bind is: integer-shaped text of every kind, in several groups, into every
     /// kind of column and table, compared with sqlite3.
