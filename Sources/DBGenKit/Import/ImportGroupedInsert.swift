@@ -97,17 +97,12 @@ struct ImportGroupedInsert {
     static func rowidAlias(connection: Connection, table: String, schema: String?,
                            integerColumns: [Bool]) -> RowidAlias? {
         do {
-            let listing = schema == nil
-                ? "SELECT schema, wr FROM pragma_table_list WHERE name = ?1 COLLATE NOCASE AND type = 'table'"
-                : "SELECT schema, wr FROM pragma_table_list WHERE name = ?1 COLLATE NOCASE AND schema = ?2 COLLATE NOCASE AND type = 'table'"
-            let found = try texts(connection, listing, [table] + (schema.map { [$0] } ?? []), columns: 2)
-            // One table, with a rowid (a WITHOUT ROWID table's key also has an index, see below).
-            guard found.count == 2, found[1] == "0" else { return nil }
-            let schemaName = found[0]
-            let definition = try texts(
-                connection, "SELECT sql FROM \(SQLIdentifier.quote(schemaName)).sqlite_schema WHERE type = 'table' AND name = ?1 COLLATE NOCASE",
-                [table])
-            guard definition.count == 1, !definition[0].uppercased().contains("AUTOINCREMENT") else { return nil }
+            // A table with a rowid (a WITHOUT ROWID table's key also has an index, see below).
+            guard let target = try target(connection, table: table, schema: schema), !target.withoutRowid,
+                  let definition = try definition(connection, table: table, schema: target.schema),
+                  !definition.uppercased().contains("AUTOINCREMENT")
+            else { return nil }
+            let schemaName = target.schema
             // Exactly one primary-key column, a value of the record.
             let columns = try texts(connection, "SELECT name, pk, hidden FROM pragma_table_xinfo(?1, ?2)",
                                     [table, schemaName], columns: 3)
@@ -185,25 +180,38 @@ struct ImportGroupedInsert {
     static func isSafeTarget(connection: Connection, table: String, schema: String?) -> Bool {
         do {
             guard try texts(connection, "PRAGMA foreign_keys") == ["0"] else { return false }
-            // Exactly one ordinary table of that name where the insert will look.
-            let listing = schema == nil
-                ? "SELECT schema, type FROM pragma_table_list WHERE name = ?1 COLLATE NOCASE"
-                : "SELECT schema, type FROM pragma_table_list WHERE name = ?1 COLLATE NOCASE AND schema = ?2 COLLATE NOCASE"
-            let found = try texts(connection, listing, [table] + (schema.map { [$0] } ?? []), columns: 2)
-            guard found.count == 2, found[1] == "table" else { return false }
-            let quotedSchema = SQLIdentifier.quote(found[0])
+            guard let target = try target(connection, table: table, schema: schema) else { return false }
+            let quotedSchema = SQLIdentifier.quote(target.schema)
             guard try texts(connection, "SELECT count(*) FROM \(quotedSchema).sqlite_schema WHERE type = 'trigger'") == ["0"],
-                  try texts(connection, "SELECT count(*) FROM temp.sqlite_schema WHERE type = 'trigger'") == ["0"]
+                  try texts(connection, "SELECT count(*) FROM temp.sqlite_schema WHERE type = 'trigger'") == ["0"],
+                  let definition = try definition(connection, table: table, schema: target.schema)
             else { return false }
-            let definition = try texts(
-                connection, "SELECT sql FROM \(quotedSchema).sqlite_schema WHERE type = 'table' AND name = ?1 COLLATE NOCASE",
-                [table])
-            guard definition.count == 1 else { return false }
-            let upper = definition[0].uppercased()
+            let upper = definition.uppercased()
             return !upper.contains("FAIL") && !upper.contains("ROLLBACK")
         } catch {
             return false
         }
+    }
+
+    /// The one ordinary table named `table` where the insert will look (in `schema`, or the first
+    /// schema that has it): its schema's name and whether it is WITHOUT ROWID; nil when there is
+    /// no such table, or more than one object of that name.
+    private static func target(_ connection: Connection, table: String, schema: String?) throws
+        -> (schema: String, withoutRowid: Bool)? {
+        let listing = schema == nil
+            ? "SELECT schema, type, wr FROM pragma_table_list WHERE name = ?1 COLLATE NOCASE"
+            : "SELECT schema, type, wr FROM pragma_table_list WHERE name = ?1 COLLATE NOCASE AND schema = ?2 COLLATE NOCASE"
+        let found = try texts(connection, listing, [table] + (schema.map { [$0] } ?? []), columns: 3)
+        guard found.count == 3, found[1] == "table" else { return nil }
+        return (found[0], found[2] != "0")
+    }
+
+    /// The `CREATE TABLE` statement of `table` in `schema`, if there is one such table.
+    private static func definition(_ connection: Connection, table: String, schema: String) throws -> String? {
+        let found = try texts(
+            connection, "SELECT sql FROM \(SQLIdentifier.quote(schema)).sqlite_schema WHERE type = 'table' AND name = ?1 COLLATE NOCASE",
+            [table])
+        return found.count == 1 ? found[0] : nil
     }
 
     /// The first `columns` columns of every row of `sql`, as text (NULL as "").
