@@ -53,7 +53,7 @@ struct ImportGroupedInsert {
                         columnCount: Int) -> ImportGroupedInsert? {
         let variableLimit = connection.limit(.variableNumber)
         let rows = min(maximumRows, variableLimit / max(columnCount, 1))
-        guard rows >= 2, isSafeTarget(connection: connection, table: table, schema: schema) else { return nil }
+        guard rows >= 2, let target = safeTarget(connection: connection, table: table, schema: schema) else { return nil }
         let row = "(" + Array(repeating: "?", count: columnCount).joined(separator: ",") + ")"
         let sql = "INSERT INTO \(qualifiedTable) VALUES" + Array(repeating: row, count: rows).joined(separator: ",")
         do {
@@ -61,7 +61,7 @@ struct ImportGroupedInsert {
             let integerColumns = integerAffinityColumns(connection: connection, table: table, schema: schema,
                                                         columnCount: columnCount)
             return ImportGroupedInsert(statement: statement, rows: rows, integerColumns: integerColumns,
-                                       rowidAlias: rowidAlias(connection: connection, table: table, schema: schema,
+                                       rowidAlias: rowidAlias(connection: connection, table: table, target: target,
                                                               integerColumns: integerColumns))
         } catch {
             return nil
@@ -94,14 +94,11 @@ struct ImportGroupedInsert {
 
     /// The table's rowid alias among the values of a record, when it has one that a NULL can
     /// stand for (see ``RowidAlias``); nil when it has none, or it cannot be told.
-    static func rowidAlias(connection: Connection, table: String, schema: String?,
+    static func rowidAlias(connection: Connection, table: String, target: Target,
                            integerColumns: [Bool]) -> RowidAlias? {
         do {
             // A table with a rowid (a WITHOUT ROWID table's key also has an index, see below).
-            guard let target = try target(connection, table: table, schema: schema), !target.withoutRowid,
-                  let definition = try definition(connection, table: table, schema: target.schema),
-                  !definition.uppercased().contains("AUTOINCREMENT")
-            else { return nil }
+            guard !target.withoutRowid, !target.definition.uppercased().contains("AUTOINCREMENT") else { return nil }
             let schemaName = target.schema
             // Exactly one primary-key column, a value of the record.
             let columns = try texts(connection, "SELECT name, pk, hidden FROM pragma_table_xinfo(?1, ?2)",
@@ -178,40 +175,43 @@ struct ImportGroupedInsert {
     /// True when grouping cannot change the outcome of inserting into `table` (see the type).
     /// A query that fails here means "not known to be safe": rows then go one by one.
     static func isSafeTarget(connection: Connection, table: String, schema: String?) -> Bool {
+        safeTarget(connection: connection, table: table, schema: schema) != nil
+    }
+
+    /// The table an insert goes to, as ``safeTarget(connection:table:schema:)`` found it.
+    struct Target {
+        /// The name of its schema (`main`, `temp`, or an attached database's).
+        let schema: String
+        let withoutRowid: Bool
+        /// Its `CREATE TABLE` statement.
+        let definition: String
+    }
+
+    /// The one ordinary table named `table` where the insert will look (in `schema`, or the
+    /// first schema that has it) when grouping is safe for it (see ``isSafeTarget(connection:table:schema:)``);
+    /// nil otherwise, including when another object has that name.
+    static func safeTarget(connection: Connection, table: String, schema: String?) -> Target? {
         do {
-            guard try texts(connection, "PRAGMA foreign_keys") == ["0"] else { return false }
-            guard let target = try target(connection, table: table, schema: schema) else { return false }
-            let quotedSchema = SQLIdentifier.quote(target.schema)
+            guard try texts(connection, "PRAGMA foreign_keys") == ["0"] else { return nil }
+            let listing = schema == nil
+                ? "SELECT schema, type, wr FROM pragma_table_list WHERE name = ?1 COLLATE NOCASE"
+                : "SELECT schema, type, wr FROM pragma_table_list WHERE name = ?1 COLLATE NOCASE AND schema = ?2 COLLATE NOCASE"
+            let found = try texts(connection, listing, [table] + (schema.map { [$0] } ?? []), columns: 3)
+            guard found.count == 3, found[1] == "table" else { return nil }
+            let quotedSchema = SQLIdentifier.quote(found[0])
             guard try texts(connection, "SELECT count(*) FROM \(quotedSchema).sqlite_schema WHERE type = 'trigger'") == ["0"],
-                  try texts(connection, "SELECT count(*) FROM temp.sqlite_schema WHERE type = 'trigger'") == ["0"],
-                  let definition = try definition(connection, table: table, schema: target.schema)
-            else { return false }
-            let upper = definition.uppercased()
-            return !upper.contains("FAIL") && !upper.contains("ROLLBACK")
+                  try texts(connection, "SELECT count(*) FROM temp.sqlite_schema WHERE type = 'trigger'") == ["0"]
+            else { return nil }
+            let definition = try texts(
+                connection, "SELECT sql FROM \(quotedSchema).sqlite_schema WHERE type = 'table' AND name = ?1 COLLATE NOCASE",
+                [table])
+            guard definition.count == 1 else { return nil }
+            let upper = definition[0].uppercased()
+            guard !upper.contains("FAIL"), !upper.contains("ROLLBACK") else { return nil }
+            return Target(schema: found[0], withoutRowid: found[2] != "0", definition: definition[0])
         } catch {
-            return false
+            return nil
         }
-    }
-
-    /// The one ordinary table named `table` where the insert will look (in `schema`, or the first
-    /// schema that has it): its schema's name and whether it is WITHOUT ROWID; nil when there is
-    /// no such table, or more than one object of that name.
-    private static func target(_ connection: Connection, table: String, schema: String?) throws
-        -> (schema: String, withoutRowid: Bool)? {
-        let listing = schema == nil
-            ? "SELECT schema, type, wr FROM pragma_table_list WHERE name = ?1 COLLATE NOCASE"
-            : "SELECT schema, type, wr FROM pragma_table_list WHERE name = ?1 COLLATE NOCASE AND schema = ?2 COLLATE NOCASE"
-        let found = try texts(connection, listing, [table] + (schema.map { [$0] } ?? []), columns: 3)
-        guard found.count == 3, found[1] == "table" else { return nil }
-        return (found[0], found[2] != "0")
-    }
-
-    /// The `CREATE TABLE` statement of `table` in `schema`, if there is one such table.
-    private static func definition(_ connection: Connection, table: String, schema: String) throws -> String? {
-        let found = try texts(
-            connection, "SELECT sql FROM \(SQLIdentifier.quote(schema)).sqlite_schema WHERE type = 'table' AND name = ?1 COLLATE NOCASE",
-            [table])
-        return found.count == 1 ? found[0] : nil
     }
 
     /// The first `columns` columns of every row of `sql`, as text (NULL as "").
