@@ -107,18 +107,25 @@ let package = Package(
                 resources: [.copy("PrivacyInfo.xcprivacy")]),
         .target(name: "VersionStampKit", dependencies: ["CGit2", "CLibXML2", "ShipyardVersion", "FileSystemKit", "ToolConfiguration"]),
 
+        // The error printer both executables share: compiler-style lines on standard error and
+        // the exit path from ArgumentParser's error types (usage 64, failures 1).
+        .target(
+            name: "CommandLineDiagnostics",
+            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+
         // MARK: Executables (thin)
         .executableTarget(
             name: "dbgen",
             dependencies: [
-                "DBGenKit", "LayeredDatabase", "SQLiteCore",
+                "DBGenKit", "LayeredDatabase", "SQLiteCore", "CommandLineDiagnostics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "versionstamp",
             dependencies: [
-                "VersionStampKit",
+                "VersionStampKit", "CommandLineDiagnostics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

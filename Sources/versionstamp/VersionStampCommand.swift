@@ -1,9 +1,10 @@
 import ArgumentParser
+import CommandLineDiagnostics
 import Foundation
 import VersionStampKit
 
 /// `versionstamp`: `print` and `stamp`, which share the option groups below. Every error of
-/// every subcommand, the argument parser's included, is written by ``Diagnostics``.
+/// every subcommand, the argument parser's included, is written by ``printer``.
 @main
 struct VersionStampCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,70 +14,27 @@ struct VersionStampCommand: ParsableCommand {
         subcommands: [Print.self, Stamp.self]
     )
 
-    /// Parses the arguments and runs the subcommand; a failure of either ends in ``Diagnostics``.
+    /// How versionstamp tells people about failures: each error is one line on standard error,
+    /// `PATH[:LINE]: error: MESSAGE` when it concerns a file (a ``VersionStampError`` with a
+    /// path), `versionstamp: error: MESSAGE` otherwise. A usage error (a bad option, or a
+    /// ``VersionStampError/Code/isUsage`` error) is followed by the subcommand's usage and exits
+    /// 64; any other failure exits 1 (`stamp --check`: 2). A subcommand throws a
+    /// `CommandFailure` with the errors to write.
+    static let printer = DiagnosticPrinter<VersionStampError>(tool: "versionstamp")
+
+    /// Parses the arguments and runs the subcommand; a failure of either ends in ``printer``.
     static func main() {
         var command: ParsableCommand
         do {
             command = try parseAsRoot()
         } catch {
-            Diagnostics.exit(error, in: nil)
+            printer.exit(error, root: self, in: nil, isUsageError: \.code.isUsage)
         }
         do {
             try command.run()
         } catch {
-            Diagnostics.exit(error, in: type(of: command))
+            printer.exit(error, root: self, in: type(of: command), isUsageError: \.code.isUsage)
         }
-    }
-}
-
-/// How versionstamp tells people about failures, the one place that writes them: each error is
-/// one line on standard error, `PATH[:LINE]: error: MESSAGE` when it concerns a file (a
-/// ``VersionStampError`` with a path), `versionstamp: error: MESSAGE` otherwise. A usage error
-/// (a bad option, or a ``VersionStampError/Code/isUsage`` error) is followed by the
-/// subcommand's usage and exits 64; any other failure exits 1 (`stamp --check`: 2).
-enum Diagnostics {
-    /// What a subcommand throws when it fails: the errors to report, and the exit status unless
-    /// they are all usage errors.
-    struct Failure: Error {
-        var errors: [Error]
-        var status: Int32 = 1
-    }
-
-    /// Ends the process for an error of parsing or running `command` (nil when parsing failed).
-    static func exit(_ error: Error, in command: ParsableCommand.Type?) -> Never {
-        if let exitCode = error as? ExitCode { VersionStampCommand.exit(withError: exitCode) }
-        if error is Failure || error is VersionStampError {
-            let failure = error as? Failure ?? Failure(errors: [error])
-            for error in failure.errors {
-                write((error as? VersionStampError)?.description ?? "versionstamp: error: \(error)")
-            }
-            let usage = !failure.errors.isEmpty
-                && failure.errors.allSatisfy { ($0 as? VersionStampError)?.code.isUsage ?? false }
-            guard usage else { VersionStampCommand.exit(withError: ExitCode(failure.status)) }
-            let name = (command?.configuration.commandName).map { "versionstamp \($0)" } ?? "versionstamp"
-            let usageLine = command.map { VersionStampCommand.usageString(for: $0) } ?? VersionStampCommand.usageString()
-            write("Usage: \(usageLine)\n  See '\(name) --help' for more information.")
-            VersionStampCommand.exit(withError: ExitCode.validationFailure)
-        }
-        // The argument parser's own errors and requests: help, --version and a bare
-        // `versionstamp` print as it prints them (exit 0); its usage errors are written here.
-        let exitCode = VersionStampCommand.exitCode(for: error)
-        guard exitCode != .success else { VersionStampCommand.exit(withError: error) }
-        let message = VersionStampCommand.message(for: error)
-        guard exitCode == .validationFailure else {
-            write("versionstamp: error: \(message)")
-            VersionStampCommand.exit(withError: exitCode)
-        }
-        // Its full text is "Error: MESSAGE", then the usage lines, which are kept.
-        let full = VersionStampCommand.fullMessage(for: error)
-        let parserLine = "Error: " + message
-        write("versionstamp: error: \(message)" + (full.hasPrefix(parserLine) ? String(full.dropFirst(parserLine.count)) : "\n" + full))
-        VersionStampCommand.exit(withError: ExitCode.validationFailure)
-    }
-
-    /// Writes `text` and a newline to standard error.
-    private static func write(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 }
 

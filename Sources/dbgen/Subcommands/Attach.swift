@@ -64,7 +64,7 @@ extension DBGenCommand {
                     FileHandle.standardOutput.write(output)
                 }
             } catch {
-                throw DiagnosticPrinter().fail(error)
+                throw DBGenPrinter().fail(error)
             }
         }
     }

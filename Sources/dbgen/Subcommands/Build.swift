@@ -65,7 +65,7 @@ extension DBGenCommand {
             options.depfile = depfile
             options.cacheDirectory = BuildOptions.defaultCacheDirectory(environment: ProcessInfo.processInfo.environment)
             let progressBar = ProgressBar(enabled: !quiet && isatty(STDERR_FILENO) != 0, delay: progressDelay)
-            let printer = DiagnosticPrinter(beforeWriting: progressBar.finish)
+            let printer = DBGenPrinter(beforeWriting: progressBar.finish)
             if !quiet {
                 options.diagnosticHandler = printer.print
                 options.progressHandler = progressBar.update

@@ -25,7 +25,7 @@ extension DBGenCommand {
         var quiet = false
 
         func run() throws {
-            let printer = DiagnosticPrinter()
+            let printer = DBGenPrinter()
             let result: SchemaCheck.Result
             do {
                 result = try SchemaCheck.run(schema: schema, output: output, diagnosticHandler: quiet ? nil : printer.print)

@@ -54,7 +54,7 @@ extension DBGenCommand {
                     try diff.writePatch(toFileDescriptor: FileHandle.standardOutput.fileDescriptor)
                 }
             } catch {
-                throw DiagnosticPrinter().fail(error)
+                throw DBGenPrinter().fail(error)
             }
         }
     }

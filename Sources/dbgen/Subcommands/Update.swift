@@ -58,12 +58,12 @@ extension DBGenCommand {
                 }
                 print(outcome.userVersion)
                 if outcome.wasAlreadyInstalled {
-                    DiagnosticPrinter().write("\(database ?? patch!): note: already installed (user_version \(outcome.userVersion)); nothing changed")
+                    DBGenPrinter().write("\(database ?? patch!): note: already installed (user_version \(outcome.userVersion)); nothing changed")
                 }
             } catch let error as LayeredDatabaseError {
-                throw DiagnosticPrinter().fail(located: error)
+                throw DBGenPrinter().fail(located: error)
             } catch {
-                throw DiagnosticPrinter().fail(error)
+                throw DBGenPrinter().fail(error)
             }
         }
     }

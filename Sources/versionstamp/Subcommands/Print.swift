@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineDiagnostics
 import Foundation
 import VersionStampKit
 
@@ -43,7 +44,7 @@ extension VersionStampCommand {
                                                       caching: repository.caching)
                 print(try context.render(format ?? configuration.format ?? "{count}", dirtyMarker: dirtyMarker))
             } catch {
-                throw Diagnostics.Failure(errors: [error])
+                throw CommandFailure(errors: [error])
             }
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineDiagnostics
 import Foundation
 import VersionStampKit
 
@@ -153,13 +154,13 @@ extension VersionStampCommand {
                                                   buildNumber: numbering.buildNumber(configuredBy: configuration),
                                                   caching: repository.caching)
             } catch {
-                throw Diagnostics.Failure(errors: [error], status: failureStatus)
+                throw CommandFailure(errors: [error], status: failureStatus)
             }
             let options = StampOptions(plists: files, output: output, format: format ?? configuration.format, mode: mode, dirtyMarker: dirtyMarker,
                                        generatedFiles: generated, force: force)
             let plan = StampPlan(options: options, context: context)
             guard plan.errors.isEmpty else {
-                throw Diagnostics.Failure(errors: plan.errors, status: failureStatus)
+                throw CommandFailure(errors: plan.errors, status: failureStatus)
             }
             if check || dryRun {
                 if !quiet || dryRun {
@@ -172,7 +173,7 @@ extension VersionStampCommand {
             do {
                 try plan.write()
             } catch {
-                throw Diagnostics.Failure(errors: [error], status: failureStatus)
+                throw CommandFailure(errors: [error], status: failureStatus)
             }
             if !quiet {
                 for line in plan.reportLines(written: true) { print(line) }
