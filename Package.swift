@@ -184,5 +184,7 @@ let package = Package(
         .testTarget(name: "LayeredDatabaseTests", dependencies: ["LayeredDatabase", "CSQLite", "ShipyardTestSupport"]),
         .testTarget(name: "VersionStampKitTests", dependencies: ["VersionStampKit", "ShipyardTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "EndToEndTests", dependencies: ["dbgen", "versionstamp", "ShipyardTestSupport"]),
+        // Read from the sources: every library's folders form a one-way stack; no source is too long.
+        .testTarget(name: "SourceLayoutTests", dependencies: ["ShipyardTestSupport"]),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import ShipyardTestSupport
 import XCTest
 
 /// Everything the SQLite layer calls exists on the Apple platforms `Package.swift` declares, by

@@ -1,3 +1,5 @@
+import ShipyardTestSupport
+
 /// Apple's availability of every `sqlite3_*` function Shipyard's SQLite layer calls, as data.
 ///
 /// Source: the `SQLITE_AVAILABLE(...)` annotations of the SDK's `usr/include/sqlite3.h`

@@ -1,3 +1,4 @@
+import ShipyardTestSupport
 import XCTest
 
 /// The file-system layer's boundary, read from the sources: durability and locking differ on

@@ -1,3 +1,4 @@
+import ShipyardTestSupport
 import XCTest
 
 /// What `Package.swift` must say for an Apple-platform build, read from the manifest since no

@@ -1,4 +1,5 @@
 import Foundation
+import ShipyardTestSupport
 import XCTest
 
 /// The SQLite layer's boundary, read from the sources: one layer imports the C module, errors

@@ -1,3 +1,4 @@
+import ShipyardTestSupport
 import XCTest
 
 /// The source checks' reading of Swift: a check that cannot fail proves nothing, so its

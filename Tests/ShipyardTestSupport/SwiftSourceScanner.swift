@@ -2,32 +2,38 @@ import Foundation
 
 /// Reads Shipyard's own sources for the checks that no compiler on Linux makes: which
 /// `sqlite3_*` functions a target calls, whether a call sits under an `#available` guard, what
-/// `Package.swift` declares. Comments and string literals are blanked first (string
+/// `Package.swift` declares, how a library's folders use each other. Comments and string literals are blanked first (string
 /// interpolations stay code), so a function named in a comment or a message is not a call.
-struct SwiftSourceScanner {
+public struct SwiftSourceScanner {
     /// One source file: its path relative to the package root, and its text with comments and
     /// string literals replaced by spaces (newlines kept, so offsets and lines are the file's).
-    struct File {
-        let path: String
-        let code: [UInt8]
+    public struct File {
+        public let path: String
+        public let code: [UInt8]
+
+        /// A file at `path` whose comment- and string-blanked text is `code`.
+        public init(path: String, code: [UInt8]) {
+            self.path = path
+            self.code = code
+        }
 
         /// The 1-based line of a byte offset.
-        func line(of offset: Int) -> Int {
+        public func line(of offset: Int) -> Int {
             code[..<offset].reduce(1) { $0 + ($1 == 10 ? 1 : 0) }
         }
 
         /// `offset` as `PATH:LINE`.
-        func location(_ offset: Int) -> String { "\(path):\(line(of: offset))" }
+        public func location(_ offset: Int) -> String { "\(path):\(line(of: offset))" }
     }
 
-    /// The package root: three levels above this file (Tests/SQLiteCoreTests/SourceChecks).
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// The package root: two levels above this file (Tests/ShipyardTestSupport).
+    public static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// Every file with one of `extensions` under `directory` (relative to the root), sorted;
     /// hidden directories (a nested package's `.build`, its checkouts of other packages) are
     /// not the project's sources and are left out.
-    static func files(under directory: String, extensions: Set<String> = ["swift"], root: URL = packageRoot) throws -> [File] {
+    public static func files(under directory: String, extensions: Set<String> = ["swift"], root: URL = packageRoot) throws -> [File] {
         let base = root.appendingPathComponent(directory)
         guard let walker = FileManager.default.enumerator(atPath: base.path) else { return [] }
         return try walker.compactMap { $0 as? String }
@@ -41,7 +47,7 @@ struct SwiftSourceScanner {
     }
 
     /// The raw text of a file relative to the root.
-    static func text(_ path: String) throws -> String {
+    public static func text(_ path: String) throws -> String {
         try String(contentsOf: packageRoot.appendingPathComponent(path), encoding: .utf8)
     }
 
@@ -51,7 +57,7 @@ struct SwiftSourceScanner {
 
     /// `source` with comments and string literals (but not their interpolations) replaced by
     /// spaces; newlines are kept.
-    static func codeOnly(_ source: [UInt8]) -> [UInt8] {
+    public static func codeOnly(_ source: [UInt8]) -> [UInt8] {
         var out = source
         var stack: [Mode] = [.code(parens: 0)]
         var i = 0
@@ -113,13 +119,13 @@ struct SwiftSourceScanner {
 
     /// Every call `NAME(` of a free function whose name matches `pattern` (an identifier
     /// regex), with its offset.
-    static func calls(matching pattern: String, in file: File) -> [(name: String, offset: Int)] {
+    public static func calls(matching pattern: String, in file: File) -> [(name: String, offset: Int)] {
         matches(of: "(?<![A-Za-z0-9_.])(\(pattern))\\s*\\(", in: file)
     }
 
     /// Every match of `regex` in the file's code, as the text of its first group and that
     /// group's offset.
-    static func matches(of regex: String, in file: File) -> [(name: String, offset: Int)] {
+    public static func matches(of regex: String, in file: File) -> [(name: String, offset: Int)] {
         let text = String(decoding: file.code, as: UTF8.self)
         let regex = try! NSRegularExpression(pattern: regex)
         // The blanked text is ASCII, so NSRange locations are byte offsets.
@@ -129,10 +135,10 @@ struct SwiftSourceScanner {
     }
 
     /// OS versions per platform (`macOS`, `iOS`, `tvOS`, `watchOS`, `visionOS`), as `[13, 0]`.
-    typealias Versions = [String: [Int]]
+    public typealias Versions = [String: [Int]]
 
     /// True when `a` is a version before `b`.
-    static func precedes(_ a: [Int], _ b: [Int]) -> Bool {
+    public static func precedes(_ a: [Int], _ b: [Int]) -> Bool {
         for k in 0..<max(a.count, b.count) {
             let x = k < a.count ? a[k] : 0, y = k < b.count ? b[k] : 0
             if x != y { return x < y }
@@ -141,7 +147,7 @@ struct SwiftSourceScanner {
     }
 
     /// The `platforms:` that `Package.swift` declares (`.macOS(.v10_15)`, `.iOS("13.4")`).
-    static func declaredPlatforms() throws -> Versions {
+    public static func declaredPlatforms() throws -> Versions {
         let raw = try text("Package.swift")
         let code = String(decoding: codeOnly(Array(raw.utf8)), as: UTF8.self)
         guard let start = code.range(of: "platforms:"), let end = code[start.upperBound...].firstIndex(of: "]") else {
@@ -165,7 +171,7 @@ struct SwiftSourceScanner {
     /// True when the call at `offset` runs only where `#available` has checked every platform
     /// of `required` that is newer than `declared`: inside the braces of an `if #available(...)`,
     /// or after a `guard #available(...) else { ... }`, within the enclosing declaration.
-    static func isGuarded(_ offset: Int, in file: File, required: Versions, declared: Versions) -> Bool {
+    public static func isGuarded(_ offset: Int, in file: File, required: Versions, declared: Versions) -> Bool {
         let needed = required.filter { platform, version in
             guard let minimum = declared[platform] else { return true }
             return precedes(minimum, version)
