@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks the links of Shipyard's Markdown documents, offline.
 
-    scripts/check-links.py [FILE.md ...]     (default: README.md, CONTRIBUTING.md, docs/*.md)
+    scripts/check-links.py [FILE.md ...]     (default: README.md, CONTRIBUTING.md, ARCHITECTURE.md, docs/*.md)
     scripts/check-links.py --self-test       (the checker's own tests)
 
 Every relative link must name a file or directory of the repository, and every #anchor a
@@ -130,7 +130,7 @@ def check_file(path, cache):
 
 
 def default_files():
-    files = [os.path.join(ROOT, "README.md"), os.path.join(ROOT, "CONTRIBUTING.md")]
+    files = [os.path.join(ROOT, name) for name in ("README.md", "CONTRIBUTING.md", "ARCHITECTURE.md")]
     docs = os.path.join(ROOT, "docs")
     if os.path.isdir(docs):
         files += sorted(os.path.join(docs, f) for f in os.listdir(docs) if f.endswith(".md"))

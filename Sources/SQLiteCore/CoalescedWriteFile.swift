@@ -3,9 +3,9 @@ import CSQLite
 /// A database file whose writes SQLite's pager makes a page at a time are gathered into runs of
 /// up to 64 KiB before they reach the file below (the default VFS's, which writes at most
 /// 0x1ffff bytes a call: it masks the size). A bulk build writes each page once, mostly in
-/// order (pages spilled from the cache as a table grows, then the sorted pages of each index):
-/// 26,730 `pwrite` calls of 4 KiB for the 98 MB food database, where 64 KiB calls write the
-/// same bytes in a third of the time.
+/// order (pages spilled from the cache as a table grows, then the sorted pages of each index),
+/// so gathering them turns thousands of 4 KiB system calls into a few 64 KiB ones for the same
+/// bytes (docs/Performance.md, "Gathered writes", has the figures).
 ///
 /// Nothing else changes: the bytes and their order in the file are the same, and the file below
 /// sees every write before anything that could observe it: a read overlapping the gathered run,

@@ -28,9 +28,9 @@ public enum SQLiteLibrary {
     // executable's main makes such a choice (dbgen: memory statistics off).
 
     /// Turns SQLite's memory statistics off for the whole process (`SQLITE_CONFIG_MEMSTATUS`),
-    /// so no global mutex is taken around every allocation and free: dbgen's import runs
-    /// about 6% fewer instructions. An executable calls this first, before any connection
-    /// opens (later it does nothing). Returns true when the setting took effect.
+    /// so no global mutex is taken around every allocation and free, which a bulk import makes
+    /// for every row. An executable calls this first, before any connection opens (later it
+    /// does nothing). Returns true when the setting took effect.
     @discardableResult
     package static func disableMemoryStatistics() -> Bool {
         shipyard_sqlite3_disable_memory_statistics() == SQLITE_OK

@@ -1,9 +1,9 @@
 // versionstamp never opens a network connection, yet `git_libgit2_init` in a libgit2 built with
 // mbedTLS (Debian's and Ubuntu's libgit2-dev) parses every certificate of the system's CA bundle
-// (/etc/ssl/certs/ca-certificates.crt, about 140 certificates, 210 KB) for HTTPS it will never
-// use: a third of a warm `versionstamp print` (11.9 ms with it, 7.7 without; docs/Performance.md,
-// "No CA bundle"). libgit2 1.5 offers no way to skip it: the location is compiled in and the
-// loading is part of the library's initialisation.
+// (/etc/ssl/certs/ca-certificates.crt) for HTTPS it will never use, a large part of a warm
+// `versionstamp print` (docs/Performance.md, "No CA bundle", has the figures). libgit2 1.5
+// offers no way to skip it: the location is compiled in and the loading is part of the
+// library's initialisation.
 //
 // So this executable defines the two mbedTLS functions that load certificates, and they load
 // nothing. On Linux an executable's exported definitions come first in the dynamic linker's
