@@ -29,7 +29,8 @@ enum WatchedFiles {
         for name in names {
             let path = (directory as NSString).appendingPathComponent(name)
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue } // a dangling link
+            // A dangling link is neither a file nor a directory: skipped.
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
             if isDirectory.boolValue {
                 collect(path, into: &found, visited: &visited)
             } else {
