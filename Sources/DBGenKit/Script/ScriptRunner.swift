@@ -2,9 +2,6 @@ import FileSystemKit
 import Foundation
 import SQLiteCore
 
-/// Receives warnings as they happen; throwing from it (as `--strict` does) stops the run.
-typealias DiagnosticHandler = (Diagnostic) throws -> Void
-
 /// Runs a schema script (and the scripts it `.read`s, the files it `.import`s) against an open
 /// database, as `sqlite3 DB < SCHEMA` would, but stops at the first error with a ``DBGenError``
 /// that names the file, line and column.
