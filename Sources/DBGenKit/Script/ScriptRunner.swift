@@ -145,8 +145,9 @@ final class ScriptRunner {
             let location = SourceLocation(path: script.displayPath, line: lineNumber, column: 1)
             currentLocation = location
             do {
-                guard let command = try DotCommandParser.parse(DotCommandTokenizer.tokenize(line)) else { return }
-                try perform(command, line: line, at: location)
+                let arguments = DotCommandTokenizer.tokenizeBytes(Array(line.utf8))
+                guard let command = try DotCommandParser.parse(arguments) else { return }
+                try perform(command, at: location)
             } catch let error as DBGenError {
                 throw error.located(at: location)
             }
@@ -158,16 +159,14 @@ final class ScriptRunner {
 /// `.separator`, `.parameter`, `.dbconfig`, `.limit`, `.cd`), `.read`, `.import`, `.restore` and `.quit`;
 /// commands that only print do nothing.
 extension ScriptRunner {
-    func perform(_ command: DotCommand, line: String, at location: SourceLocation) throws {
+    func perform(_ command: DotCommand, at location: SourceLocation) throws {
         let script = contexts[contexts.count - 1]
         switch command {
         case .mode(let arguments):
             // A bare `.mode` re-applies the current mode (and so resets its separators).
             try settings.setMode(arguments: arguments)
-        case .separator:
-            // The exact bytes: escapes resolved, and single-quoted text taken as written.
-            let arguments = DotCommandTokenizer.tokenizeBytes(Array(line.utf8))
-            settings.setSeparator(columnBytes: arguments[1], rowBytes: arguments.count > 2 ? arguments[2] : nil)
+        case .separator(let column, let row):
+            settings.setSeparator(columnBytes: column, rowBytes: row)
         case .read(let file):
             try runScript(absolutePath: PathResolution.absolute(file, relativeTo: script.directory),
                           displayPath: PathResolution.display(file, inDisplayDirectory: script.displayDirectory),
