@@ -56,15 +56,19 @@ final class ScriptRunner {
         self.relativePaths = relativePaths
         self.diagnostics = diagnostics
         self.progress = progress
-        authorizer = try BuildAuthorizer(connection: connection, baseDirectory: { [unowned relativePaths] in
-            relativePaths.baseDirectory
+        authorizer = try BuildAuthorizer(connection: connection, baseDirectory: { [unowned self] in
+            self.workingDirectory
         }, recordInput: { [unowned self] in self.recordInput($0) })
         extensions = try ShellExtensionHost(connection: connection, baseDirectory: PathResolution.currentDirectory) {
             [unowned self] path in
-            self.recordInput(PathResolution.absolute(path, relativeTo: self.contexts.last?.directory
-                                                     ?? PathResolution.currentDirectory))
+            self.recordInput(PathResolution.absolute(path, relativeTo: self.workingDirectory))
         }
     }
+
+    /// The directory relative paths resolve against, as the shell's working directory: the
+    /// innermost script's (its own, until a `.cd`), else the process's. The one place it is
+    /// kept; the connection's VFS and the shell's functions are told of every change.
+    var workingDirectory: String { contexts.last?.directory ?? PathResolution.currentDirectory }
 
     /// Runs the script at `path` (relative paths against the current directory), shown as `displayPath`.
     func run(scriptAt path: String, displayPath: String) throws {
@@ -113,24 +117,25 @@ final class ScriptRunner {
 
     private func enter(_ context: ScriptContext) {
         contexts.append(context)
-        setBaseDirectory(context.directory)
+        workingDirectoryChanged()
     }
 
     private func leave() {
         contexts.removeLast()
-        setBaseDirectory(contexts.last?.directory ?? PathResolution.currentDirectory)
+        workingDirectoryChanged()
     }
 
     /// The innermost script's context changed (`.cd`).
     func updateCurrentContext(_ change: (inout ScriptContext) -> Void) {
         change(&contexts[contexts.count - 1])
-        setBaseDirectory(contexts[contexts.count - 1].directory)
+        workingDirectoryChanged()
     }
 
-    /// Relative paths in SQL (the shell's file functions, `ATTACH`) resolve against `directory`.
-    private func setBaseDirectory(_ directory: String) {
-        extensions.baseDirectory = directory
-        relativePaths.baseDirectory = directory
+    /// Relative paths in SQL (the shell's file functions, `ATTACH`) resolve against
+    /// ``workingDirectory``: the VFS and the C functions, which cannot ask, are told.
+    private func workingDirectoryChanged() {
+        extensions.setBaseDirectory(workingDirectory)
+        relativePaths.baseDirectory = workingDirectory
     }
 
     private func perform(_ item: ScriptItem) throws {
