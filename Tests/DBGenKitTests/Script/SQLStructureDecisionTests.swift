@@ -12,19 +12,10 @@ final class SQLStructureDecisionTests: XCTestCase {
 
     /// Builds `schema` (with `other.db` beside it); the warnings, or the error.
     private func build(_ schema: String) throws -> Result<[Diagnostic], DBGenError> {
-        let directory = try TemporaryDirectory("structure", removedAfter: self)
-        try directory.write("schema.txt", schema)
-        _ = try Oracle.sqlite3.output([directory.url("other.db").path, "CREATE TABLE o(x);"])
-        var options = BuildOptions(schema: directory.url("schema.txt").path, output: directory.url("out.sqlite").path)
-        options.force = true
-        var warnings: [Diagnostic] = []
-        options.diagnosticHandler = { warnings.append($0) }
-        do {
-            _ = try DatabaseBuilder.build(options)
-            return .success(warnings)
-        } catch let error as DBGenError {
-            return .failure(error)
-        }
+        let differential = try ShellScriptDifferential(removedAfter: self)
+        _ = try Oracle.sqlite3.output([differential.directory.url("other.db").path, "CREATE TABLE o(x);"])
+        let outcome = try differential.runDBGen(schema)
+        return outcome.error.map { .failure($0) } ?? .success(outcome.warnings)
     }
 
     private func warnings(_ schema: String, file: StaticString = #filePath, line: UInt = #line) throws -> [String] {
