@@ -2,9 +2,10 @@ import Foundation
 import SQLiteCore
 
 /// Turns a dot-command's arguments (from ``DotCommandTokenizer``) into a ``DotCommand``,
-/// checking them as the sqlite3 3.40.1 shell does. Where the shell reports a usage error (and
-/// carries on), dbgen stops: the ``DBGenError`` thrown has no location, the caller adds the
-/// script line.
+/// checking them as the sqlite3 3.40.1 shell does: the ``DotCommandCatalog`` entry the name
+/// names says how (a honoured command's entry carries its parser). Where the shell reports a
+/// usage error (and carries on), dbgen stops: the ``DBGenError`` thrown has no location, the
+/// caller adds the script line.
 enum DotCommandParser {
     /// The command, or nil for a line holding just `.`. `arguments` are the line's tokens as
     /// ``DotCommandTokenizer/tokenizeBytes(_:)`` gives them; the first is the command name.
