@@ -29,10 +29,12 @@ final class SQLStructureDecisionTests: XCTestCase {
 
     func testTheWALWarningFollowsTheJournalModePragma() throws {
         XCTAssertEqual(try warnings("CREATE TABLE t(a);\nPRAGMA journal_mode=WAL;\n"), ["2: \(walWarning)"])
-        XCTAssertEqual(try warnings("CREATE TABLE t(a);\n  PRAGMA main.\"JOURNAL_MODE\" = wal;\n"), ["2: \(walWarning)"])
+        XCTAssertEqual(try warnings("CREATE TABLE t(a);\n  PRAGMA main.\"JOURNAL_MODE\" = wal;\n"),
+                       ["2: \(walWarning)"])
         XCTAssertEqual(try warnings("PRAGMA journal_mode=WAL;\nPRAGMA journal_mode;\n"),
                        ["1: \(walWarning)", "2: \(walWarning)"])
-        XCTAssertEqual(try warnings("PRAGMA journal_mode=DELETE;\nPRAGMA journal_mode=wal;\nPRAGMA journal_mode=delete;\n"),
+        XCTAssertEqual(try warnings("PRAGMA journal_mode=DELETE;\nPRAGMA journal_mode=wal;\n"
+                                    + "PRAGMA journal_mode=delete;\n"),
                        ["2: \(walWarning)"])
     }
 
@@ -48,8 +50,8 @@ final class SQLStructureDecisionTests: XCTestCase {
         for schema in ["ATTACH 'other.db' AS o;\nVACUUM o;\n", "ATTACH 'other.db' AS o;\n/* x */ VaCuUm \"o\";\n"] {
             guard case .failure(let error) = try build(schema) else { return XCTFail(schema) }
             XCTAssertEqual(error.code, .refused, schema)
-            XCTAssertEqual(error.message, "refused: VACUUM rewrites the attached database \"o\" (attached databases are "
-                           + "read-only inputs)", schema)
+            XCTAssertEqual(error.message, "refused: VACUUM rewrites the attached database \"o\" "
+                           + "(attached databases are read-only inputs)", schema)
             XCTAssertEqual(error.location?.line, 2, schema)
         }
         // The word in a value, a comment or a name, and VACUUM of the database being built: no refusal.
