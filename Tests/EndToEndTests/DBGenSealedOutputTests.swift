@@ -56,8 +56,6 @@ final class DBGenSealedOutputTests: XCTestCase {
         let (dir, cache) = try fixture()
         let environment = ["DBGEN_CACHE_DIR": cache.path]
         let resources = dir.appendingPathComponent("Resources")
-        // An earlier dbgen left its record beside the output: a build removes it.
-        try Data("{}".utf8).write(to: resources.appendingPathComponent(".food.sqlite.dbgen-fingerprint"))
         XCTAssertEqual(try DBGenTestSupport.dbgen(["schema.txt", "-o", "Resources/food.sqlite"], in: dir, environment: environment).status, 0)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: resources.path), ["food.sqlite"])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cache.path).count, 1, "the record is in the cache directory")

@@ -3,8 +3,9 @@ import SQLiteCore
 /// The connection a build writes through: opened on the temporary file with the pragmas that
 /// make a bulk build fast, through a VFS that resolves the relative file names of `ATTACH`
 /// against the running script's directory (as `.import` paths are) and gathers the new
-/// database's page writes into runs of up to 64 KiB (`CoalescedWriteFile`: 0.92–0.94 of the
-/// time of a page per write on the food benchmark), and read back for the summary's table counts.
+/// database's page writes into runs of up to 64 KiB (`CoalescedWriteFile`: fewer system calls
+/// than one per page; figures in docs/Performance.md), and read back for the summary's table
+/// counts.
 struct BuildConnection {
     let connection: Connection
     /// Where relative database names resolve; keep it alive as long as the connection.
@@ -23,8 +24,8 @@ struct BuildConnection {
             // The page cache stays at SQLite's default (2000 KiB, as in the sqlite3 shell): it
             // also sizes the sorter's in-memory runs, and CREATE INDEX on a big table is faster
             // with runs that fit the CPU caches (merged from temporary files) than with one big
-            // run: 1M rows build in 1.15 s with 2 MiB, 1.5 s with 16 MiB; peak memory stays
-            // flat (30 MB) whatever the size of the CSV.
+            // run, and peak memory stays flat whatever the size of the CSV (figures in
+            // docs/Performance.md).
             try connection.execute("""
                 PRAGMA journal_mode=MEMORY;
                 PRAGMA synchronous=OFF;

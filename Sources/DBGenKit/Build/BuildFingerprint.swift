@@ -79,13 +79,6 @@ enum FingerprintStore {
         return (cacheDirectory as NSString).appendingPathComponent("\(name)-\(hash(output)).dbgen-fingerprint")
     }
 
-    /// Where dbgen kept the record before: `.NAME.dbgen-fingerprint` beside the output. A
-    /// build removes it.
-    static func legacyPath(forOutput output: String) -> String {
-        let directory = (output as NSString).deletingLastPathComponent
-        return (directory as NSString).appendingPathComponent(".\((output as NSString).lastPathComponent).dbgen-fingerprint")
-    }
-
     /// FNV-1a (64 bits) of the path, in hex: a stable file name per output path (the record
     /// itself names the output it describes, so a collision only costs a rebuild).
     static func hash(_ text: String) -> String {

@@ -46,7 +46,6 @@ public enum DatabaseBuilder {
                              progressHandler: options.progressHandler, afterStep: file.startWriteback)
         try WatchedInputs.check(result.inputs, readAt: result.inputLocations, roots: options.inputRoots)
         try commit(file)
-        unlink(FingerprintStore.legacyPath(forOutput: outputPath)) // kept beside the output by earlier versions
 
         let summary = BuildSummary(output: options.output, upToDate: false,
                                    seconds: Date().timeIntervalSince(started), tables: result.tables,

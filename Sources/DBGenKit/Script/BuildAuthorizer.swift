@@ -11,6 +11,11 @@ import SQLiteCore
 final class BuildAuthorizer {
     /// Why the last refused action was refused (SQLite itself only reports `SQLITE_AUTH`).
     private(set) var lastRefusal: String?
+    /// The actions SQLite asked about since the last ``reset()``.
+    private(set) var actionsAsked: Set<AuthorizerAction> = []
+    /// The pragmas (lowercased names) SQLite asked about since the last ``reset()``: those a
+    /// statement runs (and, for a `pragma_…` table, the one SQLite prepares as it steps).
+    private(set) var pragmasAsked: Set<String> = []
     private let recordInput: (String) -> Void
     private let baseDirectory: () -> String
     private unowned let connection: Connection
@@ -25,16 +30,24 @@ final class BuildAuthorizer {
         try connection.setAuthorizer { [unowned self] request in self.decide(request) }
     }
 
-    /// Forgets the last refusal (before each statement).
-    func reset() { lastRefusal = nil }
+    /// Forgets the last refusal and the actions asked about (before each statement).
+    func reset() {
+        lastRefusal = nil
+        actionsAsked = []
+        pragmasAsked = []
+    }
 
-    /// Why a compiled statement must not run, for what SQLite asks no authorizer about:
-    /// `VACUUM name` rewrites the attached database file `name` in place. The compiled program
-    /// says which database it vacuums (the `Vacuum` opcode's P1 is the schema's index).
+    /// The actions a statement may have asked about and still be a `VACUUM`: SQLite asks about
+    /// none for the command itself, and only reads for the expression of `VACUUM INTO`.
+    private static let vacuumActions: Set<AuthorizerAction> = [.select, .read, .function, .recursive]
+
+    /// Why a compiled statement (just prepared, after a ``reset()``) must not run, for what
+    /// SQLite asks no authorizer about: `VACUUM name` rewrites the attached database file
+    /// `name` in place. The compiled program says which database it vacuums (the `Vacuum`
+    /// opcode's P1 is the schema's index); it is explained only for a statement that writes
+    /// and was asked about nothing a `VACUUM` is not (an `INSERT` was asked about its table).
     func refusal(toRun statement: Statement) throws -> String? {
-        guard !statement.isReadOnly, statement.sql.range(of: "vacuum", options: .caseInsensitive) != nil else {
-            return nil
-        }
+        guard !statement.isReadOnly, actionsAsked.isSubset(of: Self.vacuumActions) else { return nil }
         let explained = try connection.query("EXPLAIN " + statement.sql)
         let vacuumed = explained.compactMap { row -> Int64? in
             guard case .text("Vacuum") = row[1], case .integer(let schemaIndex) = row[2] else { return nil }
@@ -50,6 +63,10 @@ final class BuildAuthorizer {
     }
 
     private func decide(_ request: AuthorizerRequest) -> AuthorizerDecision {
+        actionsAsked.insert(request.action)
+        if request.action == AuthorizerAction.pragma, let pragma = request.argument1 {
+            pragmasAsked.insert(pragma.lowercased())
+        }
         if request.action == AuthorizerAction.attach {
             return decideAttach(request.argument1)
         }

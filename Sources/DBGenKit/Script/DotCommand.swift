@@ -1,12 +1,13 @@
 import SQLiteCore
 
-/// A dot-command as dbgen runs it, parsed and checked from its arguments by
-/// ``DotCommandParser``.
+/// A dot-command as dbgen runs it, parsed and checked from its arguments by the parser its
+/// ``DotCommandCatalog`` entry carries; ``ScriptRunner`` carries it out.
 enum DotCommand: Equatable {
     /// `.mode ?MODE? ?OPTIONS?` (a bare `.mode` re-applies the current mode).
     case mode([String])
-    /// `.separator COL ?ROW?` (the runner takes the exact bytes from the line).
-    case separator
+    /// `.separator COL ?ROW?`: the exact bytes (escapes resolved, single-quoted text as
+    /// written; they need not be UTF-8).
+    case separator(column: [UInt8], row: [UInt8]?)
     /// `.import`.
     case importFile(ImportArguments)
     /// `.read FILE`.

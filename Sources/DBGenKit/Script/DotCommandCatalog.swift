@@ -1,8 +1,9 @@
 /// What dbgen does with one dot-command of the sqlite3 3.40.1 shell.
-enum DotCommandTreatment: Equatable {
+enum DotCommandTreatment {
     /// It changes state later statements see (`.mode`, `.parameter`, `.import`, …): done as
-    /// the shell does it.
-    case honoured
+    /// the shell does it. The parser checks the arguments (after the name) as the shell does
+    /// and says what to do; ``ScriptRunner`` does it.
+    case honoured(DotCommandArgumentParser)
     /// It only prints (its output is discarded like that of a SELECT): accepted, arguments
     /// checked as the shell checks them, nothing done. Some forms may still be refused (a
     /// `.log` or `.trace` into a file).
@@ -15,9 +16,12 @@ enum DotCommandTreatment: Equatable {
     case unavailable(String)
 }
 
+/// Parses a honoured dot-command's arguments (the name left out).
+typealias DotCommandArgumentParser = (DotCommandArguments) throws -> DotCommand
+
 /// One dot-command: its full name, the shortest abbreviation the shell accepts for it and
 /// dbgen's treatment.
-struct DotCommandEntry: Equatable {
+struct DotCommandEntry {
     let name: String
     let minimumAbbreviation: Int
     let treatment: DotCommandTreatment
@@ -42,55 +46,55 @@ enum DotCommandCatalog {
         entry("archive", 1, .refused(writesFile)),
         entry("backup", 3, .refused(writesFile)),
         entry("save", 3, .refused(writesFile)),
-        entry("bail", 3, .honoured),
+        entry("bail", 3, .honoured(HonouredDotCommand.bail)),
         entry("binary", 3, .outputOnly),
         entry("breakpoint", 3, .outputOnly),
-        entry("cd", 2, .honoured),
+        entry("cd", 2, .honoured(HonouredDotCommand.changeDirectory)),
         entry("changes", 3, .outputOnly),
         entry("check", 3, .refused(testing)),
         entry("clone", 1, .refused(writesFile)),
         entry("connection", 1, .outputOnly),
         entry("databases", 2, .outputOnly),
-        entry("dbconfig", 3, .honoured),
+        entry("dbconfig", 3, .honoured(HonouredDotCommand.databaseOption)),
         entry("dbinfo", 3, .unavailable(needsDbpage)),
         entry("recover", 1, .unavailable(needsDbpage)),
         entry("dump", 1, .outputOnly),
         entry("echo", 1, .outputOnly),
         entry("eqp", 1, .outputOnly),
-        entry("exit", 1, .honoured),
+        entry("exit", 1, .honoured(HonouredDotCommand.exit)),
         entry("explain", 1, .outputOnly),
         entry("expert", 1, .refused("it analyses the next statement instead of running it")),
         entry("filectrl", 1, .refused(testing)),
         entry("fullschema", 1, .outputOnly),
         entry("headers", 1, .outputOnly),
         entry("help", 1, .outputOnly),
-        entry("import", 1, .honoured),
+        entry("import", 1, .honoured(HonouredDotCommand.importFile)),
         entry("imposter", 1, .refused(testing)),
-        entry("limit", 5, .honoured),
+        entry("limit", 5, .honoured(HonouredDotCommand.limit)),
         entry("lint", 3, .outputOnly),
         entry("load", 1, .refused("it loads code")),
         entry("log", 1, .outputOnly),
-        entry("mode", 1, .honoured),
+        entry("mode", 1, .honoured(HonouredDotCommand.mode)),
         entry("nonce", 5, .refused("it is for the shell's safe mode, which dbgen does not have")),
         entry("nullvalue", 1, .outputOnly),
         entry("open", 2, .refused(otherDatabase)),
         entry("output", 1, .outputOnly),
         entry("once", 1, .outputOnly),
         entry("excel", 5, .refused(runsProgram)),
-        entry("parameter", 3, .honoured),
+        entry("parameter", 3, .honoured(HonouredDotCommand.parameter)),
         entry("print", 3, .outputOnly),
         entry("progress", 3, .outputOnly),
         entry("prompt", 1, .outputOnly),
-        entry("quit", 1, .honoured),
-        entry("read", 3, .honoured),
-        entry("restore", 3, .honoured),
+        entry("quit", 1, .honoured(HonouredDotCommand.quit)),
+        entry("read", 3, .honoured(HonouredDotCommand.read)),
+        entry("restore", 3, .honoured(HonouredDotCommand.restore)),
         entry("scanstats", 1, .outputOnly),
         entry("schema", 1, .outputOnly),
         entry("selecttrace", 11, .outputOnly),
         entry("treetrace", 9, .outputOnly),
         entry("session", 3, .refused(writesFile)),
         entry("selftest", 4, .refused(testing)),
-        entry("separator", 1, .honoured),
+        entry("separator", 1, .honoured(HonouredDotCommand.separator)),
         entry("sha3sum", 4, .outputOnly),
         entry("shell", 1, .refused(runsProgram)),
         entry("system", 1, .refused(runsProgram)),

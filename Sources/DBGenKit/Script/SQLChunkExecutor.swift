@@ -45,9 +45,10 @@ struct SQLChunkExecutor {
         }
     }
 
-    /// Binds the shell's parameters, then steps the statement to its end.
+    /// Binds the shell's parameters, then steps the statement to its end. A statement that
+    /// ran the `journal_mode` pragma (SQLite asked the authorizer about it) and answered `wal`
+    /// gets a warning.
     private func step(_ statement: Statement, chunk: SQLChunk, statementStart: Int) throws {
-        let setsJournalMode = statement.sql.range(of: "journal_mode", options: .caseInsensitive) != nil
         var firstValue: DatabaseValue?
         do {
             if let reason = try authorizer.refusal(toRun: statement) {
@@ -55,13 +56,14 @@ struct SQLChunkExecutor {
             }
             try ShellParameters(connection: connection).bind(statement)
             while try statement.step() {
-                if setsJournalMode && firstValue == nil { firstValue = statement.column(0) }
+                if firstValue == nil && statement.columnCount > 0 { firstValue = statement.column(0) }
             }
         } catch let error as SQLiteError {
             if let refusal = refusal(error, chunk: chunk, statementStart: statementStart) { throw refusal }
             throw DBGenError(.sql, error.message, at: location(chunk, statementStart))
         }
-        if case .text(let mode)? = firstValue, mode.lowercased() == "wal" {
+        if authorizer.pragmasAsked.contains("journal_mode"), case .text(let mode)? = firstValue,
+           mode.lowercased() == "wal" {
             try diagnostics(Diagnostic.warning(
                 "journal_mode=WAL is not kept: the output is sealed in rollback-journal mode, because a WAL database cannot be opened read-only from an app bundle",
                 at: location(chunk, statementStart)))

@@ -2,9 +2,6 @@ import FileSystemKit
 import Foundation
 import SQLiteCore
 
-/// Receives warnings as they happen; throwing from it (as `--strict` does) stops the run.
-typealias DiagnosticHandler = (Diagnostic) throws -> Void
-
 /// Runs a schema script (and the scripts it `.read`s, the files it `.import`s) against an open
 /// database, as `sqlite3 DB < SCHEMA` would, but stops at the first error with a ``DBGenError``
 /// that names the file, line and column.
@@ -59,15 +56,19 @@ final class ScriptRunner {
         self.relativePaths = relativePaths
         self.diagnostics = diagnostics
         self.progress = progress
-        authorizer = try BuildAuthorizer(connection: connection, baseDirectory: { [unowned relativePaths] in
-            relativePaths.baseDirectory
+        authorizer = try BuildAuthorizer(connection: connection, baseDirectory: { [unowned self] in
+            self.workingDirectory
         }, recordInput: { [unowned self] in self.recordInput($0) })
         extensions = try ShellExtensionHost(connection: connection, baseDirectory: PathResolution.currentDirectory) {
             [unowned self] path in
-            self.recordInput(PathResolution.absolute(path, relativeTo: self.contexts.last?.directory
-                                                     ?? PathResolution.currentDirectory))
+            self.recordInput(PathResolution.absolute(path, relativeTo: self.workingDirectory))
         }
     }
+
+    /// The directory relative paths resolve against, as the shell's working directory: the
+    /// innermost script's (its own, until a `.cd`), else the process's. The one place it is
+    /// kept; the connection's VFS and the shell's functions are told of every change.
+    var workingDirectory: String { contexts.last?.directory ?? PathResolution.currentDirectory }
 
     /// Runs the script at `path` (relative paths against the current directory), shown as `displayPath`.
     func run(scriptAt path: String, displayPath: String) throws {
@@ -116,24 +117,25 @@ final class ScriptRunner {
 
     private func enter(_ context: ScriptContext) {
         contexts.append(context)
-        setBaseDirectory(context.directory)
+        workingDirectoryChanged()
     }
 
     private func leave() {
         contexts.removeLast()
-        setBaseDirectory(contexts.last?.directory ?? PathResolution.currentDirectory)
+        workingDirectoryChanged()
     }
 
     /// The innermost script's context changed (`.cd`).
     func updateCurrentContext(_ change: (inout ScriptContext) -> Void) {
         change(&contexts[contexts.count - 1])
-        setBaseDirectory(contexts[contexts.count - 1].directory)
+        workingDirectoryChanged()
     }
 
-    /// Relative paths in SQL (the shell's file functions, `ATTACH`) resolve against `directory`.
-    private func setBaseDirectory(_ directory: String) {
-        extensions.baseDirectory = directory
-        relativePaths.baseDirectory = directory
+    /// Relative paths in SQL (the shell's file functions, `ATTACH`) resolve against
+    /// ``workingDirectory``: the VFS and the C functions, which cannot ask, are told.
+    private func workingDirectoryChanged() {
+        extensions.setBaseDirectory(workingDirectory)
+        relativePaths.baseDirectory = workingDirectory
     }
 
     private func perform(_ item: ScriptItem) throws {
@@ -148,8 +150,9 @@ final class ScriptRunner {
             let location = SourceLocation(path: script.displayPath, line: lineNumber, column: 1)
             currentLocation = location
             do {
-                guard let command = try DotCommandParser.parse(DotCommandTokenizer.tokenize(line)) else { return }
-                try perform(command, line: line, at: location)
+                let arguments = DotCommandTokenizer.tokenizeBytes(Array(line.utf8))
+                guard let command = try DotCommandParser.parse(arguments) else { return }
+                try perform(command, at: location)
             } catch let error as DBGenError {
                 throw error.located(at: location)
             }
@@ -161,16 +164,14 @@ final class ScriptRunner {
 /// `.separator`, `.parameter`, `.dbconfig`, `.limit`, `.cd`), `.read`, `.import`, `.restore` and `.quit`;
 /// commands that only print do nothing.
 extension ScriptRunner {
-    func perform(_ command: DotCommand, line: String, at location: SourceLocation) throws {
+    func perform(_ command: DotCommand, at location: SourceLocation) throws {
         let script = contexts[contexts.count - 1]
         switch command {
         case .mode(let arguments):
             // A bare `.mode` re-applies the current mode (and so resets its separators).
             try settings.setMode(arguments: arguments)
-        case .separator:
-            // The exact bytes: escapes resolved, and single-quoted text taken as written.
-            let arguments = DotCommandTokenizer.tokenizeBytes(Array(line.utf8))
-            settings.setSeparator(columnBytes: arguments[1], rowBytes: arguments.count > 2 ? arguments[2] : nil)
+        case .separator(let column, let row):
+            settings.setSeparator(columnBytes: column, rowBytes: row)
         case .read(let file):
             try runScript(absolutePath: PathResolution.absolute(file, relativeTo: script.directory),
                           displayPath: PathResolution.display(file, inDisplayDirectory: script.displayDirectory),

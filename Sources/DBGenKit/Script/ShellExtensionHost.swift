@@ -13,15 +13,9 @@ final class ShellExtensionHost {
     private let environment: UnsafeMutablePointer<shipyard_shell_environment>
     private let inputRecorder: InputRecorder
 
-    /// The directory relative paths given to the functions resolve against.
-    var baseDirectory: String {
-        didSet { setBaseDirectory(baseDirectory) }
-    }
-
-    /// Registers the extensions on `connection`; `recordInput` gets the absolute path of every
-    /// file they read.
+    /// Registers the extensions on `connection`, relative paths resolving against
+    /// `baseDirectory`; `recordInput` gets the absolute path of every file they read.
     init(connection: Connection, baseDirectory: String, recordInput: @escaping (String) -> Void) throws {
-        self.baseDirectory = baseDirectory
         inputRecorder = InputRecorder(recordInput)
         environment = .allocate(capacity: 1)
         environment.initialize(to: shipyard_shell_environment(
@@ -43,7 +37,8 @@ final class ShellExtensionHost {
         environment.deallocate()
     }
 
-    private func setBaseDirectory(_ directory: String) {
+    /// The directory relative paths given to the functions resolve against from now on.
+    func setBaseDirectory(_ directory: String) {
         let old = environment.pointee.base_directory
         environment.pointee.base_directory = UnsafePointer(strdup(directory))
         free(UnsafeMutableRawPointer(mutating: old))

@@ -1,4 +1,5 @@
 import CGit2
+import FileSystemKit
 import Foundation
 
 /// Reads the facts about HEAD that the format tokens need, each computed at most once and
@@ -271,7 +272,7 @@ extension RevisionQuery {
 
     /// `path` relative to `root` (both canonical), `.` for the root itself.
     private static func relative(_ path: String, root: String, base: String) throws -> String {
-        let absolute = lexicallyNormalized(path.hasPrefix("/") ? path : base + "/" + path)
+        let absolute = LexicalPath.normalized(path.hasPrefix("/") ? path : base + "/" + path)
         if canonical(absolute) == root { return "." }
         // The last component is kept as written: a symbolic link in the work tree is a path
         // of its own to git, wherever it points.
@@ -286,7 +287,7 @@ extension RevisionQuery {
 
     /// `path` with symbolic links resolved (as libgit2 reports the work tree), or as given.
     private static func canonical(_ path: String) -> String {
-        guard let real = realpath(path, nil) else { return lexicallyNormalized(path) }
+        guard let real = realpath(path, nil) else { return LexicalPath.normalized(path) }
         defer { free(real) }
         return String(cString: real)
     }
@@ -302,16 +303,5 @@ extension RevisionQuery {
         }
         let head = canonical(existing)
         return rest.isEmpty ? head : (head == "/" ? "" : head) + "/" + rest.joined(separator: "/")
-    }
-
-    /// `.` and `..` components and repeated or trailing slashes removed, without touching the disk.
-    private static func lexicallyNormalized(_ path: String) -> String {
-        var parts: [Substring] = []
-        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
-            if part == "." { continue }
-            if part == ".." { if !parts.isEmpty { parts.removeLast() }; continue }
-            parts.append(part)
-        }
-        return "/" + parts.joined(separator: "/")
     }
 }

@@ -44,7 +44,7 @@ final class DotCommandTests: XCTestCase {
     }
 
     func testAbbreviationsAndKnownCommands() throws {
-        XCTAssertEqual(try DotCommandParser.parse(["sep", "|"]), .separator)
+        XCTAssertEqual(try DotCommandParser.parse(["sep", "|"]), .separator(column: Array("|".utf8), row: nil))
         XCTAssertEqual(try DotCommandParser.parse(["mode", "csv"]), .mode(["csv"]))
         XCTAssertEqual(try DotCommandParser.parse(["read", "x.txt"]), .read("x.txt"))
         XCTAssertEqual(try DotCommandParser.parse(["headers", "on"]), .outputOnly("headers"))
