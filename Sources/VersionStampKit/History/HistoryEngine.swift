@@ -119,11 +119,11 @@ final class HistoryEngine {
     }
 
     /// What the replace refs and grafts in force add to a cache key: nothing when there are
-    /// none (so keys stay as they were), else their fingerprint, so an answer cached before a
-    /// `git replace` or a grafts edit is not served after it.
+    /// none, else a digest of them, so an answer cached before a `git replace` or a grafts
+    /// edit is not served after it.
     private func replacementKey() throws -> [String] {
-        let fingerprint = try repository.replacements().fingerprint
-        return fingerprint.isEmpty ? [] : ["replacements " + fingerprint]
+        let entries = try repository.replacements().entries
+        return entries.isEmpty ? [] : ["replacements " + HistoryCache.key(entries)]
     }
 
     // MARK: Counts
