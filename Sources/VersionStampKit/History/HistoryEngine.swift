@@ -93,13 +93,14 @@ final class HistoryEngine {
         return graph
     }
 
-    /// HEAD's tree and committer time as git reads them, for a HEAD commit libgit2 rejects.
-    /// The graph keeps dates as git's unsigned seconds wrapped into `Int64`; the bit pattern
-    /// gives git's value back (2^64-1800 for git 2.39's 1970-01-01T00:30+0100).
-    func headCommit() throws -> (tree: ObjectID, time: UInt64) {
+    /// HEAD's tree and committer time as git reads them, for a HEAD commit libgit2 rejects:
+    /// the time as `git log -1 --format=%ct` prints it (2^64-1800 for git 2.39's
+    /// 1970-01-01T00:30+0100), nil where git prints none (`CommitterTime`).
+    func headCommit() throws -> (tree: ObjectID, time: UInt64?) {
         let graph = try graph()
-        let node = graph.node(head).node
-        return (try graph.tree(node), UInt64(bitPattern: try graph.date(node)))
+        let tree = try graph.tree(graph.node(head).node)
+        let bytes = try graph.store.objectBytes(head, .commit)
+        return (tree, bytes.withUnsafeBufferPointer { CommitterTime.printed(inCommit: $0) })
     }
 
     /// The path filter of a path-limited query, nil without paths. Throws for a path that
