@@ -20,6 +20,12 @@ enum GitLibrary {
         return "unknown libgit2 error"
     }
 
+    /// The error class (`GIT_ERROR_CONFIG`, `GIT_ERROR_REPOSITORY`, …) of the last failure in
+    /// this thread, nil when there is none.
+    static func lastErrorClass() -> UInt32? {
+        git_error_last().map { UInt32(bitPattern: $0.pointee.klass) }
+    }
+
     /// Throws a `VersionStampError` when `status` is a libgit2 failure.
     static func check(_ status: Int32, _ doing: String) throws {
         if status < 0 {

@@ -52,11 +52,11 @@ final class GitRepository {
         }
         guard status == 0, let repo else {
             let message = GitLibrary.lastErrorMessage()
-            // The ownership check ("dubious ownership"): libgit2 1.6 and later fail with GIT_EOWNER
-            // ("repository path '…' is not owned by current user"); 1.5 fails with GIT_ENOTFOUND
-            // from looking up safe.directory ("config value 'safe.directory' was not found"),
-            // which only its message tells apart from "not a repository".
-            if status == GIT_EOWNER.rawValue || (status == GIT_ENOTFOUND.rawValue && message.contains("'safe.directory'")) {
+            let errorClass = GitLibrary.lastErrorClass()
+            // The ownership check ("dubious ownership"): libgit2 1.6 and later fail with GIT_EOWNER;
+            // 1.5 fails with GIT_ENOTFOUND from looking up safe.directory, an error of the
+            // configuration (GIT_ERROR_CONFIG) where "not a repository" is one of the repository.
+            if status == GIT_EOWNER.rawValue || (status == GIT_ENOTFOUND.rawValue && errorClass == GIT_ERROR_CONFIG.rawValue) {
                 throw VersionStampError(.repositoryOwnership,
                     path: startPath,
                     message: "the repository is owned by another user, so git and libgit2 refuse it (\"dubious ownership\"); "
@@ -73,7 +73,16 @@ final class GitRepository {
                     message: "not a git repository (or any of the parent directories); "
                         + "set VERSIONSTAMP_VERSION to build without one (e.g. from a source tarball)")
             }
-            throw GitRepository.openError(startPath: startPath, libgit2Message: message)
+            // An unsupported extension is a failure of the repository class; the extension is
+            // found by reading the repository's own configuration (`RepositoryExtensions`).
+            if errorClass == GIT_ERROR_REPOSITORY.rawValue, let name = RepositoryExtensions.firstUnsupported(
+                gitDirectory: variables.gitDirectory, start: startPath, ceilingDirectories: variables.ceilingDirectories) {
+                throw VersionStampError(.unsupportedExtension,
+                    path: startPath,
+                    message: "the repository uses the unsupported repository extension '\(name)' "
+                        + "(libgit2 cannot read it: \(message)); set VERSIONSTAMP_VERSION to build without reading the repository")
+            }
+            throw VersionStampError(.gitFailure, path: startPath, message: "cannot open the git repository: \(message)")
         }
         handle = repo
         let common = GitRepository.trimmed(String(cString: git_repository_commondir(repo)))
@@ -93,23 +102,6 @@ final class GitRepository {
     }
 
     deinit { git_repository_free(handle) }
-
-    /// Turns libgit2's refusal to open a repository into a versionstamp error; an unsupported
-    /// repository extension is named. Which extensions libgit2 knows depends on its version:
-    /// 1.5 knows none but `noop`, 1.6 adds `objectFormat`, 1.8 `worktreeConfig`, 1.9
-    /// `preciousObjects`; none of them reads `partialClone`.
-    private static func openError(startPath: String, libgit2Message: String) -> VersionStampError {
-        let lowered = libgit2Message.lowercased()
-        if lowered.contains("extension") {
-            // libgit2: "unsupported extension name extensions.worktreeconfig"
-            let name = libgit2Message.split(separator: " ").last.map(String.init) ?? libgit2Message
-            return VersionStampError(.unsupportedExtension,
-                path: startPath,
-                message: "the repository uses the unsupported repository extension '\(name)' "
-                    + "(libgit2 cannot read it: \(libgit2Message)); set VERSIONSTAMP_VERSION to build without reading the repository")
-        }
-        return VersionStampError(.gitFailure, path: startPath, message: "cannot open the git repository: \(libgit2Message)")
-    }
 
     private static func trimmed(_ path: String) -> String {
         path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
