@@ -56,7 +56,8 @@ final class GitRepository {
             // The ownership check ("dubious ownership"): libgit2 1.6 and later fail with GIT_EOWNER;
             // 1.5 fails with GIT_ENOTFOUND from looking up safe.directory, an error of the
             // configuration (GIT_ERROR_CONFIG) where "not a repository" is one of the repository.
-            if status == GIT_EOWNER.rawValue || (status == GIT_ENOTFOUND.rawValue && errorClass == GIT_ERROR_CONFIG.rawValue) {
+            if status == GIT_EOWNER.rawValue
+                || (status == GIT_ENOTFOUND.rawValue && errorClass == GIT_ERROR_CONFIG.rawValue) {
                 throw VersionStampError(.repositoryOwnership,
                     path: startPath,
                     message: "the repository is owned by another user, so git and libgit2 refuse it (\"dubious ownership\"); "
@@ -75,8 +76,9 @@ final class GitRepository {
             }
             // An unsupported extension is a failure of the repository class; the extension is
             // found by reading the repository's own configuration (`RepositoryExtensions`).
-            if errorClass == GIT_ERROR_REPOSITORY.rawValue, let name = RepositoryExtensions.firstUnsupported(
-                gitDirectory: variables.gitDirectory, start: startPath, ceilingDirectories: variables.ceilingDirectories) {
+            if errorClass == GIT_ERROR_REPOSITORY.rawValue,
+               let name = RepositoryExtensions.firstUnsupported(gitDirectory: variables.gitDirectory, start: startPath,
+                                                                ceilingDirectories: variables.ceilingDirectories) {
                 throw VersionStampError(.unsupportedExtension,
                     path: startPath,
                     message: "the repository uses the unsupported repository extension '\(name)' "

@@ -18,7 +18,9 @@ enum RepositoryExtensions {
         guard git_config_open_ondisk(&config, commonDirectory(of: found) + "/config") == 0 else { return nil }
         defer { git_config_free(config) }
         var version: Int32 = 0
-        guard git_config_get_int32(&version, config, "core.repositoryformatversion") == 0, version >= 1 else { return nil }
+        guard git_config_get_int32(&version, config, "core.repositoryformatversion") == 0, version >= 1 else {
+            return nil
+        }
         var iterator: OpaquePointer?
         guard git_config_iterator_glob_new(&iterator, config, "^extensions\\.") == 0 else { return nil }
         defer { git_config_iterator_free(iterator) }
@@ -46,7 +48,9 @@ enum RepositoryExtensions {
     private static func discover(_ start: String, ceilingDirectories: String?) -> String? {
         var buffer = git_buf()
         defer { git_buf_dispose(&buffer) }
-        guard git_repository_discover(&buffer, start, 0, ceilingDirectories) == 0, let path = buffer.ptr else { return nil }
+        guard git_repository_discover(&buffer, start, 0, ceilingDirectories) == 0, let path = buffer.ptr else {
+            return nil
+        }
         return String(cString: path)
     }
 
