@@ -105,7 +105,8 @@ final class GitRepository {
 
     deinit { git_repository_free(handle) }
 
-    private static func trimmed(_ path: String) -> String {
+    /// `path` without a trailing `/` (the root excepted), as libgit2 ends the directories it gives.
+    static func trimmed(_ path: String) -> String {
         path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
     }
 

@@ -57,10 +57,9 @@ enum RepositoryExtensions {
     /// The common dir of `gitDirectory`: the one its `commondir` file names (a linked
     /// worktree's), else itself.
     private static func commonDirectory(of gitDirectory: String) -> String {
-        let base = gitDirectory.hasSuffix("/") ? String(gitDirectory.dropLast()) : gitDirectory
+        let base = GitRepository.trimmed(gitDirectory)
         guard let text = try? String(contentsOfFile: base + "/commondir", encoding: .utf8) else { return base }
         let named = text.trimmingCharacters(in: .newlines)
-        if named.isEmpty { return base }
-        return named.hasPrefix("/") ? named : base + "/" + named
+        return named.isEmpty ? base : RepositoryEnvironment.absolute(named, base: base)
     }
 }
