@@ -12,8 +12,8 @@ import Foundation
 ///
 /// ## Why a history reader of its own
 /// - Speed. libgit2 1.5 (Debian's) ignores the commit-graph file that git writes and parses
-///   every commit whole: a cold revision walk of an 80,000-commit history takes over a second
-///   where `git rev-list --count` takes a fifth of one. Here commits are read straight from the
+///   every commit whole, so a cold revision walk of a long history takes several times
+///   `git rev-list --count`'s time (docs/Performance.md). Here commits are read straight from the
 ///   packs (`ObjectStore`, `PackFile`), only as far as the lines a walk needs (parents, then
 ///   the committer date), and a warm run reads the answer from the cache without opening the
 ///   object database at all.
