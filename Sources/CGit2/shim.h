@@ -18,6 +18,12 @@ static inline int shipyard_git_set_strict_hash_verification(int enabled) {
     return git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, enabled);
 }
 
+/* The repository extensions this libgit2 reads (GIT_OPT_GET_EXTENSIONS, 1.5 and later):
+ * how versionstamp names the one that makes it refuse a repository (RepositoryExtensions.swift). */
+static inline int shipyard_git_get_extensions(git_strarray *out) {
+    return git_libgit2_opts(GIT_OPT_GET_EXTENSIONS, out);
+}
+
 /* inflateInit2 is a macro, which Swift cannot call. Raw deflate (no zlib header or
  * Adler-32 check): the caller skips the 2-byte header itself, as git's data never sets a
  * preset dictionary, and saves the checksum of every object read. */

@@ -10,7 +10,7 @@ final class FolderLayeringTests: XCTestCase {
     static let layers: [String: [String]] = [
         "DBGenKit": ["", "Diagnostics", "Inputs", "Schema", "Import", "Script", "Build", "Diff", "Check"],
         "LayeredDatabase": ["", "Rows", "Migration", "Updates", "Open"],
-        "VersionStampKit": ["", "Plist", "History", "Repository", "Format", "Configuration", "Stamp"],
+        "VersionStampKit": ["", "Plist", "Repository", "History", "Format", "Configuration", "Stamp"],
     ]
 
     /// The longest a Swift source may be: a file holds one concept, and a longer one holds two.

@@ -70,21 +70,37 @@ public enum GeneratedVersionFile: String, CaseIterable, Sendable {
             buildNumber = context.override ?? revision.map { String($0.count) } ?? ""
             let release = revision?.tag.flatMap(ReleaseVersion.init(tag:))
             marketingVersion = release?.version
-            fields = [
-                Field(name: "version", value: .string(version), doc: "The stamped version (the format rendered, or VERSIONSTAMP_VERSION)."),
-                Field(name: "count", value: .integer(revision.map { Int64($0.count) }), doc: "The build number: commits reachable from HEAD (`git rev-list --count HEAD`), or the CI's number, plus the offset."),
-                Field(name: "sha", value: .string(revision?.sha), doc: "The commit id of HEAD."),
-                Field(name: "short", value: .string(revision?.short), doc: "The abbreviated commit id of HEAD."),
-                Field(name: "describe", value: .string(revision?.describe), doc: "`git describe --tags --long --always --dirty`."),
-                Field(name: "tag", value: .string(revision?.tag), doc: "The nearest tag, empty when there is none."),
-                Field(name: "distance", value: .integer(revision.map { Int64($0.distance) }), doc: "Commits since the nearest tag (the count when there is none)."),
-                Field(name: "branch", value: .string(revision?.branch), doc: "The branch name, `HEAD` when detached."),
-                Field(name: "dirty", value: .boolean(revision?.isDirty), doc: "Tracked files differed from HEAD."),
-                Field(name: "date", value: .string(revision.map { UTCDate.day(of: $0.commitTime) }), doc: "The committer date of HEAD, UTC, `YYYYMMDD`."),
-                Field(name: "timestamp", value: .integer(revision.flatMap { Int64(exactly: $0.commitTime) }), doc: "The committer time of HEAD, Unix seconds."),
-                Field(name: "release", value: .string(release?.version), doc: "The nearest tag's version number (`{version}`: v2.0.0-beta.1 gives 2.0.0), empty when no tag names one."),
-                Field(name: "prerelease", value: .string(release?.prerelease), doc: "What follows that number in the tag (`{prerelease}`: beta.1), empty when no tag names a version."),
-            ]
+            fields = [Field(name: "version", value: .string(version),
+                            doc: "The stamped version (the format rendered, or VERSIONSTAMP_VERSION).")]
+                + Self.tokenOrder.map { token in
+                    Field(name: token.entry.field, value: Self.value(of: token, in: revision, release: release),
+                          doc: token.entry.fieldDoc)
+                }
+        }
+
+        /// The tokens whose fields follow `version`, in the order they are written.
+        static let tokenOrder: [VersionToken] = [
+            .count, .sha, .short, .describe, .tag, .distance, .branch, .dirty, .date, .timestamp, .version, .prerelease,
+        ]
+
+        /// The value of `token`'s field: nil (written as 0, `""`, `false`, `null` or empty)
+        /// without a revision.
+        private static func value(of token: VersionToken, in revision: RevisionInfo?,
+                                  release: ReleaseVersion?) -> Value {
+            switch token {
+            case .count: return .integer(revision.map { Int64($0.count) })
+            case .sha: return .string(revision?.sha)
+            case .short: return .string(revision?.short)
+            case .describe: return .string(revision?.describe)
+            case .tag: return .string(revision?.tag)
+            case .distance: return .integer(revision.map { Int64($0.distance) })
+            case .branch: return .string(revision?.branch)
+            case .dirty: return .boolean(revision?.isDirty)
+            case .date: return .string(revision.map { UTCDate.day(of: $0.commitTime) })
+            case .timestamp: return .integer(revision.flatMap { Int64(exactly: $0.commitTime) })
+            case .version: return .string(release?.version)
+            case .prerelease: return .string(release?.prerelease)
+            }
         }
 
         private struct Key: CodingKey {

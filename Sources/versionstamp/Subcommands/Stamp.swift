@@ -94,7 +94,7 @@ extension VersionStampCommand {
         @OptionGroup
         var repository: RepositoryOptions
 
-        @Option(help: ArgumentHelp("The version format ({count}, {sha}, {short}, {dirty}, {describe}, {tag}, {distance}, {branch}, {date}, {timestamp}, {version}, {prerelease}).", valueName: "fmt"))
+        @Option(help: ArgumentHelp("The version format (\(VersionToken.list)).", valueName: "fmt"))
         var format: String?
 
         @Option(name: .customLong("key"), help: ArgumentHelp("Set the string at this key path (repeatable).", valueName: "keypath"))

@@ -8,11 +8,11 @@ import Foundation
 /// own dirty check does before it reads any content (`ie_match_stat`). Every build runs
 /// `r{count}{dirty}`, and libgit2's status walks the work tree directory by directory with
 /// absolute paths; this stats only the index's entries, from open directory handles, on several
-/// threads as git's `core.preloadIndex` does (on 3,782 files the dirty check went from 11.0 to
-/// 8.2 ms, most of it now the `lstat` calls themselves).
+/// threads as git's `core.preloadIndex` does, so that the `lstat` calls themselves are most of
+/// its time (figures in docs/Performance.md).
 ///
 /// It only ever answers "unchanged"; anything it cannot prove sends the caller to libgit2's full
-/// status (content compared), so where it declines the answer is what it always was:
+/// status (content compared), so where it declines the answer is that status's. It declines for:
 /// - an entry whose stat data differs in any field git records (times to the nanosecond, size,
 ///   inode, owner, file type, executable bit), or whose file is missing;
 /// - a racily clean entry: modified no earlier than the index was written, so a change within

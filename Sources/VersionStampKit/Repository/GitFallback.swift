@@ -95,8 +95,8 @@ enum GitFallback {
 
     /// Runs `tool` with `arguments`; its exit status (128 + the signal when one ended it) and
     /// standard error (standard output is discarded). Spawned directly: Foundation's `Process`
-    /// took about 50 ms per run here (it sets up a thread and a run loop to watch the child),
-    /// ten times git's own work, and a superproject with a submodule runs two each build.
+    /// sets up a thread and a run loop to watch the child, which costs several times git's own
+    /// work, and a superproject with a submodule runs two each build (docs/Performance.md).
     private static func run(_ tool: String, _ arguments: [String], environment: [String: String]) throws -> (code: Int32, error: String) {
         var variables = environment
         variables["LC_ALL"] = "C"

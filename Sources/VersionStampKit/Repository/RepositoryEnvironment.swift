@@ -149,7 +149,8 @@ struct RepositoryEnvironment {
         }
     }
 
-    private static func absolute(_ path: String, base: String) -> String {
+    /// `path`, taken from `base` when relative.
+    static func absolute(_ path: String, base: String) -> String {
         path.hasPrefix("/") ? path : (base.hasSuffix("/") ? base : base + "/") + path
     }
 

@@ -12,8 +12,8 @@ import Foundation
 ///
 /// ## Why a history reader of its own
 /// - Speed. libgit2 1.5 (Debian's) ignores the commit-graph file that git writes and parses
-///   every commit whole: a cold revision walk of an 80,000-commit history takes over a second
-///   where `git rev-list --count` takes a fifth of one. Here commits are read straight from the
+///   every commit whole, so a cold revision walk of a long history takes several times
+///   `git rev-list --count`'s time (docs/Performance.md). Here commits are read straight from the
 ///   packs (`ObjectStore`, `PackFile`), only as far as the lines a walk needs (parents, then
 ///   the committer date), and a warm run reads the answer from the cache without opening the
 ///   object database at all.
@@ -93,13 +93,14 @@ final class HistoryEngine {
         return graph
     }
 
-    /// HEAD's tree and committer time as git reads them, for a HEAD commit libgit2 rejects.
-    /// The graph keeps dates as git's unsigned seconds wrapped into `Int64`; the bit pattern
-    /// gives git's value back (2^64-1800 for git 2.39's 1970-01-01T00:30+0100).
-    func headCommit() throws -> (tree: ObjectID, time: UInt64) {
+    /// HEAD's tree and committer time as git reads them, for a HEAD commit libgit2 rejects:
+    /// the time as `git log -1 --format=%ct` prints it (2^64-1800 for git 2.39's
+    /// 1970-01-01T00:30+0100), nil where git prints none (`CommitterTime`).
+    func headCommit() throws -> (tree: ObjectID, time: UInt64?) {
         let graph = try graph()
-        let node = graph.node(head).node
-        return (try graph.tree(node), UInt64(bitPattern: try graph.date(node)))
+        let tree = try graph.tree(graph.node(head).node)
+        let bytes = try graph.store.objectBytes(head, .commit)
+        return (tree, bytes.withUnsafeBufferPointer { CommitterTime.printed(inCommit: $0) })
     }
 
     /// The path filter of a path-limited query, nil without paths. Throws for a path that
@@ -119,11 +120,11 @@ final class HistoryEngine {
     }
 
     /// What the replace refs and grafts in force add to a cache key: nothing when there are
-    /// none (so keys stay as they were), else their fingerprint, so an answer cached before a
-    /// `git replace` or a grafts edit is not served after it.
+    /// none, else a digest of them, so an answer cached before a `git replace` or a grafts
+    /// edit is not served after it.
     private func replacementKey() throws -> [String] {
-        let fingerprint = try repository.replacements().fingerprint
-        return fingerprint.isEmpty ? [] : ["replacements " + fingerprint]
+        let entries = try repository.replacements().entries
+        return entries.isEmpty ? [] : ["replacements " + HistoryCache.key(entries)]
     }
 
     // MARK: Counts

@@ -14,15 +14,16 @@ import Foundation
 ///   replacement says. The first line for a commit wins; malformed lines are skipped, as git
 ///   skips them (with an error it prints). `GIT_NO_REPLACE_OBJECTS` leaves grafts in force.
 ///
-/// ``fingerprint`` names all of it, so a cached answer from before a `git replace` (or a
-/// grafts edit) is never served after.
+/// ``entries`` names all of it, so that a history cache key made from them (`HistoryEngine`)
+/// never serves an answer from before a `git replace` (or a grafts edit).
 struct ObjectReplacements {
     /// Replaced objects and the object whose content is read instead (chains resolved).
     private(set) var objects: [ObjectID: ObjectID] = [:]
     /// Grafted commits and their parents.
     private(set) var grafts: [ObjectID: [ObjectID]] = [:]
-    /// Empty when nothing is replaced or grafted, else a digest of every replacement and graft.
-    private(set) var fingerprint = ""
+    /// Every replacement and graft, one line each (`replace X Y`, `graft C P...`); empty when
+    /// nothing is replaced or grafted.
+    private(set) var entries: [String] = []
 
     /// git's `MAXREPLACEDEPTH`.
     static let maximumDepth = 5
@@ -32,7 +33,6 @@ struct ObjectReplacements {
 
     /// The replace refs and grafts of `repository`, as `environment` enables and places them.
     init(repository: GitRepository, environment: [String: String]) throws {
-        var parts: [String] = []
         let disabled = environment["GIT_NO_REPLACE_OBJECTS"] != nil || repository.configBool("core.useReplaceRefs") == false
         if !disabled {
             let base = environment["GIT_REPLACE_REF_BASE"].flatMap { $0.isEmpty ? nil : $0 } ?? "refs/replace/"
@@ -51,7 +51,7 @@ struct ObjectReplacements {
                 }
                 objects[original] = target
             }
-            parts += direct.map { "replace \($0.key.hex) \($0.value.hex)" }.sorted()
+            entries += direct.map { "replace \($0.key.hex) \($0.value.hex)" }.sorted()
         }
         let graftFile = environment["GIT_GRAFT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
             ?? repository.commonDirectory + "/info/grafts"
@@ -59,10 +59,9 @@ struct ObjectReplacements {
             for line in text.split(separator: "\n") {
                 guard !line.hasPrefix("#"), let (commit, parents) = Self.graft(line), grafts[commit] == nil else { continue }
                 grafts[commit] = parents
-                parts.append("graft " + ([commit] + parents).map(\.hex).joined(separator: " "))
+                entries.append("graft " + ([commit] + parents).map(\.hex).joined(separator: " "))
             }
         }
-        if !parts.isEmpty { fingerprint = HistoryCache.key(parts) }
     }
 
     /// True when no object is replaced and no commit grafted.

@@ -116,11 +116,22 @@ public final class RevisionReader: @unchecked Sendable {
     }
 
     /// HEAD's committer time, as `git log -1 --format=%ct` prints it: libgit2's, or where
-    /// libgit2 rejects the commit (git 2.39 writes 1970-01-01T00:30+0100 as 2^64-1800),
-    /// the history reader's, which reads the date as git does.
+    /// libgit2 rejects the commit (git 2.39 writes 1970-01-01T00:30+0100 as 2^64-1800) or
+    /// reads a time before 1970 (a signed one, which git does not read), the history
+    /// reader's, which reads the date as git does. Throws where git prints no time.
     private func committerTime() throws -> UInt64 {
         if repository.canParseCommit(head), let time = try? repository.commitTime(head), time >= 0 { return UInt64(time) }
-        return try engine.headCommit().time
+        guard let time = try engine.headCommit().time else { throw Self.noCommitterTime(head) }
+        return time
+    }
+
+    /// HEAD's committer line holds no time git prints (`CommitterTime`): a date before 1970,
+    /// or none; `{date}` and `{timestamp}` refuse it rather than print a number git would not.
+    static func noCommitterTime(_ head: git_oid) -> VersionStampError {
+        VersionStampError(.gitFailure,
+            message: "HEAD's commit \(head.hex) has no committer date git can read (a date before 1970, or none), "
+                + "so 'git log -1 --format=%ct' prints nothing; {date} and {timestamp} cannot be given: "
+                + "leave them out of the format, or set VERSIONSTAMP_VERSION")
     }
 
     /// `git describe --tags --long --always --dirty`, and the tag and distance it is made of.
