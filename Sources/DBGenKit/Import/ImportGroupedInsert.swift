@@ -4,12 +4,13 @@ import SQLiteCore
 /// when that cannot change what the shell's one-row-per-statement loop would do.
 ///
 /// One statement per row costs SQLite a reset, a cursor open and a root-to-leaf seek per row;
-/// a group of rows pays them once (about a quarter of the insert time on the food benchmark).
+/// a group of rows pays them once (docs/Performance.md, "Multi-row INSERT").
 /// Rows are still inserted one at a time, in order, with the same affinity conversions.
 /// Grouping is used only when the target is an ordinary table with no trigger in its schema
-/// or in `temp`, no `FAIL` or `ROLLBACK` conflict clause (so a failing row undoes just its
-/// statement and the group can be replayed row by row for the exact error), and foreign keys
-/// are off (immediate foreign keys are checked at the end of each statement).
+/// or in `temp`, no `FAIL` or `ROLLBACK` conflict resolution in its constraints (so a failing
+/// row undoes just its statement and the group can be replayed row by row for the exact
+/// error; read from SQLite's program, ``TableInsertProgram``), and foreign keys are off
+/// (immediate foreign keys are checked at the end of each statement).
 ///
 /// For the same kind of target it also knows which columns have INTEGER or NUMERIC affinity: a field
 /// there that is a plain decimal integer (see ``plainInteger(_:count:)``) is bound as that
@@ -31,7 +32,8 @@ struct ImportGroupedInsert {
     ///
     /// A row whose key is that very number is inserted with NULL in its place: SQLite then takes
     /// the rowid from the end of the table (`OP_NewRowid`) and appends the row, where an explicit
-    /// key costs a root-to-leaf search to check that it is free (about a tenth of the food build).
+    /// key costs a root-to-leaf search to check that it is free (docs/Performance.md, "Keys
+    /// appended, not searched").
     /// The row, its rowid, `last_insert_rowid()` and the file's bytes are the same. Only for a
     /// rowid table whose one primary-key column is the rowid (no index was made for it: `INT
     /// PRIMARY KEY` and `INTEGER PRIMARY KEY DESC` have one) and that is not `AUTOINCREMENT`
