@@ -98,7 +98,11 @@ let package = Package(
         // files, durable sync (F_FULLFSYNC on Darwin), sidecar locks, file stamps, content hashes.
         // Every durable write and every lock of the libraries goes through it.
         .target(name: "FileSystemKit", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
-        .target(name: "DBGenKit", dependencies: ["SQLiteCore", "SQLiteSession", "CShellExtensions", "ShipyardVersion", "FileSystemKit", "ToolConfiguration"]),
+        // LayeredDatabase: `dbgen diff` writes the patch header with the type that reads it
+        // (`PatchHeader`), so the format has one definition. It links nothing DBGenKit does not
+        // link already (SQLiteCore, FileSystemKit).
+        .target(name: "DBGenKit", dependencies: ["SQLiteCore", "SQLiteSession", "CShellExtensions", "ShipyardVersion",
+                                                 "FileSystemKit", "ToolConfiguration", "LayeredDatabase"]),
         // PrivacyInfo.xcprivacy: the required-reason APIs that LayeredDatabase and what it links
         // (SQLiteCore, FileSystemKit) call, declared for the app that links them (Xcode merges
         // it into the app's privacy report); LayeredDatabaseTests' PrivacyManifestTests keeps it

@@ -51,7 +51,7 @@ public enum LayeredDatabaseError: Error, Equatable, CustomStringConvertible, Loc
     case notNewer(path: String, userVersion: Int64, inEffect: Int64, inEffectPath: String)
     /// The patch's header names a base that is not the database in effect (another
     /// `user_version`, or other content with the same one): it was made for another release.
-    case patchForAnotherBase(path: String, base: PatchHeader.Version, target: PatchHeader.Version,
+    case patchForAnotherBase(path: String, base: DatabaseVersion, target: DatabaseVersion,
                              inEffect: Int64, inEffectPath: String)
     /// The patch's header is malformed.
     case invalidPatchHeader(path: String, line: Int, reason: String)

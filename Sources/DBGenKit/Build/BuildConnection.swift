@@ -64,12 +64,7 @@ struct BuildConnection {
     /// Every ordinary table of the database (including sqlite_sequence) and its row count.
     static func tableCounts(_ connection: Connection) throws -> [BuildSummary.Table] {
         do {
-            let names = try connection.query(
-                "SELECT name FROM sqlite_schema WHERE type='table' AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name")
-                .compactMap { row -> String? in
-                    if case .text(let name) = row[0] { return name }
-                    return nil
-                }
+            let names = try SchemaCatalog(connection).ordinaryTables.map(\.name)
             return try names.map { name in
                 let count = try connection.scalar("SELECT count(*) FROM \(SQLIdentifier.quote(name))")
                 guard case .integer(let rows)? = count else { return BuildSummary.Table(name: name, rows: 0) }

@@ -1,5 +1,6 @@
 import FileSystemKit
 import Foundation
+import LayeredDatabase
 import SQLiteCore
 
 /// The difference between two databases: as SQL that turns the old one into the new one
@@ -97,8 +98,7 @@ public final class DatabaseDiff {
 }
 
 /// The SHA-256 of both files of a diff, computed on a thread of their own from creation, for
-/// the patch header: `-- dbgen diff base: user_version=4 sha256=…` and `-- dbgen diff target:
-/// user_version=5 sha256=…`, which LayeredDatabase's `PatchHeader` reads.
+/// the patch header (LayeredDatabase's `PatchHeader`, which defines its lines and reads them).
 private final class PatchHeaderHashes: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var hashes: Result<(String, String), Error> = .failure(CancellationError())
@@ -131,7 +131,7 @@ private final class PatchHeaderHashes: @unchecked Sendable {
     func text() throws -> String {
         wait()
         let (oldHash, newHash) = try hashes.get(), (oldVersion, newVersion) = try versions.get()
-        return "-- dbgen diff base: user_version=\(oldVersion) sha256=\(oldHash)\n"
-            + "-- dbgen diff target: user_version=\(newVersion) sha256=\(newHash)\n"
+        return PatchHeader(base: DatabaseVersion(userVersion: oldVersion, sha256: oldHash),
+                           target: DatabaseVersion(userVersion: newVersion, sha256: newHash)).text
     }
 }

@@ -35,8 +35,9 @@ struct TableLayout: Equatable {
     /// Every column, key first, as listed in an INSERT.
     var allColumns: [String] { keyColumns + dataColumns }
 
-    /// Reads the layout of `table` in `connection`'s main database.
-    init(table: String, connection: Connection, createSQL: String?) throws {
+    /// Reads the layout of `table` in `connection`'s main database; `isShadowTable` when it
+    /// belongs to a virtual table (whose module writes it: never AUTOINCREMENT).
+    init(table: String, connection: Connection, isShadowTable: Bool = false) throws {
         self.table = table
         let quotedTable = SQLIdentifier.quoteLiteral(table)
         var visible: [(name: String, pk: Int64)] = []
@@ -50,8 +51,8 @@ struct TableLayout: Equatable {
             "SELECT name FROM pragma_index_list(\(quotedTable), 'main') WHERE origin = 'pk'")
         let declared = visible.filter { $0.pk > 0 }.sorted { $0.pk < $1.pk }.map(\.name)
         hasDeclaredPrimaryKey = !declared.isEmpty
-        isAutoincrement = (createSQL ?? "").range(of: "AUTOINCREMENT", options: .caseInsensitive) != nil
         keyOrder = []
+        isAutoincrement = false
         if withoutRowid {
             isRowidKey = false
             keyColumns = declared
@@ -62,6 +63,12 @@ struct TableLayout: Equatable {
         } else if declared.count == 1, pkIndex == nil {
             isRowidKey = true
             keyColumns = declared // INTEGER PRIMARY KEY: an alias of the rowid
+            // AUTOINCREMENT is allowed on such a key only.
+            if !isShadowTable {
+                let program = try TableInsertProgram(connection: connection, table: table, schema: "main",
+                                                     valueCount: visible.count)
+                isAutoincrement = program.isAutoincrement
+            }
         } else {
             isRowidKey = true
             let taken = Set(visible.map { $0.name.lowercased() })

@@ -41,19 +41,10 @@ struct ImportRequest: Sendable {
     /// The table: created from the file's first record (TEXT columns) when it does not exist.
     var table: String
     /// `--schema S` (`main`, `temp`, an attached name), nil for SQLite's usual lookup.
-    var schema: String?
+    var schema: String? = nil
     /// `--skip N`: records skipped at the start of the file (a quoted field may span lines).
-    var skip: Int
+    var skip: Int = 0
     var format: ImportFormat
-
-    init(file: URL, displayPath: String, table: String, schema: String? = nil, skip: Int = 0, format: ImportFormat) {
-        self.file = file
-        self.displayPath = displayPath
-        self.table = table
-        self.schema = schema
-        self.skip = skip
-        self.format = format
-    }
 }
 
 /// What an import did.
@@ -61,27 +52,4 @@ struct ImportResult: Equatable, Sendable {
     var rowsInserted: Int
     var createdTable: Bool
     var warnings: Int
-
-    init(rowsInserted: Int, createdTable: Bool, warnings: Int) {
-        self.rowsInserted = rowsInserted
-        self.createdTable = createdTable
-        self.warnings = warnings
-    }
-}
-
-/// How far an `.import` has read its file, reported through ``BuildOptions/progressHandler``.
-public struct ImportProgress: Hashable, Sendable {
-    /// The file being imported, as shown to the user.
-    public var file: String
-    /// Bytes read so far.
-    public var bytesRead: Int64
-    /// The file's size.
-    public var totalBytes: Int64
-
-    /// A progress report.
-    public init(file: String, bytesRead: Int64, totalBytes: Int64) {
-        self.file = file
-        self.bytesRead = bytesRead
-        self.totalBytes = totalBytes
-    }
 }

@@ -186,8 +186,10 @@ struct ImportSession {
         } catch let error as SQLiteError {
             throw DBGenError(.importData, error.message)
         }
-        groupedInsert = ImportGroupedInsert.prepare(connection: connection, table: request.table, schema: request.schema,
-                                                    qualifiedTable: qualifiedTable, columnCount: columnCount)
+        // The table's metadata, read once for everything the import decides about it.
+        let table = ImportTable.read(connection: connection, name: request.table, schema: request.schema)
+        groupedInsert = ImportGroupedInsert.prepare(connection: connection, table: table, qualifiedTable: qualifiedTable,
+                                                    columnCount: columnCount)
     }
 
     /// The number of columns `SELECT * FROM table` has, or nil when the table does not exist

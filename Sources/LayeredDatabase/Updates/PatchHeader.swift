@@ -2,8 +2,8 @@ import Foundation
 
 /// The header `dbgen diff` writes at the top of a whole-database patch: which database the
 /// patch applies to (its base) and which it produces (its target), each as a `user_version`
-/// and the SHA-256 of the database file. SQL comments, so `sqlite3 COPY < patch.sql` runs the
-/// patch as before:
+/// and the SHA-256 of the database file. The lines are SQL comments, so `sqlite3 COPY < patch.sql`
+/// runs the patch as it is:
 ///
 /// ```
 /// -- dbgen diff base: user_version=7 sha256=3a7bd3e2360a3d29eea436fcfb7e44c735d117c42d1c1835420b6b9942dd4f1b
@@ -15,22 +15,13 @@ import Foundation
 /// ``DatabaseUpdater/installPatch(at:sha256:)`` applies a patch only to its base (else
 /// ``LayeredDatabaseError/patchForAnotherBase(path:base:target:inEffect:inEffectPath:)``) and
 /// treats a patch whose target is already in effect as installed (a re-download). A patch
-/// without a header (hand-written, or from an older dbgen) is applied as before, checked only
-/// by `user_version`.
+/// without a header (hand-written, or a `dbgen diff --table` patch) is checked only by
+/// `user_version`.
+///
+/// ``text`` is the one definition of the header's lines: `dbgen diff` writes them with it.
 public struct PatchHeader: Equatable, Sendable {
-    /// One side of the patch.
-    public struct Version: Equatable, Sendable {
-        /// The database's `PRAGMA user_version`.
-        public let userVersion: Int64
-        /// The SHA-256 of the database file, 64 lowercase hexadecimal digits.
-        public let sha256: String
-
-        /// A side of a patch.
-        public init(userVersion: Int64, sha256: String) {
-            self.userVersion = userVersion
-            self.sha256 = sha256
-        }
-    }
+    /// One side of the patch: a `user_version` and a file's SHA-256.
+    public typealias Version = DatabaseVersion
 
     /// The database the patch applies to.
     public let base: Version

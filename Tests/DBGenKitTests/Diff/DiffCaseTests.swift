@@ -75,6 +75,23 @@ final class DiffCaseTests: XCTestCase {
         XCTAssertTrue(patch.contains("PRAGMA user_version=2;"), patch)
     }
 
+    /// `sqlite_sequence` is rewritten when an AUTOINCREMENT table changed, as SQLite's program
+    /// for an insert tells it, not when the word is only a column's name, a default or a comment.
+    func testSequenceFollowsAutoincrementTablesNotTheWord() throws {
+        let schema = """
+            CREATE TABLE counted(id INTEGER PRIMARY KEY AUTOINCREMENT, a); INSERT INTO counted(a) VALUES (1), (2);
+            CREATE TABLE words(id INTEGER PRIMARY KEY, "AUTOINCREMENT" DEFAULT 'AUTOINCREMENT' /* AUTOINCREMENT */);
+            """
+        let (old, new, dir) = try pair(schema + "INSERT INTO words VALUES (1, 'x');",
+                                       schema + "INSERT INTO words VALUES (1, 'y');")
+        let patch = try assertRoundTrip(old, new, dir: dir)
+        XCTAssertTrue(patch.contains(#"UPDATE words SET "AUTOINCREMENT"='y' WHERE id=1;"#), patch)
+        XCTAssertFalse(patch.contains("sqlite_sequence"), patch)
+        let (old2, new2, dir2) = try pair(schema, schema + "DELETE FROM counted WHERE id = 2;")
+        let rewritten = try assertRoundTrip(old2, new2, dir: dir2)
+        XCTAssertTrue(rewritten.contains("DELETE FROM sqlite_sequence;"), rewritten)
+    }
+
     func testTriggersDoNotFireWhileRowsChange() throws {
         let (old, new, dir) = try pair(
             "CREATE TABLE t(id INTEGER PRIMARY KEY, v); CREATE TABLE log(x); CREATE TRIGGER t_u AFTER UPDATE ON t BEGIN INSERT INTO log VALUES (new.v); END; INSERT INTO t VALUES (1, 'a');",

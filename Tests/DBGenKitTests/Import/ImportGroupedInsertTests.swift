@@ -34,8 +34,9 @@ final class ImportGroupedInsertTests: XCTestCase {
         let directory = try TemporaryDirectory("grouped-insert", removedAfter: self)
         let db = try ImportDifferentialHarness.open(directory.url("probe.sqlite"))
         try ImportDifferentialHarness.exec(db, food)
-        let group = try XCTUnwrap(ImportGroupedInsert.prepare(connection: db, table: "food", schema: nil,
-                                                              qualifiedTable: "\"food\"", columnCount: 5))
+        let group = try XCTUnwrap(ImportGroupedInsert.prepare(
+            connection: db, table: ImportTable.read(connection: db, name: "food", schema: nil),
+            qualifiedTable: "\"food\"", columnCount: 5))
         XCTAssertEqual(group.rows, ImportGroupedInsert.maximumRows)
 
         // Short and long records in the middle of groups flush them; changes() is 1 afterwards.
@@ -89,6 +90,17 @@ final class ImportGroupedInsertTests: XCTestCase {
         try checkStops(ImportCase("foreign-key", setupSQL: setup, file: file, commands: csvPipe))
     }
 
+    /// ``ImportGroupedInsert/isSafe(_:)`` for the table the import would read.
+    private func isSafe(_ db: Connection, _ table: String, _ schema: String?) -> Bool {
+        ImportTable.read(connection: db, name: table, schema: schema).map(ImportGroupedInsert.isSafe) ?? false
+    }
+
+    /// ``ImportGroupedInsert/integerAffinityColumns(_:columnCount:)`` for the table the import would read.
+    private func integerColumns(_ db: Connection, _ table: String, _ schema: String?, _ columnCount: Int) throws -> [Bool] {
+        ImportGroupedInsert.integerAffinityColumns(
+            try XCTUnwrap(ImportTable.read(connection: db, name: table, schema: schema)), columnCount: columnCount)
+    }
+
     func testUnsafeTargetsAreRecognised() throws {
         let directory = try TemporaryDirectory("grouped-insert", removedAfter: self)
         let db = try ImportDifferentialHarness.open(directory.url("probe.sqlite"))
@@ -99,16 +111,47 @@ final class ImportGroupedInsertTests: XCTestCase {
             CREATE VIEW v AS SELECT * FROM plain;
             CREATE TEMP TABLE plain(a, b);
             """)
-        XCTAssertFalse(ImportGroupedInsert.isSafeTarget(connection: db, table: "plain", schema: nil), "same name in temp and main")
-        XCTAssertTrue(ImportGroupedInsert.isSafeTarget(connection: db, table: "PLAIN", schema: "main"))
-        XCTAssertTrue(ImportGroupedInsert.isSafeTarget(connection: db, table: "plain", schema: "temp"))
-        XCTAssertFalse(ImportGroupedInsert.isSafeTarget(connection: db, table: "failing", schema: nil))
-        XCTAssertFalse(ImportGroupedInsert.isSafeTarget(connection: db, table: "rolling", schema: nil))
-        XCTAssertFalse(ImportGroupedInsert.isSafeTarget(connection: db, table: "v", schema: nil))
+        XCTAssertFalse(isSafe(db, "plain", nil), "same name in temp and main")
+        XCTAssertTrue(isSafe(db, "PLAIN", "main"))
+        XCTAssertTrue(isSafe(db, "plain", "temp"))
+        XCTAssertFalse(isSafe(db, "failing", nil))
+        XCTAssertFalse(isSafe(db, "rolling", nil))
+        XCTAssertFalse(isSafe(db, "v", nil))
         try ImportDifferentialHarness.exec(db, "PRAGMA foreign_keys=ON")
-        XCTAssertFalse(ImportGroupedInsert.isSafeTarget(connection: db, table: "plain", schema: "main"))
+        XCTAssertFalse(isSafe(db, "plain", "main"))
         try ImportDifferentialHarness.exec(db, "PRAGMA foreign_keys=OFF; CREATE TRIGGER t AFTER INSERT ON failing BEGIN SELECT 1; END;")
-        XCTAssertFalse(ImportGroupedInsert.isSafeTarget(connection: db, table: "plain", schema: "main"), "a trigger in the schema")
+        XCTAssertFalse(isSafe(db, "plain", "main"), "a trigger in the schema")
+    }
+
+    /// FAIL, ROLLBACK and AUTOINCREMENT are read from SQLite's program for an insert, not from the
+    /// CREATE text: the words in a column's name, a default value or a comment change nothing.
+    func testConflictClausesAndAutoincrementAreReadFromSQLiteNotFromTheText() throws {
+        let directory = try TemporaryDirectory("grouped-insert-words", removedAfter: self)
+        let db = try ImportDifferentialHarness.open(directory.url("probe.sqlite"))
+        try ImportDifferentialHarness.exec(db, """
+            CREATE TABLE words("FAIL" TEXT, failures INTEGER DEFAULT 0, note DEFAULT 'ROLLBACK', -- on conflict fail
+                               b /* ON CONFLICT ROLLBACK */);
+            CREATE TABLE counted_not(id INTEGER PRIMARY KEY,
+                                     "AUTOINCREMENT" DEFAULT 'AUTOINCREMENT' /* AUTOINCREMENT */);
+            CREATE TABLE not_null_fail(a NOT NULL ON CONFLICT FAIL, b);
+            CREATE TABLE key_rollback(a INTEGER PRIMARY KEY ON CONFLICT ROLLBACK, b);
+            CREATE TABLE counted(id INTEGER PRIMARY KEY AUTOINCREMENT, a);
+            """)
+        XCTAssertTrue(isSafe(db, "words", nil))
+        XCTAssertTrue(isSafe(db, "counted_not", nil))
+        XCTAssertFalse(isSafe(db, "not_null_fail", nil))
+        XCTAssertFalse(isSafe(db, "key_rollback", nil))
+        XCTAssertTrue(isSafe(db, "counted", nil))
+        func alias(_ table: String) -> ImportGroupedInsert.RowidAlias? {
+            ImportGroupedInsert.prepare(connection: db, table: ImportTable.read(connection: db, name: table, schema: nil),
+                                        qualifiedTable: table, columnCount: 2)?.rowidAlias
+        }
+        XCTAssertEqual(alias("counted_not").map { [$0.column, Int($0.next)] }, [0, 1],
+                       "not AUTOINCREMENT: the key is the rowid")
+        XCTAssertNil(alias("counted"))
+        // The import itself gives what sqlite3 gives.
+        let words = #"CREATE TABLE food(pk INTEGER PRIMARY KEY, b, c, d, "AUTOINCREMENT" DEFAULT 'FAIL');"#
+        try check(ImportCase("words-in-create", setupSQL: words, file: foodFile(300), commands: csvPipe))
     }
 
     /// The rowid alias is found where, and only where, a NULL in its place gives a row the rowid
@@ -132,7 +175,7 @@ final class ImportGroupedInsertTests: XCTestCase {
             CREATE TABLE constraint_key(id INTEGER, a, PRIMARY KEY (id DESC));
             """)
         func alias(_ table: String, _ columns: Int) -> ImportGroupedInsert.RowidAlias? {
-            ImportGroupedInsert.prepare(connection: db, table: table, schema: nil,
+            ImportGroupedInsert.prepare(connection: db, table: ImportTable.read(connection: db, name: table, schema: nil),
                                         qualifiedTable: SQLIdentifier.quote(table), columnCount: columns)?.rowidAlias
         }
         XCTAssertEqual(alias("food", 5).map { [$0.column, Int($0.next)] }, [0, 1], "an empty table: rowid 1 comes next")
@@ -234,14 +277,14 @@ final class ImportGroupedInsertTests: XCTestCase {
             CREATE TABLE s(a INT, b INTEGER, c REAL, d TEXT, e BLOB, f ANY) STRICT;
             CREATE TABLE g(a INT, b INT AS (a * 2), c TEXT);
             """)
-        XCTAssertEqual(ImportGroupedInsert.integerAffinityColumns(connection: db, table: "T", schema: "main", columnCount: 16),
+        XCTAssertEqual(try integerColumns(db, "T", "main", 16),
                        [true, true, true, true, false, false, false, true, true,
                         true, true, false, false, false, false, true])
-        XCTAssertEqual(ImportGroupedInsert.integerAffinityColumns(connection: db, table: "s", schema: nil, columnCount: 6),
+        XCTAssertEqual(try integerColumns(db, "s", nil, 6),
                        [true, true, false, false, false, false], "STRICT ANY converts nothing")
-        XCTAssertEqual(ImportGroupedInsert.integerAffinityColumns(connection: db, table: "g", schema: nil, columnCount: 2),
+        XCTAssertEqual(try integerColumns(db, "g", nil, 2),
                        [true, false], "a generated column takes no value")
-        XCTAssertEqual(ImportGroupedInsert.integerAffinityColumns(connection: db, table: "g", schema: nil, columnCount: 3),
+        XCTAssertEqual(try integerColumns(db, "g", nil, 3),
                        [false, false, false], "columns that do not match the values: no integer binds")
     }
 

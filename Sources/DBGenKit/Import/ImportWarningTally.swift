@@ -1,35 +1,3 @@
-/// The warnings `.import` can give once per row, as sqlite3 does: a file whose every line
-/// ends with the separator (TPC-H's, many exports) has one per row.
-public enum ImportWarningKind: String, Codable, Hashable, Sendable, CaseIterable {
-    /// `expected 16 columns but found 3 - filling the rest with NULL`.
-    case missingFields = "missing-fields"
-    /// `expected 16 columns but found 17 - extras ignored`.
-    case extraFields = "extra-fields"
-    /// `unescaped " character`.
-    case unescapedQuote = "unescaped-quote"
-}
-
-/// How many rows of one imported file had one kind of warning: what `--json` carries where
-/// the output shows only the first five and a count.
-public struct ImportWarningCount: Codable, Hashable, Sendable {
-    /// The file, as shown in its warnings.
-    public var file: String
-    /// The kind of warning.
-    public var kind: ImportWarningKind
-    /// How many times it was given (those reported one by one included).
-    public var count: Int
-    /// The line of the first.
-    public var firstLine: Int
-
-    /// A count.
-    public init(file: String, kind: ImportWarningKind, count: Int, firstLine: Int) {
-        self.file = file
-        self.kind = kind
-        self.count = count
-        self.firstLine = firstLine
-    }
-}
-
 /// Counts one import's warnings per kind so a flood costs nothing: the first
 /// ``reportedPerKind`` of a kind are reported one by one, with their lines, as sqlite3 prints
 /// them; the rest only counted, and summed up in one warning when the import ends

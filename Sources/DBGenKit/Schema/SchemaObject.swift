@@ -1,0 +1,20 @@
+import Foundation
+
+/// One row of `sqlite_schema`.
+struct SchemaObject: Equatable {
+    /// `table`, `index`, `view` or `trigger`.
+    var type: String
+    var name: String
+    var tableName: String
+    /// The CREATE statement; nil for automatic indexes (`sqlite_autoindex_…`).
+    var sql: String?
+
+    /// True for `CREATE VIRTUAL TABLE`.
+    var isVirtualTable: Bool { type == "table" && Self.isVirtualTable(sql: sql) }
+
+    /// True when `sql`, a table's `sqlite_schema.sql`, creates a virtual table: SQLite stores
+    /// it as `CREATE VIRTUAL TABLE …`.
+    static func isVirtualTable(sql: String?) -> Bool {
+        (sql ?? "").range(of: "CREATE VIRTUAL", options: [.caseInsensitive, .anchored]) != nil
+    }
+}
