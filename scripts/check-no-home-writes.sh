@@ -10,15 +10,17 @@
 #
 # The new files are listed (at most 50). Files that existed before and were changed are not
 # counted, and neither are the caches of the toolchain that builds and runs the tests (SwiftPM's
-# ~/.swiftpm and org.swift.swiftpm caches, clang's module cache, Xcode's DerivedData); add more
-# with SHIPYARD_HOME_WRITES_ALLOWED="relative/path another/path" (paths relative to $HOME).
+# ~/.swiftpm, its org.swift.swiftpm caches and the URLCache its downloads leave, clang's module
+# cache, Xcode's DerivedData); add more with SHIPYARD_HOME_WRITES_ALLOWED="relative/path
+# another/path" (paths relative to $HOME).
 # The exit status is COMMAND's when it fails, else 1 when the home gained a file, else 0.
 set -uo pipefail
 
 [ $# -ge 1 ] || { echo "usage: scripts/check-no-home-writes.sh COMMAND [ARGUMENT...]" >&2; exit 64; }
 home=${HOME:?HOME is not set}
-allowed=(.swiftpm .cache/org.swift.swiftpm .cache/clang Library/Caches/org.swift.swiftpm
-         Library/org.swift.swiftpm Library/Developer Library/Caches/com.apple.dt.xcodebuild)
+allowed=(.swiftpm .cache/org.swift.swiftpm .cache/clang .cache/org.swift.foundation.URLCache
+         Library/Caches/org.swift.swiftpm Library/org.swift.swiftpm Library/Developer
+         Library/Caches/com.apple.dt.xcodebuild)
 # shellcheck disable=SC2206 # a space-separated list, split on purpose
 allowed+=(${SHIPYARD_HOME_WRITES_ALLOWED:-})
 
