@@ -22,7 +22,7 @@ final class DBGenWarningFloodTests: XCTestCase {
                 _, status, usage = os.wait4(child.pid, 0)
             print(os.waitstatus_to_exitcode(status), usage.ru_maxrss)
             """
-        let result = try Oracle.python3.run(["-c", measure, try BuiltProducts.path("dbgen")] + arguments, in: directory)
+        let result = try Oracle.python3.run(["-c", measure, BuiltProducts.path("dbgen")] + arguments, in: directory)
         XCTAssertEqual(result.status, 0, result.stderrText)
         let figures = result.stdoutText.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         XCTAssertEqual(figures.count, 2, result.stdoutText)
