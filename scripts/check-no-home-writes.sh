@@ -10,25 +10,29 @@
 #
 # The new files are listed (at most 50). Files that existed before and were changed are not
 # counted, and neither are the caches of the toolchain that builds and runs the tests (SwiftPM's
-# ~/.swiftpm, its org.swift.swiftpm caches and the URLCache its downloads leave, clang's module
-# cache, Xcode's DerivedData); add more with SHIPYARD_HOME_WRITES_ALLOWED="relative/path
+# ~/.swiftpm, its org.swift.swiftpm caches, ~/.local/share/bin and the URLCache its downloads
+# leave, clang's module cache, Xcode's DerivedData) or the directories holding them; add more with SHIPYARD_HOME_WRITES_ALLOWED="relative/path
 # another/path" (paths relative to $HOME).
 # The exit status is COMMAND's when it fails, else 1 when the home gained a file, else 0.
 set -uo pipefail
 
 [ $# -ge 1 ] || { echo "usage: scripts/check-no-home-writes.sh COMMAND [ARGUMENT...]" >&2; exit 64; }
 home=${HOME:?HOME is not set}
-allowed=(.swiftpm .cache/org.swift.swiftpm .cache/clang .cache/org.swift.foundation.URLCache
+allowed=(.swiftpm .cache/org.swift.swiftpm .cache/clang .cache/org.swift.foundation.URLCache .local/share/bin
          Library/Caches/org.swift.swiftpm Library/org.swift.swiftpm Library/Developer
          Library/Caches/com.apple.dt.xcodebuild)
 # shellcheck disable=SC2206 # a space-separated list, split on purpose
 allowed+=(${SHIPYARD_HOME_WRITES_ALLOWED:-})
 
-# Every path under $HOME (not crossing into other file systems), allowed caches left out, sorted.
+# Every path under $HOME (not crossing into other file systems), sorted: the allowed caches
+# and the directories above them (~/.cache, ~/Library) left out.
 snapshot() {
-    local prune=()
-    for path in "${allowed[@]}"; do prune+=(-path "$home/$path" -prune -o); done
-    find "$home" -xdev "${prune[@]}" -print 2>/dev/null | LC_ALL=C sort
+    local prune=() holders=() path
+    for path in "${allowed[@]}"; do
+        prune+=(-path "$home/$path" -prune -o)
+        while [ "${path%/*}" != "$path" ]; do path=${path%/*}; holders+=(! -path "$home/$path"); done
+    done
+    find "$home" -xdev "${prune[@]}" "${holders[@]}" -print 2>/dev/null | LC_ALL=C sort
 }
 
 before=$(mktemp) after=$(mktemp)
