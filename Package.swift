@@ -13,10 +13,9 @@ import PackageDescription
 //   sqlite3 only (libsqlite3 of the SDK; Debian: libsqlite3-dev), and only API that Apple's
 //   sqlite3.h declares, guarded by `#available` where newer than the platforms below. It
 //   re-exports SQLiteCore's public API (Connection, Statement, Row, DatabaseValue,
-//   SQLiteError, ResultCode, SQLiteLibrary). Through FileSystemKit it also links swift-crypto's
-//   Crypto for SHA-256: on Apple platforms that is CryptoKit, a system framework (nothing
-//   compiled in); elsewhere BoringSSL, compiled from swift-crypto's sources (so do all the
-//   products, whose durable writes go through FileSystemKit too).
+//   SQLiteError, ResultCode, SQLiteLibrary). Through FileSystemKit it hashes with SHA-256 but
+//   links no cryptographic package: CryptoKit on Apple platforms (a system framework, nothing
+//   compiled in), FileSystemKit's own PortableSHA256 elsewhere (see swift-crypto below).
 // - DBGenKit, dbgen: build tools (macOS, Linux). sqlite3 and zlib (libz of the SDK; Debian:
 //   zlib1g-dev); the session extension through SQLiteSession.
 // - VersionStampKit, versionstamp: build tools (macOS, Linux). libgit2 (Homebrew's on a Mac:
@@ -49,10 +48,16 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `swift package generate-documentation --target NAME` builds each library's DocC catalog.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-        // SHA-256 for the updater's checksums (FileSystemKit): `Crypto` is CryptoKit on Apple
-        // platforms (macOS 10.15, iOS 13, tvOS 13, watchOS 6, within this package's minimums) and
-        // BoringSSL elsewhere. Neither 3.x nor 4.x declares `platforms:`; 4.x needs tools 6.1,
-        // so an older toolchain resolves 3.12.3 or later 3.x.
+        // No target uses swift-crypto today; it stays for the over-the-air client's signature
+        // checks (TUF metadata, Ed25519), which need `Crypto`: CryptoKit on Apple platforms
+        // (macOS 10.15, iOS 13, tvOS 13, watchOS 6, within this package's minimums), BoringSSL
+        // compiled from source elsewhere. Only the target that verifies signatures may depend on
+        // it, so that an app that only reads the shipped data (LayeredDatabase) never compiles
+        // BoringSSL on Linux (about 790 C files, 5,000 symbols). FileSystemKit's SHA-256 (file
+        // checksums) needs no such library: CryptoKit on Apple platforms, its own FIPS 180-4
+        // PortableSHA256 elsewhere, tested against python3's hashlib. Neither 3.x nor 4.x
+        // declares `platforms:`; 4.x needs tools 6.1, so an older toolchain resolves 3.12.3 or
+        // later 3.x.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
@@ -96,8 +101,10 @@ let package = Package(
         .target(name: "SQLiteSession", dependencies: ["SQLiteCore", "CSQLite"]),
         // The one file-system layer (no product; `package` API): atomic replace, atomic output
         // files, durable sync (F_FULLFSYNC on Darwin), sidecar locks, file stamps, content hashes.
-        // Every durable write and every lock of the libraries goes through it.
-        .target(name: "FileSystemKit", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        // Every durable write and every lock of the libraries goes through it. No dependency: its
+        // SHA-256 is CryptoKit or its own (swift-crypto above says why), so LayeredDatabase, which
+        // links it, compiles no cryptographic library on any platform.
+        .target(name: "FileSystemKit"),
         // LayeredDatabase: `dbgen diff` writes the patch header with the type that reads it
         // (`PatchHeader`), so the format has one definition. It links nothing DBGenKit does not
         // link already (SQLiteCore, FileSystemKit).

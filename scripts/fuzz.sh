@@ -28,8 +28,7 @@ target=$1; shift
 
 # Each target: the module its harness is compiled into, the library modules that module
 # imports (built first, with the same sanitizers, in dependency order), and the C targets it
-# links. FileSystemKit is compiled without swift-crypto (its file hash then throws: no
-# fuzz target hashes anything). Every module is compiled with one -package-name, as SwiftPM does, so `package` API
+# links. FileSystemKit needs no package (its SHA-256 is its own off Apple platforms). Every module is compiled with one -package-name, as SwiftPM does, so `package` API
 # (SQLiteCore's tool-only part) is visible across them.
 case "$target" in
   csv-reader)    module=DBGenKit; harness=FuzzCSVReader.swift

@@ -62,7 +62,17 @@ if [ "$man" = yes ]; then
   for tool in "${tools[@]}"; do
     page=$(find .build/plugins/GenerateManual/outputs -name "$tool.1" | head -n 1)
     [ -n "$page" ] || { say "generate-manual wrote no $tool.1"; exit 1; }
-    install -m 0644 "$page" "$root/share/man/man1/$tool.1"
+    # mdoc has no empty input line (man prints "mdoc warning: Empty input line" for each): a
+    # blank line of a help text becomes a paragraph break (.Pp), dropped where a macro beside
+    # it already breaks the text, so `groff -mandoc -ww -z` finds nothing to say.
+    awk '
+      /^[[:space:]]*$/ { blank = 1; next }
+      {
+        breaks = "^\\.(Sh|Ss|Pp|Bl|El|It)( |$)"
+        if (blank && printed && prev !~ breaks && $0 !~ breaks) print ".Pp"
+        blank = 0; printed = 1; prev = $0; print
+      }' "$page" > "$root/share/man/man1/$tool.1"
+    chmod 0644 "$root/share/man/man1/$tool.1"
     say "$root/share/man/man1/$tool.1"
   done
 fi

@@ -6,12 +6,11 @@ import Glibc
 import Musl
 #endif
 
-/// Hashes of content: SHA-256 from swift-crypto's `Crypto` (CryptoKit on Apple platforms,
-/// BoringSSL elsewhere) for checksums someone else gives us (``sha256(ofFileAt:)``, in
-/// SHA256Hashing.swift), and FNV-1a for short, non-cryptographic keys and line checksums of
-/// Shipyard's own caches.
+/// Hashes of content: SHA-256 (CryptoKit on Apple platforms, ``PortableSHA256`` elsewhere) for
+/// checksums someone else gives us (``sha256(ofFileAt:)``, in SHA256Hashing.swift), and FNV-1a
+/// for short, non-cryptographic keys and line checksums of Shipyard's own caches.
 ///
-/// Digests are returned as lowercase hexadecimal text, so no caller needs to import `Crypto`
+/// Digests are returned as lowercase hexadecimal text, so no caller needs to import CryptoKit
 /// (and an app that imports CryptoKit and Shipyard sees one `SHA256`).
 package enum ContentHash {
     /// The size of the pieces a file is read in: large enough for `read(2)` to cost nothing,

@@ -1,9 +1,10 @@
-// swift-crypto's Crypto is always there when SwiftPM builds this module (Package.swift).
-// scripts/fuzz.sh compiles the module by hand, without Crypto, into fuzz targets that hash
-// nothing: for them only a stub of the file hash is declared (it throws), so the modules that
-// call it still compile.
-#if canImport(Crypto)
-import Crypto
+// SHA-256 without a cryptographic package: CryptoKit where the system has it (Apple platforms
+// from macOS 10.15 / iOS 13 / tvOS 13 / watchOS 6, within the package's minimums: a system
+// framework, nothing compiled in), FileSystemKit's own PortableSHA256 elsewhere (Linux), so
+// that what LayeredDatabase links compiles no BoringSSL (Package.swift says why).
+#if canImport(CryptoKit)
+import CryptoKit
+#endif
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -51,13 +52,28 @@ extension AtomicOutputFile {
     }
 }
 
-/// A SHA-256 fed in pieces, whose digest is lowercase hexadecimal text.
-struct SHA256Stream {
-    private var hasher = SHA256()
+/// A SHA-256 fed in pieces, whose digest is lowercase hexadecimal text: CryptoKit's where the
+/// system has it, ``PortableSHA256`` elsewhere.
+package struct SHA256Stream {
+    #if canImport(CryptoKit)
+    private var hasher = CryptoKit.SHA256()
+    #else
+    private var hasher = PortableSHA256()
+    #endif
 
-    mutating func update(_ bytes: UnsafeRawBufferPointer) { hasher.update(bufferPointer: bytes) }
+    package init() {}
 
-    func hexDigest() -> String {
+    /// Feeds `bytes` after those fed before.
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        #if canImport(CryptoKit)
+        hasher.update(bufferPointer: bytes)
+        #else
+        hasher.update(bytes)
+        #endif
+    }
+
+    /// The digest of the bytes fed so far, as 64 lowercase hexadecimal digits.
+    package func hexDigest() -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(64)
@@ -68,14 +84,3 @@ struct SHA256Stream {
         return String(decoding: text, as: UTF8.self)
     }
 }
-#else
-import Foundation
-
-extension ContentHash {
-    /// Without swift-crypto (scripts/fuzz.sh's hand-built fuzz targets, which never reach a
-    /// diff or an update): hashing is not available, and says so.
-    package static func sha256(ofFileAt path: String) throws -> String {
-        throw FileSystemError(.read, path: path, code: ENOSYS)
-    }
-}
-#endif

@@ -59,11 +59,11 @@ public struct SQLiteError: Error, Equatable, CustomStringConvertible {
     /// True when SQLite refused a write because the database is read-only (`SQLITE_READONLY`).
     public var isReadOnly: Bool { resultCode == .SQLITE_READONLY }
 
-    /// `MESSAGE (SQLite result code CODE) in "SQL"`; a read-only refusal says so explicitly
-    /// (SQLite's own message says "readonly database").
+    /// `MESSAGE (SQLite result code CODE) in "SQL"`; a read-only refusal says so once, in plain
+    /// words, in place of SQLite's "attempt to write a readonly database" (the extended code
+    /// still tells which refusal it was).
     public var description: String {
-        var text = message
-        if isReadOnly { text += " (the database is read-only)" }
+        var text = isReadOnly ? "cannot write: the database is read-only" : message
         text += " (SQLite result code \(extendedResultCode.rawValue))"
         if let sql { text += " in \"\(sql)\"" }
         return text

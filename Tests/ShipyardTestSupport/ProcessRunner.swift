@@ -39,10 +39,7 @@ public enum ProcessRunner {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
-        var merged = ProcessInfo.processInfo.environment
-        for key in removing { merged[key] = nil }
-        merged.merge(environment) { _, new in new }
-        process.environment = merged
+        process.environment = childEnvironment(adding: environment, removing: removing)
         let output = Pipe(), errors = Pipe(), feed = Pipe()
         process.standardOutput = output
         process.standardError = errors
@@ -79,6 +76,18 @@ public enum ProcessRunner {
 }
 
 extension ProcessRunner {
+    /// The environment of every child: the test's, where `DBGEN_CACHE_DIR` (dbgen's fingerprint
+    /// records) is a directory of this test run unless the test set it, so that no test writes
+    /// into the user's `~/.cache/dbgen` (scripts/check-no-home-writes.sh checks); then
+    /// `removing` removed and `adding` added (replacing).
+    static func childEnvironment(adding: [String: String] = [:], removing: [String] = []) -> [String: String] {
+        var merged = ProcessInfo.processInfo.environment
+        if merged["DBGEN_CACHE_DIR"] == nil { merged["DBGEN_CACHE_DIR"] = TestRunCache.path }
+        for key in removing { merged[key] = nil }
+        merged.merge(adding) { _, new in new }
+        return merged
+    }
+
     /// Starts `executable` and returns at once, for tests that signal or race processes:
     /// standard input and output are the null device, standard error too unless `errors` is given
     /// (then read it concurrently with waiting, or the child may block on a full pipe).
@@ -89,6 +98,7 @@ extension ProcessRunner {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
+        process.environment = childEnvironment()
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors ?? FileHandle.nullDevice
@@ -128,6 +138,7 @@ extension ProcessRunner {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
+        process.environment = childEnvironment()
         process.standardInput = inHandle
         process.standardOutput = outHandle
         process.standardError = outHandle

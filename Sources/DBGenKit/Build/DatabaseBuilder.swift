@@ -119,6 +119,17 @@ public enum DatabaseBuilder {
         var warnings: BuildWarnings
     }
 
+    /// A warning as the error `strict` makes it: what the warning says the build does instead
+    /// (` - filling the rest with NULL`, ` - extras ignored`) does not happen, so the message
+    /// says what does.
+    static func strictMessage(_ warning: String) -> String {
+        var text = warning
+        for consequence in [" - filling the rest with NULL", " - extras ignored"] where text.hasSuffix(consequence) {
+            text.removeLast(consequence.count)
+        }
+        return text + " (an error under --strict: nothing is written, the output is left as it was)"
+    }
+
     /// Runs `schema` into the (new, empty) database file at `databasePath`: the one path from a
     /// script to a database, used by ``build(_:)`` (into its temporary file) and by
     /// ``SchemaCheck`` (into a scratch file).
@@ -130,7 +141,7 @@ public enum DatabaseBuilder {
         let connection = build.connection
         var warnings = BuildWarnings()
         let runner = try ScriptRunner(connection: connection, relativePaths: build.relativePaths, diagnostics: { diagnostic in
-            if strict { throw DBGenError(.warningAsError, diagnostic.message, at: diagnostic.location) }
+            if strict { throw DBGenError(.warningAsError, strictMessage(diagnostic.message), at: diagnostic.location) }
             warnings.add(diagnostic)
             diagnosticHandler?(diagnostic)
         }, progress: progressHandler, afterStep: afterStep)

@@ -95,7 +95,8 @@ final class ScriptRunner {
             throw DBGenError(.dotCommand, "recursive .read of \"\(displayPath)\" (it is already being read)", at: location)
         }
         guard PathResolution.isFile(absolutePath), let data = FileManager.default.contents(atPath: absolutePath) else {
-            throw DBGenError(.input, "cannot open script \"\(displayPath)\"", at: location)
+            let reason = PathResolution.isDirectory(absolutePath) ? ": is a directory" : ""
+            throw DBGenError(.input, "cannot open script \"\(displayPath)\"\(reason)", at: location)
         }
         recordInput(absolutePath, displayPath)
         readStack.append(canonical)

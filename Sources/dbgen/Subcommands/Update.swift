@@ -17,18 +17,23 @@ extension DBGenCommand {
                 the database in effect. Otherwise exit 1 and DIR is as it was. Installing what is \
                 already in effect (a re-download) exits 0, changes nothing and says so. \
                 The install is atomic (a temporary file, synced to disk, then renamed) and prints the installed \
-                user_version. The bundled file is only read; no user database is involved.
+                user_version. The bundled file is only read; no user database is involved. \
+                DIR is created when missing (the app owns it), but not its parent: as `dbgen build` \
+                writes only into an existing directory, a missing parent is an error.
 
                 Examples:
                   dbgen update --bundled App/food.sqlite --updates ~/Library/food-updates --database food-v5.sqlite
-                  dbgen update --bundled App/food.sqlite --updates ~/Library/food-updates --patch v4-v5.sql --sha256 9f86d0…
+                  dbgen update --bundled App/food.sqlite --updates ~/Library/food-updates --patch v4-v5.sql \\
+                    --sha256 "$(shasum -a 256 v4-v5.sql | cut -d' ' -f1)"
                 """
         )
 
         @Option(name: .long, help: ArgumentHelp("The database shipped in the app (only read).", valueName: "file"))
         var bundled: String
 
-        @Option(name: .long, help: ArgumentHelp("The app-owned directory updates are installed into.", valueName: "dir"))
+        @Option(name: .long, help: ArgumentHelp(
+            "The app-owned directory updates are installed into (created if missing; its parent must exist).",
+            valueName: "dir"))
         var updates: String
 
         @Option(name: .long, help: ArgumentHelp("A whole newer database to install.", valueName: "file"))
@@ -48,6 +53,15 @@ extension DBGenCommand {
         }
 
         func run() throws {
+            // One rule with `dbgen build`: dbgen creates what it writes (here DIR), never a missing
+            // directory above it, so a mistyped path fails instead of growing a tree of folders.
+            let parent = ((updates as NSString).standardizingPath as NSString).deletingLastPathComponent
+            var isDirectory: ObjCBool = false
+            if !parent.isEmpty, !FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory) || !isDirectory.boolValue {
+                DiagnosticPrinter().write(
+                    "dbgen: error: cannot create \"\(updates)\": directory \"\(parent)\" does not exist")
+                throw ExitCode(1)
+            }
             let updater = DatabaseUpdater(bundledPath: bundled, updatesDirectory: updates)
             do {
                 let outcome: DatabaseUpdater.Outcome

@@ -10,6 +10,7 @@ final class DatabaseBuilderTests: XCTestCase {
     private func options(_ directory: TemporaryDirectory) -> BuildOptions {
         var options = BuildOptions(schema: directory.url("schema.txt").path, output: directory.url("out.sqlite").path)
         options.force = true
+        options.cacheDirectory = nil  // forced, so no fingerprint is needed: none lands in ~/.cache/dbgen
         return options
     }
 
@@ -121,7 +122,8 @@ final class AttachedInputTests: XCTestCase {
         try shared.execute("CREATE TABLE items(x); INSERT INTO items VALUES (1), (2);")
         shared.close()
         try directory.backdateContents()
-        let options = BuildOptions(schema: directory.url("data/schema.txt").path, output: directory.url("out.sqlite").path)
+        var options = BuildOptions(schema: directory.url("data/schema.txt").path, output: directory.url("out.sqlite").path)
+        options.cacheDirectory = directory.url("cache").path  // the fingerprint in the test's directory
         let summary = try DatabaseBuilder.build(options)
         XCTAssertEqual(summary.tables, [BuildSummary.Table(name: "copy", rows: 2)])
         XCTAssertTrue(summary.inputs.contains { $0.hasSuffix("data/shared.db") }, "\(summary.inputs)")

@@ -9,6 +9,7 @@ final class SchemaCheckTests: XCTestCase {
         try directory.write("\(name).txt", script)
         var options = BuildOptions(schema: directory.url("\(name).txt").path, output: directory.url("\(name).sqlite").path)
         options.force = true
+        options.cacheDirectory = nil  // forced, so no fingerprint is needed: none lands in ~/.cache/dbgen
         _ = try DatabaseBuilder.build(options)
         return directory.url("\(name).sqlite").path
     }

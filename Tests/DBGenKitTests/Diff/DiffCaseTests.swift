@@ -44,7 +44,7 @@ final class DiffCaseTests: XCTestCase {
         var generator = SeededGenerator(seed: 99)
         for _ in 0..<2000 {
             var value = Double(bitPattern: generator.next())
-            if !value.isFinite || value == 0 { value = 5e-324 }
+            if !value.isFinite || value == 0 { value = .leastNonzeroMagnitude }  // 5e-324
             let expression = "SELECT " + SQLLiteralWriter.powerOfTwoProduct(value)
             guard case .real(let parsed)? = try db.scalar(expression) else { return XCTFail(expression) }
             XCTAssertEqual(parsed.bitPattern, value.bitPattern, expression)

@@ -34,7 +34,7 @@ struct DiffPairGenerator {
 
     mutating func value() -> DatabaseValue {
         let reals: [Double] = values == .edgeCases
-            ? [256.09000000000003, -0.0, 0.0, 1e308, -1e308, 5e-324, 2.2250738585072014e-308, 0.1 + 0.2, 1.0, -1.5, .infinity, -.infinity, 1e16, 123456789.123456789, .nan]
+            ? [256.09000000000003, -0.0, 0.0, 1e308, -1e308, .leastNonzeroMagnitude, 2.2250738585072014e-308, 0.1 + 0.2, 1.0, -1.5, .infinity, -.infinity, 1e16, 123456789.123456789, .nan]
             : [0.5, -1.25, 3.14159, 100.0, 1e10, -0.001, 256.09]
         switch Int.random(in: 0..<9, using: &generator) {
         case 0: return .null

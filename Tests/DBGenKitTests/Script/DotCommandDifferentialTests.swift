@@ -224,6 +224,7 @@ final class DotCommandDifferentialTests: XCTestCase {
         var options = BuildOptions(schema: differential.directory.url("script.txt").path,
                                    output: differential.directory.url("again.sqlite").path)
         options.force = true
+        options.cacheDirectory = nil  // forced, so no fingerprint is needed: none lands in ~/.cache/dbgen
         XCTAssertTrue(try DatabaseBuilder.build(options).inputs.contains { $0.hasSuffix("wal.db") })
     }
 

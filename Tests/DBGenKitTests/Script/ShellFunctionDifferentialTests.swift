@@ -109,7 +109,8 @@ final class ShellFunctionDifferentialTests: XCTestCase {
         let directory = try TemporaryDirectory("shell-inputs", removedAfter: self)
         for (path, text) in files { try directory.write(path, text) }
         try directory.backdateContents()
-        let options = BuildOptions(schema: directory.url(schema).path, output: directory.url("out.sqlite").path)
+        var options = BuildOptions(schema: directory.url(schema).path, output: directory.url("out.sqlite").path)
+        options.cacheDirectory = directory.url("cache").path  // the fingerprint in the test's directory
         let first = try DatabaseBuilder.build(options)
         XCTAssertTrue(first.inputs.contains { $0.hasSuffix(input) }, "\(first.inputs)", file: file, line: line)
         XCTAssertEqual(first.tables, [BuildSummary.Table(name: before.0, rows: before.1)], file: file, line: line)

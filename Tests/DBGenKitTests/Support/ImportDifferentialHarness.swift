@@ -218,6 +218,7 @@ enum ImportDifferentialHarness {
         }
         var options = BuildOptions(schema: schema.path, output: database.path)
         options.force = true
+        options.cacheDirectory = nil  // forced, so no fingerprint is needed: none lands in ~/.cache/dbgen
         options.diagnosticHandler = { messages.append(shellFormat($0.message, $0.location)) }
         do {
             _ = try DatabaseBuilder.build(options)

@@ -43,6 +43,7 @@ struct ShellScriptDifferential {
         try directory.write("script.txt", script)
         var options = BuildOptions(schema: directory.url("script.txt").path, output: directory.url("dbgen.sqlite").path)
         options.force = true
+        options.cacheDirectory = nil  // forced, so no fingerprint is needed: none lands in ~/.cache/dbgen
         var warnings: [Diagnostic] = []
         options.diagnosticHandler = { warnings.append($0) }
         do {

@@ -37,7 +37,7 @@ final class DatabaseUpdaterTests: LayeredDatabaseTestCase {
         let fixture = try UpdateFixture.make(self)
         let v8 = try fixture.version("v8.sqlite", "UPDATE food SET name = 'Green apple', desc = 256.09000000000003 WHERE pk = 1; DELETE FROM food WHERE pk = 2; PRAGMA user_version = 8;")
         let v9 = try fixture.version("v9.sqlite", "UPDATE food SET name = 'Green apple', desc = 256.09000000000003 WHERE pk = 1; DELETE FROM food WHERE pk = 2; INSERT INTO food VALUES (5, 1, 'Fig', x'00'); PRAGMA user_version = 9;")
-        let patch78 = try fixture.directory.appendingPathComponent("7-8.sql").path, patch89 = fixture.directory.appendingPathComponent("8-9.sql").path
+        let patch78 = fixture.directory.appendingPathComponent("7-8.sql").path, patch89 = fixture.directory.appendingPathComponent("8-9.sql").path
         try BuiltPatch.write(old: fixture.bundled, new: v8, to: patch78)
         try BuiltPatch.write(old: v8, new: v9, to: patch89)
         XCTAssertEqual(try fixture.updater.installPatch(at: patch78).userVersion, 8)
