@@ -58,7 +58,7 @@ extension DBGenCommand {
             let parent = ((updates as NSString).standardizingPath as NSString).deletingLastPathComponent
             var isDirectory: ObjCBool = false
             if !parent.isEmpty, !FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory) || !isDirectory.boolValue {
-                DiagnosticPrinter().write(
+                DBGenPrinter().write(
                     "dbgen: error: cannot create \"\(updates)\": directory \"\(parent)\" does not exist")
                 throw ExitCode(1)
             }
