@@ -108,15 +108,22 @@ let package = Package(
         // LayeredDatabase: `dbgen diff` writes the patch header with the type that reads it
         // (`PatchHeader`), so the format has one definition. It links nothing DBGenKit does not
         // link already (SQLiteCore, FileSystemKit).
-        .target(name: "DBGenKit", dependencies: ["SQLiteCore", "SQLiteSession", "CShellExtensions", "ShipyardVersion",
-                                                 "FileSystemKit", "ToolConfiguration", "LayeredDatabase"]),
+        .target(
+            name: "DBGenKit",
+            dependencies: [
+                "SQLiteCore", "SQLiteSession", "CShellExtensions", "ShipyardVersion",
+                "FileSystemKit", "ToolConfiguration", "LayeredDatabase",
+            ]),
         // PrivacyInfo.xcprivacy: the required-reason APIs that LayeredDatabase and what it links
         // (SQLiteCore, FileSystemKit) call, declared for the app that links them (Xcode merges
         // it into the app's privacy report); LayeredDatabaseTests' PrivacyManifestTests keeps it
         // true to the sources.
-        .target(name: "LayeredDatabase", dependencies: ["SQLiteCore", "FileSystemKit"],
-                resources: [.copy("PrivacyInfo.xcprivacy")]),
-        .target(name: "VersionStampKit", dependencies: ["CGit2", "CLibXML2", "ShipyardVersion", "FileSystemKit", "ToolConfiguration"]),
+        .target(
+            name: "LayeredDatabase", dependencies: ["SQLiteCore", "FileSystemKit"],
+            resources: [.copy("PrivacyInfo.xcprivacy")]),
+        .target(
+            name: "VersionStampKit",
+            dependencies: ["CGit2", "CLibXML2", "ShipyardVersion", "FileSystemKit", "ToolConfiguration"]),
 
         // The error printer both executables share: compiler-style lines on standard error and
         // the exit path from ArgumentParser's error types (usage 64, failures 1).
@@ -148,33 +155,46 @@ let package = Package(
         // The `-write` twins declare the permission: Xcode grants a plugin only what it declares.
         .plugin(
             name: "DBGenCommandPlugin",
-            capability: .command(intent: .custom(
-                verb: "dbgen",
-                description: "Run dbgen (check and diff need no permission; a command that writes into the package needs --allow-writing-to-package-directory, or use dbgen-write)"
-            )),
+            capability: .command(
+                intent: .custom(
+                    verb: "dbgen",
+                    description:
+                        "Run dbgen (check and diff need no permission; a command that writes into the package needs --allow-writing-to-package-directory, or use dbgen-write)"
+                )),
             dependencies: ["dbgen"]
         ),
         .plugin(
             name: "DBGenWriteCommandPlugin",
             capability: .command(
-                intent: .custom(verb: "dbgen-write", description: "Run dbgen with permission to write into the package (build, update, attach)"),
-                permissions: [.writeToPackageDirectory(reason: "dbgen writes the database it builds or updates into the package")]
+                intent: .custom(
+                    verb: "dbgen-write",
+                    description: "Run dbgen with permission to write into the package (build, update, attach)"),
+                permissions: [
+                    .writeToPackageDirectory(reason: "dbgen writes the database it builds or updates into the package")
+                ]
             ),
             dependencies: ["dbgen"]
         ),
         .plugin(
             name: "VersionStampCommandPlugin",
-            capability: .command(intent: .custom(
-                verb: "versionstamp",
-                description: "Print the git-derived build version (stamp needs --allow-writing-to-package-directory, or use versionstamp-write)"
-            )),
+            capability: .command(
+                intent: .custom(
+                    verb: "versionstamp",
+                    description:
+                        "Print the git-derived build version (stamp needs --allow-writing-to-package-directory, or use versionstamp-write)"
+                )),
             dependencies: ["versionstamp"]
         ),
         .plugin(
             name: "VersionStampWriteCommandPlugin",
             capability: .command(
-                intent: .custom(verb: "versionstamp-write", description: "Run versionstamp with permission to write into the package (stamp plists)"),
-                permissions: [.writeToPackageDirectory(reason: "versionstamp stamp writes the build version into the plists you name")]
+                intent: .custom(
+                    verb: "versionstamp-write",
+                    description: "Run versionstamp with permission to write into the package (stamp plists)"),
+                permissions: [
+                    .writeToPackageDirectory(
+                        reason: "versionstamp stamp writes the build version into the plists you name")
+                ]
             ),
             dependencies: ["versionstamp"]
         ),
@@ -186,14 +206,19 @@ let package = Package(
         // (sqlite3, sqldiff, git, python3) and seeded generators.
         .target(name: "ShipyardTestSupport", path: "Tests/ShipyardTestSupport"),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CGit2", "CLibXML2", "ShipyardTestSupport"]),
-        .testTarget(name: "ShellExtensionsTests", dependencies: ["CShellExtensions", "CSQLite", "ShipyardTestSupport"]),
+        .testTarget(
+            name: "ShellExtensionsTests", dependencies: ["CShellExtensions", "CSQLite", "ShipyardTestSupport"]),
         .testTarget(name: "SQLiteCoreTests", dependencies: ["SQLiteCore", "ShipyardTestSupport"]),
         .testTarget(name: "FileSystemKitTests", dependencies: ["FileSystemKit", "ShipyardTestSupport"]),
-        .testTarget(name: "DBGenKitTests", dependencies: ["DBGenKit", "FileSystemKit", "SQLiteCore", "SQLiteSession", "ShipyardTestSupport"]),
+        .testTarget(
+            name: "DBGenKitTests",
+            dependencies: ["DBGenKit", "FileSystemKit", "SQLiteCore", "SQLiteSession", "ShipyardTestSupport"]),
         // CSQLite: only to emulate Apple's SQLite build defaults on every connection
         // (SHIPYARD_APPLE_SQLITE_DEFAULTS=1), and to open a connection as GRDB does: Support/OtherSQLiteBuilds.swift.
         .testTarget(name: "LayeredDatabaseTests", dependencies: ["LayeredDatabase", "CSQLite", "ShipyardTestSupport"]),
-        .testTarget(name: "VersionStampKitTests", dependencies: ["VersionStampKit", "ShipyardTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "VersionStampKitTests", dependencies: ["VersionStampKit", "ShipyardTestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "EndToEndTests", dependencies: ["dbgen", "versionstamp", "ShipyardTestSupport"]),
         // Read from the sources: every library's folders form a one-way stack; no source is too long.
         .testTarget(name: "SourceLayoutTests", dependencies: ["ShipyardTestSupport"]),

@@ -33,7 +33,8 @@ public func fuzzCSVReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard FileManager.default.createFile(atPath: csvPath, contents: body) else { fail("cannot write \(csvPath)") }
 
     let (column, row) = separators[Int(formatByte) % separators.count]
-    let format = ImportFormat(quoting: formatByte & 0x80 == 0 ? .csv : .ascii, columnSeparator: column, rowSeparator: row)
+    let format = ImportFormat(
+        quoting: formatByte & 0x80 == 0 ? .csv : .ascii, columnSeparator: column, rowSeparator: row)
     let createFromHeader = shapeByte & 1 == 1
     let skip = Int((shapeByte >> 1) & 3)
 
@@ -44,13 +45,16 @@ public func fuzzCSVReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     } catch {
         fail("cannot set up the database: \(error)")
     }
-    let request = ImportRequest(file: URL(fileURLWithPath: csvPath), displayPath: "fuzz.csv", table: "t", skip: skip, format: format)
+    let request = ImportRequest(
+        file: URL(fileURLWithPath: csvPath), displayPath: "fuzz.csv", table: "t", skip: skip, format: format)
     var warnings = 0
     do {
-        let result = try CSVImporter.run(request, into: db, diagnostics: { diagnostic in
-            warnings += 1
-            if diagnostic.description.isEmpty { fail("empty diagnostic") }
-        })
+        let result = try CSVImporter.run(
+            request, into: db,
+            diagnostics: { diagnostic in
+                warnings += 1
+                if diagnostic.description.isEmpty { fail("empty diagnostic") }
+            })
         let count = rowCount(db)
         if result.rowsInserted != count { fail("rowsInserted \(result.rowsInserted) but table holds \(count)") }
     } catch let error as DBGenError {

@@ -33,7 +33,8 @@ struct DatabaseBuildCommands {
         let leftovers = LeftoverOutputs(workDirectory: workDirectory, pathExtension: "sqlite")
         for name in leftovers.removeAll(except: outputs) {
             let script = String(name.dropLast(".sqlite".count)) + ScriptNaming.suffix
-            Diagnostics.warning(leftovers.removeBundleCopies(of: name, target: targetName, source: "'\(script)'"), file: nil, line: nil)
+            Diagnostics.warning(
+                leftovers.removeBundleCopies(of: name, target: targetName, source: "'\(script)'"), file: nil, line: nil)
         }
         let configuration = targetDirectory.appending(Self.configurationFileName)
         let hasConfiguration = FileManager.default.fileExists(atPath: configuration.string)

@@ -38,7 +38,11 @@ struct LeftoverOutputs {
         var removed: [String] = []
         var kept: [String] = []
         for copy in bundleCopies(of: name, target: target) {
-            if (try? FileManager.default.removeItem(atPath: copy)) != nil { removed.append(copy) } else { kept.append(copy) }
+            if (try? FileManager.default.removeItem(atPath: copy)) != nil {
+                removed.append(copy)
+            } else {
+                kept.append(copy)
+            }
         }
         let gone = "'\(name)' was built from \(source), which is no longer in target '\(target)' (renamed or removed)"
         if !kept.isEmpty {
@@ -60,7 +64,9 @@ struct LeftoverOutputs {
         for triple in directories(in: scratch) {
             for configuration in directories(in: triple) {
                 for bundle in directories(in: configuration)
-                where bundle.lastComponent.hasSuffix("_\(target).resources") || bundle.lastComponent.hasSuffix("_\(target).bundle") {
+                where bundle.lastComponent.hasSuffix("_\(target).resources")
+                    || bundle.lastComponent.hasSuffix("_\(target).bundle")
+                {
                     for candidate in [bundle.appending(name), bundle.appending("Contents", "Resources", name)]
                     where FileManager.default.fileExists(atPath: candidate.string) {
                         copies.append(candidate.string)

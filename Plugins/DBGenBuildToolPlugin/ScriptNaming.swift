@@ -32,7 +32,8 @@ enum ScriptNaming {
 
     /// The warning for a target with no script.
     static func noScriptWarning(target: String, files: [Path]) -> (message: String, file: Path?) {
-        let prefix = "target '\(target)' applies DBGenBuildToolPlugin but holds no schema script named NAME\(suffix): no database is built"
+        let prefix =
+            "target '\(target)' applies DBGenBuildToolPlugin but holds no schema script named NAME\(suffix): no database is built"
         guard let likely = likelyMisnamed(files).first else {
             return (prefix + "; name the script NAME\(suffix) to build NAME.sqlite", nil)
         }

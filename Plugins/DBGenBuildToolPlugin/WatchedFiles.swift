@@ -25,7 +25,8 @@ enum WatchedFiles {
 
     private static func collect(_ directory: String, into found: inout [Path], visited: inout Set<String>) {
         guard visited.insert(URL(fileURLWithPath: directory).resolvingSymlinksInPath().path).inserted,
-              let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+            let names = try? FileManager.default.contentsOfDirectory(atPath: directory)
+        else { return }
         for name in names {
             let path = (directory as NSString).appendingPathComponent(name)
             var isDirectory: ObjCBool = false

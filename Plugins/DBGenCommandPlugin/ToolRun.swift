@@ -21,9 +21,11 @@ protocol ToolForwardingCommandPlugin: CommandPlugin {
 
 extension ToolForwardingCommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) throws {
-        try ToolRun(tool: context.tool(named: Self.toolName), workingDirectory: context.package.directory,
-                    workDirectory: context.pluginWorkDirectory, declaresWritePermission: Self.declaresWritePermission)
-            .run(arguments)
+        try ToolRun(
+            tool: context.tool(named: Self.toolName), workingDirectory: context.package.directory,
+            workDirectory: context.pluginWorkDirectory, declaresWritePermission: Self.declaresWritePermission
+        )
+        .run(arguments)
     }
 }
 
@@ -36,9 +38,11 @@ extension ToolForwardingCommandPlugin {
     func performCommand(context: XcodePluginContext, arguments: [String]) throws {
         var extractor = ArgumentExtractor(arguments)
         _ = extractor.extractOption(named: "target")
-        try ToolRun(tool: context.tool(named: Self.toolName), workingDirectory: context.xcodeProject.directory,
-                    workDirectory: context.pluginWorkDirectory, declaresWritePermission: Self.declaresWritePermission)
-            .run(extractor.remainingArguments)
+        try ToolRun(
+            tool: context.tool(named: Self.toolName), workingDirectory: context.xcodeProject.directory,
+            workDirectory: context.pluginWorkDirectory, declaresWritePermission: Self.declaresWritePermission
+        )
+        .run(extractor.remainingArguments)
     }
 }
 #endif
@@ -71,8 +75,9 @@ struct ToolRun {
         try process.run()
         process.waitUntilExit()
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            throw ToolFailure(tool: tool.name, reason: process.terminationReason, status: process.terminationStatus,
-                              declaresWritePermission: declaresWritePermission)
+            throw ToolFailure(
+                tool: tool.name, reason: process.terminationReason, status: process.terminationStatus,
+                declaresWritePermission: declaresWritePermission)
         }
     }
 }
@@ -94,7 +99,8 @@ struct ToolFailure: Error, CustomStringConvertible {
     let declaresWritePermission: Bool
 
     var description: String {
-        let summary = reason == .exit
+        let summary =
+            reason == .exit
             ? "\(tool) failed with exit status \(status)"
             : "\(tool) was terminated by signal \(status)"
         #if os(macOS)

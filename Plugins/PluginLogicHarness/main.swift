@@ -14,8 +14,9 @@ import PackagePlugin
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
-    print("usage: plugin-logic watched-files DIR | misnamed FILE... | leftovers WORKDIR KEEP... | repository-inputs DIR"
-          + " | duplicates SCRIPT...")
+    print(
+        "usage: plugin-logic watched-files DIR | misnamed FILE... | leftovers WORKDIR KEEP... | repository-inputs DIR"
+            + " | duplicates SCRIPT...")
     exit(64)
 }
 switch arguments[1] {
@@ -38,8 +39,9 @@ case "repository-inputs":
     }
 case "duplicates":
     do {
-        try DuplicateResourceName.check(arguments.dropFirst(2).map { Path($0) }, verb: "build",
-                                        resourceName: ScriptNaming.databaseName(of:))
+        try DuplicateResourceName.check(
+            arguments.dropFirst(2).map { Path($0) }, verb: "build",
+            resourceName: ScriptNaming.databaseName(of:))
         print("none")
     } catch {
         print(error)

@@ -16,7 +16,8 @@ struct RepositoryInputs {
         let commonDirectory = Self.commonDirectory(of: gitDirectory)
         var files = [gitDirectory.appending("HEAD"), gitDirectory.appending("index")]
         if let head = try? String(contentsOfFile: gitDirectory.appending("HEAD").string, encoding: .utf8),
-           head.hasPrefix("ref:") {
+            head.hasPrefix("ref:")
+        {
             let ref = head.dropFirst("ref:".count).trimmingCharacters(in: .whitespacesAndNewlines)
             files.append(commonDirectory.appending(ref))
         }
@@ -33,7 +34,8 @@ struct RepositoryInputs {
             if FileManager.default.fileExists(atPath: dotGit.string, isDirectory: &isDirectory) {
                 if isDirectory.boolValue { return dotGit }
                 if let pointer = try? String(contentsOfFile: dotGit.string, encoding: .utf8),
-                   pointer.hasPrefix("gitdir:") {
+                    pointer.hasPrefix("gitdir:")
+                {
                     return resolve(pointer.dropFirst("gitdir:".count), against: current)
                 }
             }

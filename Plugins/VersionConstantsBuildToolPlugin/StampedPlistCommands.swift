@@ -34,7 +34,9 @@ struct StampedPlistCommands {
         let leftovers = LeftoverOutputs(workDirectory: version.workDirectory, pathExtension: "plist")
         for name in leftovers.removeAll(except: outputs) {
             let template = String(name.dropLast(".plist".count)) + Self.suffix
-            Diagnostics.warning(leftovers.removeBundleCopies(of: name, target: targetName, source: "'\(template)'"), file: nil, line: nil)
+            Diagnostics.warning(
+                leftovers.removeBundleCopies(of: name, target: targetName, source: "'\(template)'"), file: nil,
+                line: nil)
         }
         return zip(templates, outputs).map { template, output in
             .buildCommand(

@@ -49,8 +49,9 @@ extension VersionConstantsBuildToolPlugin: XcodeBuildToolPlugin {
             configuration: VersionConstantsCommand.configuration(in: [context.xcodeProject.directory])
         )
         return [command.command()]
-            + (try StampedPlistCommands(version: command).commands(for: target.inputFiles.map(\.path),
-                                                                  targetName: target.displayName))
+            + (try StampedPlistCommands(version: command).commands(
+                for: target.inputFiles.map(\.path),
+                targetName: target.displayName))
     }
 }
 #endif

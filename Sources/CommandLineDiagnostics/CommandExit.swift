@@ -19,7 +19,8 @@ extension DiagnosticPrinter {
         if error is CommandFailure || error is ToolError {
             let failure = error as? CommandFailure ?? CommandFailure(errors: [error])
             for error in failure.errors { write(line(for: error)) }
-            let usage = !failure.errors.isEmpty
+            let usage =
+                !failure.errors.isEmpty
                 && failure.errors.allSatisfy { ($0 as? ToolError).map(isUsageError) ?? false }
             guard usage else { root.exit(withError: ExitCode(failure.status)) }
             let name = (command?.configuration.commandName).map { "\(tool) \($0)" } ?? tool

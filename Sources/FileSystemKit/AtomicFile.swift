@@ -38,14 +38,17 @@ package enum AtomicFile {
     /// - Throws: ``FileSystemError`` naming `path`: `.createTemporary` (the directory is
     ///   missing or read-only), `.write` (disk full), `.sync`, `.rename` (the target is a
     ///   directory). The file is then as it was, and no temporary file is left.
-    package static func replace(_ path: String, with contents: Data, tag: String,
-                                durability: Durability = .durable, laterSecond: Bool = false) throws {
+    package static func replace(
+        _ path: String, with contents: Data, tag: String,
+        durability: Durability = .durable, laterSecond: Bool = false
+    ) throws {
         let target = resolvingSymbolicLinks(path)
         var existing = stat()
         let permissions: mode_t? = stat(target, &existing) == 0 ? existing.st_mode & 0o7777 : nil
         let replaced = laterSecond ? FileStamp.of(target) : nil
-        let temporary = try writeTemporary(beside: target, reportedAs: path, tag: tag, contents: contents,
-                                           permissions: permissions, sync: durability == .durable)
+        let temporary = try writeTemporary(
+            beside: target, reportedAs: path, tag: tag, contents: contents,
+            permissions: permissions, sync: durability == .durable)
         if let replaced { modifiedInLaterSecond(temporary, than: replaced.mtimeSeconds) }
         guard rename(temporary, target) == 0 else {
             let code = errno
@@ -89,8 +92,9 @@ package enum AtomicFile {
     /// - Throws: ``FileSystemError`` naming `path`; nothing is then created.
     @discardableResult
     package static func create(_ path: String, with contents: Data, permissions: mode_t, tag: String) throws -> Bool {
-        let temporary = try writeTemporary(beside: path, reportedAs: path, tag: tag, contents: contents,
-                                           permissions: permissions, sync: true)
+        let temporary = try writeTemporary(
+            beside: path, reportedAs: path, tag: tag, contents: contents,
+            permissions: permissions, sync: true)
         defer { unlink(temporary) }
         guard link(temporary, path) == 0 else {
             if errno == EEXIST { return false }
@@ -103,8 +107,10 @@ package enum AtomicFile {
     /// Writes `contents` to a new temporary file beside `target`, sets its permission bits
     /// (when given), syncs it (when asked) and closes it; returns its path. On failure the
     /// temporary file is removed.
-    private static func writeTemporary(beside target: String, reportedAs path: String, tag: String, contents: Data,
-                                       permissions: mode_t?, sync: Bool) throws -> String {
+    private static func writeTemporary(
+        beside target: String, reportedAs path: String, tag: String, contents: Data,
+        permissions: mode_t?, sync: Bool
+    ) throws -> String {
         let (temporary, descriptor) = try TemporaryName(beside: target, tag: tag).createFile(reportedAs: path)
         var failure: FileSystemError?
         let code = contents.withUnsafeBytes { POSIXFile.writeAll(descriptor, $0) }
@@ -113,7 +119,9 @@ package enum AtomicFile {
         } else if let permissions, fchmod(descriptor, permissions) != 0 {
             failure = FileSystemError(.write, path: path, code: errno)
         } else if sync {
-            do { try DurableSync.synchronize(descriptor: descriptor, reportedAs: path) } catch let error as FileSystemError {
+            do { try DurableSync.synchronize(descriptor: descriptor, reportedAs: path) } catch let error
+                as FileSystemError
+            {
                 failure = error
             }
         }

@@ -64,7 +64,9 @@ package final class AtomicOutputFile {
     ///     a time; never in a library an app links.
     /// - Throws: ``FileSystemError`` (`.createTemporary`, naming `destination`) when the
     ///   directory is missing or not writable.
-    package init(destination: String, tag: String, companionSuffixes: [String] = [], removeOnSignal: Bool = false) throws {
+    package init(destination: String, tag: String, companionSuffixes: [String] = [], removeOnSignal: Bool = false)
+        throws
+    {
         let names = TemporaryName(beside: destination, tag: tag)
         let (id, lock, descriptor) = try Self.createTemporary(names, reportedAs: destination)
         writebackDescriptor = descriptor
@@ -73,7 +75,9 @@ package final class AtomicOutputFile {
         companionPaths = companionSuffixes.map { names.path(id: id, suffix: $0) }
         liveness = lock
         removesOnSignal = removeOnSignal
-        if removeOnSignal { SignalCleanup.install(removing: [temporaryPath] + companionPaths + [lock.path], for: ObjectIdentifier(self)) }
+        if removeOnSignal {
+            SignalCleanup.install(removing: [temporaryPath] + companionPaths + [lock.path], for: ObjectIdentifier(self))
+        }
     }
 
     deinit { discard() }
@@ -129,7 +133,9 @@ package final class AtomicOutputFile {
     /// glibc's and musl's `sync_file_range`, which Swift's Glibc module leaves out (it is behind
     /// `_GNU_SOURCE`): looked up once in the process's libraries.
     private static let syncFileRange: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32)? =
-        dlsym(nil, "sync_file_range").map { unsafeBitCast($0, to: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32).self) }
+        dlsym(nil, "sync_file_range").map {
+            unsafeBitCast($0, to: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32).self)
+        }
     #endif
 
     /// Removes the temporary, its companions and its sidecar (idempotent).
@@ -160,7 +166,8 @@ package final class AtomicOutputFile {
             let rest = Array(entry.utf8.dropFirst(prefix.count))
             let id = String(decoding: rest.prefix(TemporaryName.idLength), as: UTF8.self)
             let suffix = String(decoding: rest.dropFirst(TemporaryName.idLength), as: UTF8.self)
-            guard TemporaryName.isID(id), suffix.isEmpty || suffix == ".lock" || companionSuffixes.contains(suffix) else { continue }
+            guard TemporaryName.isID(id), suffix.isEmpty || suffix == ".lock" || companionSuffixes.contains(suffix)
+            else { continue }
             ids.insert(id)
         }
         for id in ids.sorted() {
@@ -183,12 +190,14 @@ package final class AtomicOutputFile {
 
     /// A fresh id whose sidecar this process created and holds, and its empty temporary.
     private static func createTemporary(_ names: TemporaryName, reportedAs destination: String) throws
-        -> (String, SidecarLock, Int32) {
+        -> (String, SidecarLock, Int32)
+    {
         for _ in 0..<100 {
             let id = TemporaryName.randomID()
             let attempt: SidecarLock.Attempt
             do {
-                attempt = try SidecarLock.attempt(at: names.path(id: id, suffix: ".lock"), creating: .exclusively, waiting: true)
+                attempt = try SidecarLock.attempt(
+                    at: names.path(id: id, suffix: ".lock"), creating: .exclusively, waiting: true)
             } catch let error as FileSystemError {
                 throw FileSystemError(.createTemporary, path: destination, code: error.code)
             }

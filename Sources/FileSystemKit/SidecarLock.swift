@@ -119,7 +119,8 @@ package final class SidecarLock {
         }
         var locked = stat(), named = stat()
         guard fstat(descriptor, &locked) == 0, stat(path, &named) == 0,
-              locked.st_dev == named.st_dev, locked.st_ino == named.st_ino else {
+            locked.st_dev == named.st_dev, locked.st_ino == named.st_ino
+        else {
             close(descriptor)
             return .missing
         }

@@ -51,8 +51,9 @@ public enum LayeredDatabaseError: Error, Equatable, CustomStringConvertible, Loc
     case notNewer(path: String, userVersion: Int64, inEffect: Int64, inEffectPath: String)
     /// The patch's header names a base that is not the database in effect (another
     /// `user_version`, or other content with the same one): it was made for another release.
-    case patchForAnotherBase(path: String, base: DatabaseVersion, target: DatabaseVersion,
-                             inEffect: Int64, inEffectPath: String)
+    case patchForAnotherBase(
+        path: String, base: DatabaseVersion, target: DatabaseVersion,
+        inEffect: Int64, inEffectPath: String)
     /// The patch's header is malformed.
     case invalidPatchHeader(path: String, line: Int, reason: String)
     /// A statement of the patch failed (the copy was discarded).
@@ -74,11 +75,11 @@ public enum LayeredDatabaseError: Error, Equatable, CustomStringConvertible, Loc
         case .invalidSchemaName, .invalidMigrationOrder, .migrationFailed:
             return nil
         case .templateNotFound(let path), .bundledDatabaseNotFound(let path), .bundledDatabaseUnreadable(let path, _),
-             .userDatabaseUnreadable(let path, _), .fileNotFound(let path), .notADatabase(let path, _),
-             .checksumMismatch(let path, _, _), .integrityCheckFailed(let path, _), .notNewer(let path, _, _, _),
-             .patchForAnotherBase(let path, _, _, _, _), .invalidPatchHeader(let path, _, _),
-             .patchFailed(let path, _, _), .patchRefused(let path, _, _),
-             .fileSystem(let path, _, _), .sqlite(let path, _):
+            .userDatabaseUnreadable(let path, _), .fileNotFound(let path), .notADatabase(let path, _),
+            .checksumMismatch(let path, _, _), .integrityCheckFailed(let path, _), .notNewer(let path, _, _, _),
+            .patchForAnotherBase(let path, _, _, _, _), .invalidPatchHeader(let path, _, _),
+            .patchFailed(let path, _, _), .patchRefused(let path, _, _),
+            .fileSystem(let path, _, _), .sqlite(let path, _):
             return path
         }
     }
@@ -86,7 +87,8 @@ public enum LayeredDatabaseError: Error, Equatable, CustomStringConvertible, Loc
     /// The 1-based line of ``path`` the error is about (a patch statement), or nil.
     public var line: Int? {
         switch self {
-        case .patchFailed(_, let line, _), .patchRefused(_, let line, _), .invalidPatchHeader(_, let line, _): return line
+        case .patchFailed(_, let line, _), .patchRefused(_, let line, _), .invalidPatchHeader(_, let line, _):
+            return line
         default: return nil
         }
     }
@@ -94,20 +96,24 @@ public enum LayeredDatabaseError: Error, Equatable, CustomStringConvertible, Loc
     /// The reason, without the path or line.
     public var message: String {
         switch self {
-        case .invalidSchemaName(let name, let reason): return "invalid name '\(name)' for the bundled database: \(reason)"
+        case .invalidSchemaName(let name, let reason):
+            return "invalid name '\(name)' for the bundled database: \(reason)"
         case .templateNotFound: return "user database template not found"
         case .bundledDatabaseNotFound: return "bundled database not found"
         case .bundledDatabaseUnreadable(_, let reason): return reason
         case .userDatabaseUnreadable(_, let reason): return "user database: \(reason)"
         case .invalidMigrationOrder(let reason): return "invalid migrations: \(reason)"
         case .migrationFailed(let version, let identifier, let underlying):
-            return "migration \(version) '\(identifier)' failed (user database left at the previous version): \(underlying)"
+            return
+                "migration \(version) '\(identifier)' failed (user database left at the previous version): \(underlying)"
         case .fileNotFound: return "no such file"
         case .notADatabase(_, let reason): return "not a SQLite database (\(reason))"
-        case .checksumMismatch(_, let expected, let actual): return "SHA-256 mismatch: expected \(expected), got \(actual)"
+        case .checksumMismatch(_, let expected, let actual):
+            return "SHA-256 mismatch: expected \(expected), got \(actual)"
         case .integrityCheckFailed(_, let report): return "integrity check failed: \(report)"
         case .notNewer(_, let version, let inEffect, let inEffectPath):
-            return "user_version \(version) is not newer than \(inEffect), the version of the database in effect (\(inEffectPath))"
+            return
+                "user_version \(version) is not newer than \(inEffect), the version of the database in effect (\(inEffectPath))"
         case .patchForAnotherBase(_, let base, let target, let inEffect, let inEffectPath):
             let content = base.userVersion == inEffect ? " with other content" : ""
             return "patch from user_version \(base.userVersion) to \(target.userVersion) is for another database: "

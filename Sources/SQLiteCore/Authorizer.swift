@@ -132,15 +132,17 @@ extension Connection {
         }
         let box = AuthorizerBox(authorizer)
         authorizerBox = box
-        sqlite3_set_authorizer(database, { userData, action, a1, a2, db, trigger in
-            guard let userData else { return SQLITE_OK }
-            let box = Unmanaged<AuthorizerBox>.fromOpaque(userData).takeUnretainedValue()
-            let request = AuthorizerRequest(
-                action: AuthorizerAction(rawValue: action), argument1: a1.map { String(cString: $0) },
-                argument2: a2.map { String(cString: $0) }, database: db.map { String(cString: $0) },
-                trigger: trigger.map { String(cString: $0) })
-            return box.authorizer(request).code
-        }, Unmanaged.passUnretained(box).toOpaque())
+        sqlite3_set_authorizer(
+            database,
+            { userData, action, a1, a2, db, trigger in
+                guard let userData else { return SQLITE_OK }
+                let box = Unmanaged<AuthorizerBox>.fromOpaque(userData).takeUnretainedValue()
+                let request = AuthorizerRequest(
+                    action: AuthorizerAction(rawValue: action), argument1: a1.map { String(cString: $0) },
+                    argument2: a2.map { String(cString: $0) }, database: db.map { String(cString: $0) },
+                    trigger: trigger.map { String(cString: $0) })
+                return box.authorizer(request).code
+            }, Unmanaged.passUnretained(box).toOpaque())
     }
 }
 

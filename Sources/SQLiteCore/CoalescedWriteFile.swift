@@ -44,11 +44,16 @@ package enum CoalescedWriteFile {
 
     /// Opens `name` with `open` (the default VFS's `xOpen`, given `vfs`) as the file below
     /// `file`; on failure `file` has no methods, so SQLite does not close it.
-    static func open(_ open: @convention(c) (UnsafeMutablePointer<sqlite3_vfs>?, UnsafePointer<CChar>?,
-                                             UnsafeMutablePointer<sqlite3_file>?, Int32, UnsafeMutablePointer<Int32>?) -> Int32,
-                     _ vfs: UnsafeMutablePointer<sqlite3_vfs>?, _ name: UnsafePointer<CChar>?,
-                     _ file: UnsafeMutablePointer<sqlite3_file>, _ flags: Int32,
-                     _ outFlags: UnsafeMutablePointer<Int32>?) -> Int32 {
+    static func open(
+        _ open:
+            @convention(c) (
+                UnsafeMutablePointer<sqlite3_vfs>?, UnsafePointer<CChar>?,
+                UnsafeMutablePointer<sqlite3_file>?, Int32, UnsafeMutablePointer<Int32>?
+            ) -> Int32,
+        _ vfs: UnsafeMutablePointer<sqlite3_vfs>?, _ name: UnsafePointer<CChar>?,
+        _ file: UnsafeMutablePointer<sqlite3_file>, _ flags: Int32,
+        _ outFlags: UnsafeMutablePointer<Int32>?
+    ) -> Int32 {
         let below = self.below(file)
         below.pointee.pMethods = nil
         let status = open(vfs, name, below, flags, outFlags)
@@ -57,7 +62,8 @@ package enum CoalescedWriteFile {
             file.pointee.pMethods = nil
             return status
         }
-        stateSlot(file).storeBytes(of: UnsafeRawPointer(Unmanaged.passRetained(State()).toOpaque()), as: UnsafeRawPointer.self)
+        stateSlot(file).storeBytes(
+            of: UnsafeRawPointer(Unmanaged.passRetained(State()).toOpaque()), as: UnsafeRawPointer.self)
         file.pointee.pMethods = UnsafePointer(methods)
         return SQLITE_OK
     }
@@ -92,8 +98,9 @@ package enum CoalescedWriteFile {
         }
         let status = sqlite3_file_control(handle, schema, flushOperation, nil)
         guard status == SQLITE_OK || status == SQLITE_NOTFOUND else {
-            throw SQLiteError(extendedResultCode: ResultCode(rawValue: status),
-                              message: "cannot write the database file: \(String(cString: sqlite3_errstr(status)))")
+            throw SQLiteError(
+                extendedResultCode: ResultCode(rawValue: status),
+                message: "cannot write the database file: \(String(cString: sqlite3_errstr(status)))")
         }
     }
 
@@ -109,7 +116,9 @@ package enum CoalescedWriteFile {
     }
 
     /// Flushes, then returns `then()` (an operation of the file below), or the flush's failure.
-    private static func flushed(_ file: UnsafeMutablePointer<sqlite3_file>?, _ then: (UnsafeMutablePointer<sqlite3_file>) -> Int32) -> Int32 {
+    private static func flushed(
+        _ file: UnsafeMutablePointer<sqlite3_file>?, _ then: (UnsafeMutablePointer<sqlite3_file>) -> Int32
+    ) -> Int32 {
         guard let file else { return SQLITE_MISUSE }
         let status = flush(file)
         return status == SQLITE_OK ? then(file) : status
@@ -117,7 +126,9 @@ package enum CoalescedWriteFile {
 
     /// Flushes, then runs `release` (an unlock or unmap of the file below) even when the flush
     /// failed, so that a failed build holds nothing; returns the flush's failure, else `release`'s result.
-    private static func released(_ file: UnsafeMutablePointer<sqlite3_file>?, _ release: (UnsafeMutablePointer<sqlite3_file>) -> Int32) -> Int32 {
+    private static func released(
+        _ file: UnsafeMutablePointer<sqlite3_file>?, _ release: (UnsafeMutablePointer<sqlite3_file>) -> Int32
+    ) -> Int32 {
         guard let file else { return SQLITE_MISUSE }
         let status = flush(file)
         let released = release(file)
@@ -126,86 +137,92 @@ package enum CoalescedWriteFile {
 
     private static let methods: UnsafeMutablePointer<sqlite3_io_methods> = {
         let methods = UnsafeMutablePointer<sqlite3_io_methods>.allocate(capacity: 1)
-        methods.initialize(to: sqlite3_io_methods(
-            iVersion: 3,
-            xClose: { file in
-                guard let file else { return SQLITE_MISUSE }
-                let flushed = flush(file)
-                let closed = belowMethods(file).xClose!(below(file))
-                Unmanaged.passUnretained(state(file)).release()
-                return flushed != SQLITE_OK ? flushed : closed
-            },
-            xRead: { file, data, amount, offset in
-                guard let file else { return SQLITE_MISUSE }
-                if state(file).overlaps(offset, Int(amount)) {
+        methods.initialize(
+            to: sqlite3_io_methods(
+                iVersion: 3,
+                xClose: { file in
+                    guard let file else { return SQLITE_MISUSE }
+                    let flushed = flush(file)
+                    let closed = belowMethods(file).xClose!(below(file))
+                    Unmanaged.passUnretained(state(file)).release()
+                    return flushed != SQLITE_OK ? flushed : closed
+                },
+                xRead: { file, data, amount, offset in
+                    guard let file else { return SQLITE_MISUSE }
+                    if state(file).overlaps(offset, Int(amount)) {
+                        let status = flush(file)
+                        guard status == SQLITE_OK else { return status }
+                    }
+                    return belowMethods(file).xRead!(below(file), data, amount, offset)
+                },
+                xWrite: { file, data, amount, offset in
+                    guard let file, let data else { return SQLITE_MISUSE }
+                    let run = state(file), count = Int(amount)
+                    guard run.failure == SQLITE_OK else { return run.failure }
+                    let end = run.start + Int64(run.length)
+                    if run.length > 0, offset >= run.start, offset + Int64(count) <= end {
+                        // A page of the run written again: replaced in place.
+                        (run.buffer + Int(offset - run.start)).copyMemory(from: data, byteCount: count)
+                        return SQLITE_OK
+                    }
+                    if run.length > 0, offset == end, run.length + count <= State.capacity {
+                        (run.buffer + run.length).copyMemory(from: data, byteCount: count)
+                        run.length += count
+                        return SQLITE_OK
+                    }
                     let status = flush(file)
                     guard status == SQLITE_OK else { return status }
-                }
-                return belowMethods(file).xRead!(below(file), data, amount, offset)
-            },
-            xWrite: { file, data, amount, offset in
-                guard let file, let data else { return SQLITE_MISUSE }
-                let run = state(file), count = Int(amount)
-                guard run.failure == SQLITE_OK else { return run.failure }
-                let end = run.start + Int64(run.length)
-                if run.length > 0, offset >= run.start, offset + Int64(count) <= end {
-                    // A page of the run written again: replaced in place.
-                    (run.buffer + Int(offset - run.start)).copyMemory(from: data, byteCount: count)
+                    guard count <= State.capacity else {
+                        return belowMethods(file).xWrite!(below(file), data, amount, offset)
+                    }
+                    run.buffer.copyMemory(from: data, byteCount: count)
+                    run.start = offset
+                    run.length = count
                     return SQLITE_OK
-                }
-                if run.length > 0, offset == end, run.length + count <= State.capacity {
-                    (run.buffer + run.length).copyMemory(from: data, byteCount: count)
-                    run.length += count
+                },
+                xTruncate: { file, size in flushed(file) { belowMethods($0).xTruncate!(below($0), size) } },
+                xSync: { file, flags in flushed(file) { belowMethods($0).xSync!(below($0), flags) } },
+                xFileSize: { file, size in flushed(file) { belowMethods($0).xFileSize!(below($0), size) } },
+                xLock: { file, lock in flushed(file) { belowMethods($0).xLock!(below($0), lock) } },
+                xUnlock: { file, lock in released(file) { belowMethods($0).xUnlock!(below($0), lock) } },
+                xCheckReservedLock: { file, out in
+                    flushed(file) { belowMethods($0).xCheckReservedLock!(below($0), out) }
+                },
+                xFileControl: { file, operation, argument in
+                    guard operation != flushOperation else { return file.map { flush($0) } ?? SQLITE_MISUSE }
+                    return flushed(file) { belowMethods($0).xFileControl!(below($0), operation, argument) }
+                },
+                xSectorSize: { file in file.map { belowMethods($0).xSectorSize!(below($0)) } ?? 0 },
+                xDeviceCharacteristics: { file in file.map { belowMethods($0).xDeviceCharacteristics!(below($0)) } ?? 0
+                },
+                xShmMap: { file, region, size, extend, pointer in
+                    flushed(file) { file in
+                        guard let map = belowMethods(file).xShmMap else { return SQLITE_IOERR }
+                        return map(below(file), region, size, extend, pointer)
+                    }
+                },
+                xShmLock: { file, offset, count, flags in
+                    flushed(file) { file in
+                        guard let lock = belowMethods(file).xShmLock else { return SQLITE_IOERR }
+                        return lock(below(file), offset, count, flags)
+                    }
+                },
+                xShmBarrier: { file in
+                    guard let file else { return }
+                    _ = flush(file)
+                    belowMethods(file).xShmBarrier?(below(file))
+                },
+                xShmUnmap: { file, delete in
+                    released(file) { file in belowMethods(file).xShmUnmap?(below(file), delete) ?? SQLITE_OK }
+                },
+                xFetch: { _, _, _, pointer in
+                    pointer?.pointee = nil // no mapping: SQLite reads through xRead
                     return SQLITE_OK
+                },
+                xUnfetch: { file, offset, pointer in
+                    file.map { belowMethods($0).xUnfetch?(below($0), offset, pointer) ?? SQLITE_OK } ?? SQLITE_OK
                 }
-                let status = flush(file)
-                guard status == SQLITE_OK else { return status }
-                guard count <= State.capacity else { return belowMethods(file).xWrite!(below(file), data, amount, offset) }
-                run.buffer.copyMemory(from: data, byteCount: count)
-                run.start = offset
-                run.length = count
-                return SQLITE_OK
-            },
-            xTruncate: { file, size in flushed(file) { belowMethods($0).xTruncate!(below($0), size) } },
-            xSync: { file, flags in flushed(file) { belowMethods($0).xSync!(below($0), flags) } },
-            xFileSize: { file, size in flushed(file) { belowMethods($0).xFileSize!(below($0), size) } },
-            xLock: { file, lock in flushed(file) { belowMethods($0).xLock!(below($0), lock) } },
-            xUnlock: { file, lock in released(file) { belowMethods($0).xUnlock!(below($0), lock) } },
-            xCheckReservedLock: { file, out in flushed(file) { belowMethods($0).xCheckReservedLock!(below($0), out) } },
-            xFileControl: { file, operation, argument in
-                guard operation != flushOperation else { return file.map { flush($0) } ?? SQLITE_MISUSE }
-                return flushed(file) { belowMethods($0).xFileControl!(below($0), operation, argument) }
-            },
-            xSectorSize: { file in file.map { belowMethods($0).xSectorSize!(below($0)) } ?? 0 },
-            xDeviceCharacteristics: { file in file.map { belowMethods($0).xDeviceCharacteristics!(below($0)) } ?? 0 },
-            xShmMap: { file, region, size, extend, pointer in
-                flushed(file) { file in
-                    guard let map = belowMethods(file).xShmMap else { return SQLITE_IOERR }
-                    return map(below(file), region, size, extend, pointer)
-                }
-            },
-            xShmLock: { file, offset, count, flags in
-                flushed(file) { file in
-                    guard let lock = belowMethods(file).xShmLock else { return SQLITE_IOERR }
-                    return lock(below(file), offset, count, flags)
-                }
-            },
-            xShmBarrier: { file in
-                guard let file else { return }
-                _ = flush(file)
-                belowMethods(file).xShmBarrier?(below(file))
-            },
-            xShmUnmap: { file, delete in
-                released(file) { file in belowMethods(file).xShmUnmap?(below(file), delete) ?? SQLITE_OK }
-            },
-            xFetch: { _, _, _, pointer in
-                pointer?.pointee = nil  // no mapping: SQLite reads through xRead
-                return SQLITE_OK
-            },
-            xUnfetch: { file, offset, pointer in
-                file.map { belowMethods($0).xUnfetch?(below($0), offset, pointer) ?? SQLITE_OK } ?? SQLITE_OK
-            }
-        ))
+            ))
         return methods
     }()
 }

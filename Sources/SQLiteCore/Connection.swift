@@ -24,7 +24,9 @@ public final class Connection {
     ///   - readOnly: Open with `SQLITE_OPEN_READONLY` instead of read-write.
     ///   - create: Create the file if it does not exist (ignored when `readOnly`).
     ///   - busyTimeout: How long to wait for another connection's lock, in milliseconds.
-    public convenience init(path: String, readOnly: Bool = false, create: Bool = false, busyTimeout: Int32 = 10_000) throws {
+    public convenience init(path: String, readOnly: Bool = false, create: Bool = false, busyTimeout: Int32 = 10_000)
+        throws
+    {
         let mode = readOnly ? "ro" : (create ? "rwc" : "rw")
         try self.init(uri: SQLiteURI.fileURI(path: path, parameters: [("mode", mode)]), busyTimeout: busyTimeout)
     }
@@ -96,8 +98,9 @@ public final class Connection {
         let consumed = tail.map { $0 - sql } ?? byteCount
         guard let raw else { return PreparedPrefix(statement: nil, consumedBytes: consumed) }
         let text = String(decoding: UnsafeRawBufferPointer(start: sql, count: consumed), as: UTF8.self)
-        return PreparedPrefix(statement: Statement(handle: raw, database: database, sql: text),
-                              consumedBytes: consumed)
+        return PreparedPrefix(
+            statement: Statement(handle: raw, database: database, sql: text),
+            consumedBytes: consumed)
     }
 
     /// The connection's current error message (`sqlite3_errmsg`).
@@ -107,7 +110,9 @@ public final class Connection {
 
     /// `PRAGMA user_version`.
     public func userVersion(schema: String = "main") throws -> Int64 {
-        guard case .integer(let value)? = try scalar("PRAGMA \(SQLIdentifier.quote(schema)).user_version") else { return 0 }
+        guard case .integer(let value)? = try scalar("PRAGMA \(SQLIdentifier.quote(schema)).user_version") else {
+            return 0
+        }
         return value
     }
 
@@ -153,7 +158,8 @@ public final class Connection {
                 guard statement.parameterCount == arguments.count else {
                     throw SQLiteError(
                         extendedResultCode: .SQLITE_RANGE,
-                        message: "statement has \(statement.parameterCount) parameter(s) but \(arguments.count) argument(s) were given",
+                        message:
+                            "statement has \(statement.parameterCount) parameter(s) but \(arguments.count) argument(s) were given",
                         sql: statement.sql)
                 }
                 try statement.bind(arguments)
@@ -234,7 +240,6 @@ package struct PreparedPrefix {
     package let consumedBytes: Int
 }
 
-
 extension Connection {
     /// Replaces the content of `schema` (`main`, `temp` or an attached name) with the main
     /// database of `source`, page for page, through SQLite's online backup API: what the
@@ -255,7 +260,6 @@ extension Connection {
         }
     }
 }
-
 
 /// Questions about the schemas of a connection (`main`, `temp`, attached names) that SQLite's
 /// C API answers, or that its catalog answers without matching error messages.
@@ -283,7 +287,8 @@ extension Connection {
         if !schemas.contains(where: { $0.lowercased() == "temp" }) { schemas.insert("temp", at: 1) }
         if let schema { schemas = schemas.filter { $0.lowercased() == schema.lowercased() } }
         for schema in schemas {
-            let sql = "SELECT 1 FROM \(SQLIdentifier.quote(schema)).sqlite_master "
+            let sql =
+                "SELECT 1 FROM \(SQLIdentifier.quote(schema)).sqlite_master "
                 + "WHERE type IN ('table', 'view') AND name = ? COLLATE NOCASE LIMIT 1"
             if try scalar(sql, [.text(name)]) != nil { return true }
         }

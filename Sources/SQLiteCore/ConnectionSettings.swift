@@ -87,8 +87,9 @@ extension Connection {
         var result: Int32 = 0
         let status = shipyard_sqlite3_db_config_flag(database, option.code, value, &result)
         guard status == SQLITE_OK else {
-            throw SQLiteError(extendedResultCode: ResultCode(rawValue: status),
-                              message: "\(option.name): \(String(cString: sqlite3_errstr(status)))")
+            throw SQLiteError(
+                extendedResultCode: ResultCode(rawValue: status),
+                message: "\(option.name): \(String(cString: sqlite3_errstr(status)))")
         }
         return result != 0
     }

@@ -67,7 +67,6 @@ extension DatabaseValue: ExpressibleByStringLiteral {
     public init(stringLiteral value: String) { self = .text(value) }
 }
 
-
 /// One result row: column names and values in the order of the SELECT.
 public struct Row: Equatable {
     /// The result column names (`sqlite3_column_name`).

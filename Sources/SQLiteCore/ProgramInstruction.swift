@@ -45,8 +45,10 @@ extension Connection {
             if case .text(let text) = statement.column(5), !text.isEmpty { p4 = text }
             let opcode: String
             if case .text(let text) = statement.column(1) { opcode = text } else { opcode = "" }
-            instructions.append(ProgramInstruction(address: integer(0), opcode: opcode, p1: integer(2), p2: integer(3),
-                                                   p3: integer(4), p4: p4, p5: integer(6)))
+            instructions.append(
+                ProgramInstruction(
+                    address: integer(0), opcode: opcode, p1: integer(2), p2: integer(3),
+                    p3: integer(4), p4: p4, p5: integer(6)))
         }
         return instructions
     }

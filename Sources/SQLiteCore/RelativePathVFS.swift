@@ -21,10 +21,16 @@ package final class RelativePathVFS {
     /// The instance, stored right after the `sqlite3_vfs` (whose `pAppData` belongs to the
     /// default VFS's own code).
     private let storage: UnsafeMutableRawPointer
-    private let defaultFullPathname: @convention(c) (UnsafeMutablePointer<sqlite3_vfs>?, UnsafePointer<CChar>?,
-                                                     Int32, UnsafeMutablePointer<CChar>?) -> Int32
-    private let defaultOpen: @convention(c) (UnsafeMutablePointer<sqlite3_vfs>?, UnsafePointer<CChar>?,
-                                             UnsafeMutablePointer<sqlite3_file>?, Int32, UnsafeMutablePointer<Int32>?) -> Int32
+    private let defaultFullPathname:
+        @convention(c) (
+            UnsafeMutablePointer<sqlite3_vfs>?, UnsafePointer<CChar>?,
+            Int32, UnsafeMutablePointer<CChar>?
+        ) -> Int32
+    private let defaultOpen:
+        @convention(c) (
+            UnsafeMutablePointer<sqlite3_vfs>?, UnsafePointer<CChar>?,
+            UnsafeMutablePointer<sqlite3_file>?, Int32, UnsafeMutablePointer<Int32>?
+        ) -> Int32
     /// True until the main database to coalesce has been opened.
     private var coalescesNextMainDatabase: Bool
 
@@ -34,7 +40,8 @@ package final class RelativePathVFS {
     /// the first main database it opens when `coalescingWrites`.
     package init(baseDirectory: String, coalescingWrites: Bool = false) throws {
         guard let base = sqlite3_vfs_find(nil), let fullPathname = base.pointee.xFullPathname,
-              let open = base.pointee.xOpen else {
+            let open = base.pointee.xOpen
+        else {
             throw SQLiteError(extendedResultCode: .SQLITE_ERROR, message: "no default VFS")
         }
         self.baseDirectory = baseDirectory
@@ -43,8 +50,9 @@ package final class RelativePathVFS {
         defaultOpen = open
         coalescesNextMainDatabase = coalescingWrites
         let stride = MemoryLayout<sqlite3_vfs>.stride
-        storage = .allocate(byteCount: stride + MemoryLayout<UnsafeRawPointer>.stride,
-                           alignment: MemoryLayout<sqlite3_vfs>.alignment)
+        storage = .allocate(
+            byteCount: stride + MemoryLayout<UnsafeRawPointer>.stride,
+            alignment: MemoryLayout<sqlite3_vfs>.alignment)
         vfs = storage.bindMemory(to: sqlite3_vfs.self, capacity: 1)
         vfs.initialize(to: base.pointee)
         vfs.pointee.pNext = nil
@@ -58,11 +66,13 @@ package final class RelativePathVFS {
             guard let vfs, let file else { return SQLITE_MISUSE }
             return RelativePathVFS.owner(of: vfs).open(vfs, name, file, flags, outFlags)
         }
-        storage.advanced(by: stride).storeBytes(of: UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()),
-                                                as: UnsafeRawPointer.self)
+        storage.advanced(by: stride).storeBytes(
+            of: UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()),
+            as: UnsafeRawPointer.self)
         let status = sqlite3_vfs_register(vfs, 0)
         guard status == SQLITE_OK else {
-            throw SQLiteError(extendedResultCode: ResultCode(rawValue: status), message: "cannot register the VFS \(vfsName)")
+            throw SQLiteError(
+                extendedResultCode: ResultCode(rawValue: status), message: "cannot register the VFS \(vfsName)")
         }
     }
 
@@ -78,8 +88,11 @@ package final class RelativePathVFS {
         return Unmanaged<RelativePathVFS>.fromOpaque(owner).takeUnretainedValue()
     }
 
-    private func open(_ vfs: UnsafeMutablePointer<sqlite3_vfs>, _ name: UnsafePointer<CChar>?, _ file: UnsafeMutablePointer<sqlite3_file>,
-                      _ flags: Int32, _ outFlags: UnsafeMutablePointer<Int32>?) -> Int32 {
+    private func open(
+        _ vfs: UnsafeMutablePointer<sqlite3_vfs>, _ name: UnsafePointer<CChar>?,
+        _ file: UnsafeMutablePointer<sqlite3_file>,
+        _ flags: Int32, _ outFlags: UnsafeMutablePointer<Int32>?
+    ) -> Int32 {
         guard coalescesNextMainDatabase, flags & SQLITE_OPEN_MAIN_DB != 0 else {
             return defaultOpen(vfs, name, file, flags, outFlags)
         }
@@ -87,8 +100,10 @@ package final class RelativePathVFS {
         return CoalescedWriteFile.open(defaultOpen, vfs, name, file, flags, outFlags)
     }
 
-    private func fullPathname(_ vfs: UnsafeMutablePointer<sqlite3_vfs>, _ name: UnsafePointer<CChar>?, _ size: Int32,
-                              _ output: UnsafeMutablePointer<CChar>?) -> Int32 {
+    private func fullPathname(
+        _ vfs: UnsafeMutablePointer<sqlite3_vfs>, _ name: UnsafePointer<CChar>?, _ size: Int32,
+        _ output: UnsafeMutablePointer<CChar>?
+    ) -> Int32 {
         guard let name, name.pointee != 0, name.pointee != 0x2F /* "/" */ else {
             return defaultFullPathname(vfs, name, size, output)
         }

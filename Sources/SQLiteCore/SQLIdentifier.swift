@@ -14,7 +14,6 @@ package enum SQLIdentifier {
     }
 }
 
-
 /// Questions about SQL text that SQLite's own tokenizer answers.
 package enum SQLText {
     /// True when `word` is an SQL keyword (`sqlite3_keyword_check`), so that an identifier
@@ -33,7 +32,9 @@ extension SQLIdentifier {
     package static func quoteIfNeeded(_ name: String) -> String {
         let bytes = Array(name.utf8)
         guard let first = bytes.first, !(48...57).contains(first) else { return quote(name) }
-        let plain = bytes.allSatisfy { ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 95 }
+        let plain = bytes.allSatisfy {
+            ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 95
+        }
         return plain && !SQLText.isKeyword(name) ? name : quote(name)
     }
 }

@@ -19,7 +19,9 @@ package final class Session {
         var raw: OpaquePointer?
         let status = sqlite3session_create(database, schema, &raw)
         guard status == SQLITE_OK, let raw else {
-            throw SQLiteError(extendedResultCode: ResultCode(rawValue: status), message: "cannot create a session: \(String(cString: sqlite3_errstr(status)))")
+            throw SQLiteError(
+                extendedResultCode: ResultCode(rawValue: status),
+                message: "cannot create a session: \(String(cString: sqlite3_errstr(status)))")
         }
         session = raw
         self.connection = connection
@@ -31,7 +33,9 @@ package final class Session {
     package func attach(table: String) throws {
         let status = sqlite3session_attach(session, table)
         guard status == SQLITE_OK else {
-            throw SQLiteError(extendedResultCode: ResultCode(rawValue: status), message: "cannot attach table \(table) to the session: \(String(cString: sqlite3_errstr(status)))")
+            throw SQLiteError(
+                extendedResultCode: ResultCode(rawValue: status),
+                message: "cannot attach table \(table) to the session: \(String(cString: sqlite3_errstr(status)))")
         }
     }
 
@@ -54,7 +58,9 @@ package final class Session {
         let status = sqlite3session_changeset(session, &count, &bytes)
         defer { sqlite3_free(bytes) }
         guard status == SQLITE_OK else {
-            throw SQLiteError(extendedResultCode: ResultCode(rawValue: status), message: "cannot make the changeset: \(String(cString: sqlite3_errstr(status)))")
+            throw SQLiteError(
+                extendedResultCode: ResultCode(rawValue: status),
+                message: "cannot make the changeset: \(String(cString: sqlite3_errstr(status)))")
         }
         guard let bytes, count > 0 else { return Data() }
         return Data(bytes: bytes, count: Int(count))
@@ -69,9 +75,11 @@ package enum Changeset {
         let database = try connection.openHandle()
         var copy = changeset
         let status = copy.withUnsafeMutableBytes { raw -> Int32 in
-            sqlite3changeset_apply(database, Int32(raw.count), raw.baseAddress, nil, { _, _, _ in
-                SQLITE_CHANGESET_ABORT
-            }, nil)
+            sqlite3changeset_apply(
+                database, Int32(raw.count), raw.baseAddress, nil,
+                { _, _, _ in
+                    SQLITE_CHANGESET_ABORT
+                }, nil)
         }
         guard status == SQLITE_OK else { throw SQLiteError(database: database, sql: nil) }
     }

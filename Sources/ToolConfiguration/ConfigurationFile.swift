@@ -21,8 +21,10 @@ package enum ConfigurationFile {
         let shown = displayPath ?? path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-              let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigurationFileError(path: shown, line: nil, message: "cannot read the configuration file \"\(shown)\": no such file")
+            let data = FileManager.default.contents(atPath: path)
+        else {
+            throw ConfigurationFileError(
+                path: shown, line: nil, message: "cannot read the configuration file \"\(shown)\": no such file")
         }
         let text = String(decoding: data, as: UTF8.self)
         let object: Any
@@ -32,11 +34,14 @@ package enum ConfigurationFile {
             throw ConfigurationFileError(path: shown, line: 1, message: "not valid JSON (\(Self.reason(error)))")
         }
         guard let dictionary = object as? [String: Any] else {
-            throw ConfigurationFileError(path: shown, line: 1, message: "expected a JSON object of options, such as {\"\(keys.sorted().first ?? "key")\": …}")
+            throw ConfigurationFileError(
+                path: shown, line: 1,
+                message: "expected a JSON object of options, such as {\"\(keys.sorted().first ?? "key")\": …}")
         }
         if let unknown = dictionary.keys.sorted().first(where: { !keys.contains($0) }) {
-            throw ConfigurationFileError(path: shown, line: line(ofKey: unknown, in: text),
-                                         message: "unknown key '\(unknown)'; the keys are \(keys.sorted().joined(separator: ", "))")
+            throw ConfigurationFileError(
+                path: shown, line: line(ofKey: unknown, in: text),
+                message: "unknown key '\(unknown)'; the keys are \(keys.sorted().joined(separator: ", "))")
         }
         do {
             return try JSONDecoder().decode(Settings.self, from: data)
@@ -44,8 +49,9 @@ package enum ConfigurationFile {
             guard let key = Self.key(of: error) else {
                 throw ConfigurationFileError(path: shown, line: nil, message: "cannot read it: \(error)")
             }
-            throw ConfigurationFileError(path: shown, line: line(ofKey: key, in: text),
-                                         message: "'\(key)' must be \(expectations[key] ?? "a string")")
+            throw ConfigurationFileError(
+                path: shown, line: line(ofKey: key, in: text),
+                message: "'\(key)' must be \(expectations[key] ?? "a string")")
         }
     }
 
@@ -76,7 +82,10 @@ package enum ConfigurationFile {
         let nsError = error as NSError
         if let debug = nsError.userInfo[NSDebugDescriptionErrorKey] as? String { return debug }
         if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
-           let debug = underlying.userInfo[NSDebugDescriptionErrorKey] as? String { return debug }
+            let debug = underlying.userInfo[NSDebugDescriptionErrorKey] as? String
+        {
+            return debug
+        }
         return nsError.localizedDescription
     }
 }

@@ -116,17 +116,23 @@ extension VersionStampError {
     /// An object of the repository's history that cannot be read as what it should be (a
     /// commit without a tree line, a malformed tree, an object of the wrong kind).
     static func unreadableHistory(_ what: String) -> VersionStampError {
-        VersionStampError(.gitFailure, message: "the repository's history cannot be read: \(what); check it with 'git fsck'")
+        VersionStampError(
+            .gitFailure, message: "the repository's history cannot be read: \(what); check it with 'git fsck'")
     }
 
     /// A plist that declares or uses the entity `name` (refused, never expanded).
     static func entityDeclaration(path: String, line: Int?, name: String) -> VersionStampError {
-        VersionStampError(.entityDeclaration, path: path, line: line,
-                          message: "the plist declares or uses the entity '\(name)'; entities are refused (versionstamp never expands entities, reads other files or the network)")
+        VersionStampError(
+            .entityDeclaration, path: path, line: line,
+            message:
+                "the plist declares or uses the entity '\(name)'; entities are refused (versionstamp never expands entities, reads other files or the network)"
+        )
     }
 
     /// A plist encoded as `name`, not UTF-8.
     static func unsupportedEncoding(_ name: String, path: String) -> VersionStampError {
-        VersionStampError(.unsupportedPlist, path: path, message: "the plist is encoded as \(name); versionstamp edits UTF-8 plists only")
+        VersionStampError(
+            .unsupportedPlist, path: path,
+            message: "the plist is encoded as \(name); versionstamp edits UTF-8 plists only")
     }
 }

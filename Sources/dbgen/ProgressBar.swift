@@ -29,7 +29,11 @@ final class ProgressBar: @unchecked Sendable {
     func update(_ progress: ImportProgress) {
         guard enabled else { return }
         let now = Date()
-        let start = startedAt[progress.file] ?? { startedAt[progress.file] = now; return now }()
+        let start =
+            startedAt[progress.file]
+            ?? {
+                startedAt[progress.file] = now; return now
+            }()
         guard now.timeIntervalSince(start) >= delay, now.timeIntervalSince(lastDraw) >= 0.1 else { return }
         lastDraw = now
         let fraction = progress.totalBytes > 0 ? min(1, Double(progress.bytesRead) / Double(progress.totalBytes)) : 0

@@ -43,8 +43,11 @@ struct RepositoryOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Where repository discovery starts (like git -C).", valueName: "dir"))
     var repo: String?
 
-    @Option(name: .customLong("cache-dir"),
-            help: ArgumentHelp("Keep the history cache in this directory instead of the repository's git directory (for a sandboxed build that may write only there).", valueName: "dir"))
+    @Option(
+        name: .customLong("cache-dir"),
+        help: ArgumentHelp(
+            "Keep the history cache in this directory instead of the repository's git directory (for a sandboxed build that may write only there).",
+            valueName: "dir"))
     var cacheDirectory: String?
 
     /// Where history answers are remembered between runs.
@@ -59,23 +62,37 @@ struct RepositoryOptions: ParsableArguments {
 
 /// The release-numbering options shared by `print` and `stamp`.
 struct ReleaseNumberingOptions: ParsableArguments {
-    @Option(name: .customLong("tag-pattern"),
-            help: ArgumentHelp("Only tags matching this glob count for {tag}, {distance}, {describe}, {version} (git describe --match).", valueName: "glob"))
+    @Option(
+        name: .customLong("tag-pattern"),
+        help: ArgumentHelp(
+            "Only tags matching this glob count for {tag}, {distance}, {describe}, {version} (git describe --match).",
+            valueName: "glob"))
     var tagPattern: String?
 
-    @Flag(name: .customLong("first-parent"), help: "Count along first parents only, and look for the nearest tag along them too (git rev-list --first-parent, git describe --first-parent).")
+    @Flag(
+        name: .customLong("first-parent"),
+        help:
+            "Count along first parents only, and look for the nearest tag along them too (git rev-list --first-parent, git describe --first-parent)."
+    )
     var firstParent = false
 
-    @Option(name: .customLong("path"),
-            help: ArgumentHelp("Count only commits touching this path, relative to --repo or the current directory (repeatable; git rev-list HEAD -- PATH).", valueName: "dir"))
+    @Option(
+        name: .customLong("path"),
+        help: ArgumentHelp(
+            "Count only commits touching this path, relative to --repo or the current directory (repeatable; git rev-list HEAD -- PATH).",
+            valueName: "dir"))
     var paths: [String] = []
 
-    @Option(name: .customLong("offset"), parsing: .unconditional,
-            help: ArgumentHelp("Add N to {count} (may be negative: --offset -5).", valueName: "n"))
+    @Option(
+        name: .customLong("offset"), parsing: .unconditional,
+        help: ArgumentHelp("Add N to {count} (may be negative: --offset -5).", valueName: "n"))
     var offsetText: String?
 
-    @Option(name: .customLong("build-number-env"),
-            help: ArgumentHelp("{count} is the integer in this environment variable when it is set (CI_BUILD_NUMBER, GITHUB_RUN_NUMBER).", valueName: "name"))
+    @Option(
+        name: .customLong("build-number-env"),
+        help: ArgumentHelp(
+            "{count} is the integer in this environment variable when it is set (CI_BUILD_NUMBER, GITHUB_RUN_NUMBER).",
+            valueName: "name"))
     var buildNumberEnv: String?
 
     /// The history the revision is read over.
@@ -96,7 +113,9 @@ struct ReleaseNumberingOptions: ParsableArguments {
             throw ValidationError("--offset '\(offsetText)' is not an integer (such as 1000 or -5)")
         }
         if let tagPattern, tagPattern.isEmpty { throw ValidationError("--tag-pattern must not be empty") }
-        if let buildNumberEnv, buildNumberEnv.isEmpty { throw ValidationError("--build-number-env must name a variable") }
+        if let buildNumberEnv, buildNumberEnv.isEmpty {
+            throw ValidationError("--build-number-env must name a variable")
+        }
         if paths.contains(where: \.isEmpty) { throw ValidationError("--path must not be empty") }
     }
 }

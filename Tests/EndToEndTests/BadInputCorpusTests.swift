@@ -37,7 +37,10 @@ final class BadInputCorpusTests: XCTestCase {
 
     static func caseNames() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: corpus.path)
-            .filter { FileManager.default.fileExists(atPath: corpus.appendingPathComponent($0).appendingPathComponent("expect").path) }
+            .filter {
+                FileManager.default.fileExists(
+                    atPath: corpus.appendingPathComponent($0).appendingPathComponent("expect").path)
+            }
             .sorted()
     }
 
@@ -72,8 +75,9 @@ final class BadInputCorpusTests: XCTestCase {
         }
         let setup = scratch.appendingPathComponent("setup.sh")
         if FileManager.default.fileExists(atPath: setup.path) {
-            let result = try ProcessRunner.run("/bin/sh", ["setup.sh"], in: scratch,
-                                               environment: ["GIT_CONFIG_NOSYSTEM": "1", "HOME": scratch.path])
+            let result = try ProcessRunner.run(
+                "/bin/sh", ["setup.sh"], in: scratch,
+                environment: ["GIT_CONFIG_NOSYSTEM": "1", "HOME": scratch.path])
             guard result.status == 0 else {
                 XCTFail("\(name): setup.sh failed (\(result.status)): \(result.stderrText)")
                 return
@@ -89,10 +93,12 @@ final class BadInputCorpusTests: XCTestCase {
         }
 
         let tool = expectation.arguments[0]
-        let result = try BuiltProducts.run(tool, Array(expectation.arguments.dropFirst()), in: scratch,
-                                                  environment: expectation.environment,
-                                                  removing: expectation.unset.filter { expectation.environment[$0] == nil })
-        let shown = "\(name): `\(expectation.arguments.joined(separator: " "))` exited \(result.status), stderr:\n\(result.stderrText)"
+        let result = try BuiltProducts.run(
+            tool, Array(expectation.arguments.dropFirst()), in: scratch,
+            environment: expectation.environment,
+            removing: expectation.unset.filter { expectation.environment[$0] == nil })
+        let shown =
+            "\(name): `\(expectation.arguments.joined(separator: " "))` exited \(result.status), stderr:\n\(result.stderrText)"
         XCTAssertEqual(result.status, expectation.status, shown)
         for text in expectation.stderr {
             XCTAssertTrue(result.stderrText.contains(text), "\(shown)\nmissing: \(text)")
@@ -102,19 +108,23 @@ final class BadInputCorpusTests: XCTestCase {
             XCTFail("\(shown)\nstray stderr line: \(line)")
         }
         for (path, data) in before {
-            XCTAssertEqual(FileManager.default.contents(atPath: scratch.appendingPathComponent(path).path), data,
-                           "\(name): \(path) changed")
+            XCTAssertEqual(
+                FileManager.default.contents(atPath: scratch.appendingPathComponent(path).path), data,
+                "\(name): \(path) changed")
         }
         for path in expectation.absent {
-            XCTAssertFalse(FileManager.default.fileExists(atPath: scratch.appendingPathComponent(path).path),
-                           "\(name): \(path) exists")
+            XCTAssertFalse(
+                FileManager.default.fileExists(atPath: scratch.appendingPathComponent(path).path),
+                "\(name): \(path) exists")
         }
     }
 
     /// A compiler-style diagnostic (`PATH[:LINE[:COL]]: error: …`, `tool: warning: …`), or
     /// swift-argument-parser's usage message.
     static func isDiagnosticLine(_ line: Substring) -> Bool {
-        if line.isEmpty || line.hasPrefix("Error: ") || line.hasPrefix("Usage: ") || line.hasPrefix("  See ") { return true }
+        if line.isEmpty || line.hasPrefix("Error: ") || line.hasPrefix("Usage: ") || line.hasPrefix("  See ") {
+            return true
+        }
         return line.contains(": error: ") || line.contains(": warning: ")
     }
 
@@ -135,8 +145,10 @@ final class BadInputCorpusTests: XCTestCase {
             case "unset": expectation.unset.append(value)
             case "unchanged": expectation.unchanged.append(value)
             case "absent": expectation.absent.append(value)
-            default: throw NSError(domain: "BadInputCorpus", code: 1,
-                                   userInfo: [NSLocalizedDescriptionKey: "\(folder.lastPathComponent)/expect: unknown key '\(key)'"])
+            default:
+                throw NSError(
+                    domain: "BadInputCorpus", code: 1,
+                    userInfo: [NSLocalizedDescriptionKey: "\(folder.lastPathComponent)/expect: unknown key '\(key)'"])
             }
         }
         return expectation
@@ -179,8 +191,9 @@ final class BadInputCorpusTests: XCTestCase {
     }
 
     func testSplitArgumentsHandlesQuotes() {
-        XCTAssertEqual(Self.splitArguments(#"dbgen attach "SELECT 'a b'" 'x "y"' z"#),
-                       ["dbgen", "attach", "SELECT 'a b'", #"x "y""#, "z"])
+        XCTAssertEqual(
+            Self.splitArguments(#"dbgen attach "SELECT 'a b'" 'x "y"' z"#),
+            ["dbgen", "attach", "SELECT 'a b'", #"x "y""#, "z"])
         XCTAssertEqual(Self.splitArguments(#"a "" b"#), ["a", "", "b"])
     }
 }

@@ -6,7 +6,8 @@ import XCTest
 final class DBGenCheckTests: XCTestCase {
     private func makeBuiltProject() throws -> URL {
         let dir = try TemporaryDirectory("dbgen-check", removedAfter: self).url
-        try DBGenTestSupport.write("""
+        try DBGenTestSupport.write(
+            """
             CREATE TABLE food (pk INTEGER PRIMARY KEY, name TEXT, kcal REAL, note);
             CREATE TABLE version (ver INTEGER);
             INSERT INTO food VALUES (1, 'apple', 52.0, 1), (2, 'pear', 57.5, NULL);
@@ -36,10 +37,12 @@ final class DBGenCheckTests: XCTestCase {
 
     func testChangedRowsNameTheTable() throws {
         let dir = try makeBuiltProject()
-        _ = try DBGenTestSupport.query(dir.appendingPathComponent("out.sqlite"), "UPDATE food SET kcal = 52 WHERE pk = 1;")
+        _ = try DBGenTestSupport.query(
+            dir.appendingPathComponent("out.sqlite"), "UPDATE food SET kcal = 52 WHERE pk = 1;")
         XCTAssertEqual(try check(dir).status, 0, "52 in a REAL column is stored as 52.0: same content")
         // Same value, other type: the text '1' instead of the integer 1 is a difference.
-        _ = try DBGenTestSupport.query(dir.appendingPathComponent("out.sqlite"), "UPDATE food SET note = '1' WHERE pk = 1;")
+        _ = try DBGenTestSupport.query(
+            dir.appendingPathComponent("out.sqlite"), "UPDATE food SET note = '1' WHERE pk = 1;")
         let result = try check(dir)
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stdoutText.contains("food"), result.stdoutText)
@@ -48,8 +51,9 @@ final class DBGenCheckTests: XCTestCase {
 
     func testMissingAndExtraObjectsAndUserVersion() throws {
         let dir = try makeBuiltProject()
-        _ = try DBGenTestSupport.query(dir.appendingPathComponent("out.sqlite"),
-                                       "DROP INDEX idx_food_name; CREATE TABLE leftover (x); PRAGMA user_version = 1;")
+        _ = try DBGenTestSupport.query(
+            dir.appendingPathComponent("out.sqlite"),
+            "DROP INDEX idx_food_name; CREATE TABLE leftover (x); PRAGMA user_version = 1;")
         let result = try check(dir)
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stdoutText.contains("idx_food_name"), result.stdoutText)
@@ -66,7 +70,8 @@ final class DBGenCheckTests: XCTestCase {
         let broken = try DBGenTestSupport.dbgen(["check", "bad.txt", "-o", "out.sqlite"], in: dir)
         XCTAssertEqual(broken.status, 2)
         XCTAssertTrue(broken.stderrText.hasPrefix("bad.txt:1:22: error:"), broken.stderrText)
-        try DBGenTestSupport.write("not a database, just text that is long enough to have a header............", to: "junk.sqlite", in: dir)
+        try DBGenTestSupport.write(
+            "not a database, just text that is long enough to have a header............", to: "junk.sqlite", in: dir)
         XCTAssertEqual(try DBGenTestSupport.dbgen(["check", "schema.txt", "-o", "junk.sqlite"], in: dir).status, 2)
     }
 }

@@ -8,8 +8,14 @@ final class DBGenDiffTests: XCTestCase {
     private func pair() throws -> (dir: URL, old: String, new: String) {
         let dir = try TemporaryDirectory("diff cli", removedAfter: self).url
         let old = dir.appendingPathComponent("old db.sqlite").path, new = dir.appendingPathComponent("new.sqlite").path
-        _ = try Oracle.sqlite3Script(old, "CREATE TABLE food(id INTEGER PRIMARY KEY, name TEXT, kcal REAL); INSERT INTO food VALUES (1, 'apple', 52.0), (2, 'pear', 57.0), (3, 'fig', 74.0); PRAGMA user_version = 1;")
-        _ = try Oracle.sqlite3Script(new, "CREATE TABLE food(id INTEGER PRIMARY KEY, name TEXT, kcal REAL); INSERT INTO food VALUES (1, 'apple', 256.09000000000003), (3, 'fig', 74.0), (4, 'kiwi', 61.0); CREATE INDEX food_name ON food(name); PRAGMA user_version = 2;")
+        _ = try Oracle.sqlite3Script(
+            old,
+            "CREATE TABLE food(id INTEGER PRIMARY KEY, name TEXT, kcal REAL); INSERT INTO food VALUES (1, 'apple', 52.0), (2, 'pear', 57.0), (3, 'fig', 74.0); PRAGMA user_version = 1;"
+        )
+        _ = try Oracle.sqlite3Script(
+            new,
+            "CREATE TABLE food(id INTEGER PRIMARY KEY, name TEXT, kcal REAL); INSERT INTO food VALUES (1, 'apple', 256.09000000000003), (3, 'fig', 74.0), (4, 'kiwi', 61.0); CREATE INDEX food_name ON food(name); PRAGMA user_version = 2;"
+        )
         return (dir, old, new)
     }
 
@@ -22,7 +28,8 @@ final class DBGenDiffTests: XCTestCase {
         try FileManager.default.copyItem(atPath: old, toPath: copy)
         _ = try Oracle.sqlite3Script(copy, result.stdoutText)
         XCTAssertEqual(try DatabaseContent.dump(copy), try DatabaseContent.dump(new))
-        XCTAssertEqual(try BuiltProducts.run("dbgen", ["diff", old, new]).stdout, result.stdout, "same pair, same bytes")
+        XCTAssertEqual(
+            try BuiltProducts.run("dbgen", ["diff", old, new]).stdout, result.stdout, "same pair, same bytes")
         let same = try BuiltProducts.run("dbgen", ["diff", new, new])
         XCTAssertEqual(same.status, 0)
         XCTAssertEqual(same.stdoutText, "")
@@ -33,11 +40,16 @@ final class DBGenDiffTests: XCTestCase {
     func testThePatchHeaderNamesBaseAndTarget() throws {
         let (_, old, new) = try pair()
         func sha256(_ path: String) throws -> String {
-            try Oracle.python3.output(["-c", "import hashlib,sys;print(hashlib.sha256(open(sys.argv[1],'rb').read()).hexdigest())", path])
-                .trimmingCharacters(in: .whitespacesAndNewlines)
+            try Oracle.python3.output([
+                "-c", "import hashlib,sys;print(hashlib.sha256(open(sys.argv[1],'rb').read()).hexdigest())", path,
+            ])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
         }
         let patch = try BuiltProducts.run("dbgen", ["diff", old, new]).stdoutText
-        XCTAssertTrue(patch.hasPrefix("-- dbgen diff base: user_version=1 sha256=\(try sha256(old))\n-- dbgen diff target: user_version=2 sha256=\(try sha256(new))\nBEGIN TRANSACTION;\n"), patch)
+        XCTAssertTrue(
+            patch.hasPrefix(
+                "-- dbgen diff base: user_version=1 sha256=\(try sha256(old))\n-- dbgen diff target: user_version=2 sha256=\(try sha256(new))\nBEGIN TRANSACTION;\n"
+            ), patch)
     }
 
     /// NEW's user_version not greater than OLD's: the patch would not install, so it is refused
@@ -47,11 +59,15 @@ final class DBGenDiffTests: XCTestCase {
         let backwards = try BuiltProducts.run("dbgen", ["diff", new, old])
         XCTAssertEqual(backwards.status, 1)
         XCTAssertEqual(backwards.stdoutText, "")
-        XCTAssertEqual(backwards.stderrText, "\(old): error: user_version 1 is not greater than 2, that of \(new): the patch would not install (give every release a greater PRAGMA user_version, or --force)\n")
+        XCTAssertEqual(
+            backwards.stderrText,
+            "\(old): error: user_version 1 is not greater than 2, that of \(new): the patch would not install (give every release a greater PRAGMA user_version, or --force)\n"
+        )
         let forced = try BuiltProducts.run("dbgen", ["diff", "--force", new, old])
         XCTAssertEqual(forced.status, 0, forced.stderrText)
         XCTAssertTrue(forced.stdoutText.contains("PRAGMA user_version=1;"), forced.stdoutText)
-        XCTAssertEqual(try BuiltProducts.run("dbgen", ["diff", "--summary", new, old]).status, 0, "the summary installs nothing")
+        XCTAssertEqual(
+            try BuiltProducts.run("dbgen", ["diff", "--summary", new, old]).status, 0, "the summary installs nothing")
     }
 
     func testSummaryAndTableAreSqldiffs() throws {
@@ -89,6 +105,7 @@ final class DBGenDiffTests: XCTestCase {
         try Data(String(repeating: "hello\n", count: 200).utf8).write(to: text)
         let notDatabase = try BuiltProducts.run("dbgen", ["diff", text.path, old])
         XCTAssertEqual(notDatabase.status, 1)
-        XCTAssertTrue(notDatabase.stderrText.hasPrefix("\(text.path): error: not a SQLite database"), notDatabase.stderrText)
+        XCTAssertTrue(
+            notDatabase.stderrText.hasPrefix("\(text.path): error: not a SQLite database"), notDatabase.stderrText)
     }
 }

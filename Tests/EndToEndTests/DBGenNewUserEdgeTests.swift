@@ -28,25 +28,29 @@ final class DBGenNewUserEdgeTests: XCTestCase {
             update += "\n" + lines[next]
         }
         let dir = try TemporaryDirectory("readme-dbgen", removedAfter: self).url
-        try DBGenTestSupport.write(schema.replacingOccurrences(of: "user_version = 5", with: "user_version = 4"),
-                                   to: "schema/schema.txt", in: dir)
+        try DBGenTestSupport.write(
+            schema.replacingOccurrences(of: "user_version = 5", with: "user_version = 4"),
+            to: "schema/schema.txt", in: dir)
         try DBGenTestSupport.write("1|1|Apple|red\n2|1|Banana|yellow\n", to: "schema/food.csv", in: dir)
         var result = try DBGenTestSupport.dbgen(["schema/schema.txt", "-o", "food-v4.sqlite"], in: dir)
         XCTAssertEqual(result.status, 0, result.stderrText)
         try DBGenTestSupport.write(schema, to: "schema/schema.txt", in: dir)
-        try DBGenTestSupport.write("1|1|Apple|red\n2|1|Banana|yellow\n3|2|Cherry|dark\n", to: "schema/food.csv", in: dir)
+        try DBGenTestSupport.write(
+            "1|1|Apple|red\n2|1|Banana|yellow\n3|2|Cherry|dark\n", to: "schema/food.csv", in: dir)
         result = try DBGenTestSupport.dbgen(["schema/schema.txt", "-o", "food-v5.sqlite"], in: dir)
         XCTAssertEqual(result.status, 0, result.stderrText)
 
         let path = BuiltProducts.directory.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         let updates = dir.appendingPathComponent("updates")
-        result = try ProcessRunner.run("/bin/sh", ["-ec", diff + "\n" + update], in: dir,
-                                       environment: ["PATH": path, "DIR": updates.path])
+        result = try ProcessRunner.run(
+            "/bin/sh", ["-ec", diff + "\n" + update], in: dir,
+            environment: ["PATH": path, "DIR": updates.path])
         XCTAssertEqual(result.status, 0, result.stderrText)
         XCTAssertEqual(result.stdoutText, "5\n", "the update prints the user_version installed")
         let installed = updates.appendingPathComponent("food-v4.sqlite")
-        XCTAssertEqual(try DBGenTestSupport.content(of: installed),
-                       try DBGenTestSupport.content(of: dir.appendingPathComponent("food-v5.sqlite")))
+        XCTAssertEqual(
+            try DBGenTestSupport.content(of: installed),
+            try DBGenTestSupport.content(of: dir.appendingPathComponent("food-v5.sqlite")))
     }
 
     /// A write into the bundled database is refused with one message that says read-only once.
@@ -54,11 +58,15 @@ final class DBGenNewUserEdgeTests: XCTestCase {
         let dir = try TemporaryDirectory("bundle-write", removedAfter: self).url
         let bundled = dir.appendingPathComponent("bundle.sqlite").path
         _ = try Oracle.sqlite3.output([bundled, "CREATE TABLE food(x); INSERT INTO food VALUES (1);"])
-        let result = try DBGenTestSupport.dbgen(["attach", "--bundled", bundled, "--user", "user.sqlite",
-                                                 "INSERT INTO bundle.food VALUES (2)"], in: dir)
+        let result = try DBGenTestSupport.dbgen(
+            [
+                "attach", "--bundled", bundled, "--user", "user.sqlite",
+                "INSERT INTO bundle.food VALUES (2)",
+            ], in: dir)
         XCTAssertEqual(result.status, 1)
         let text = result.stderrText.lowercased()
-        let mentions = text.components(separatedBy: "readonly").count - 1 + text.components(separatedBy: "read-only").count - 1
+        let mentions =
+            text.components(separatedBy: "readonly").count - 1 + text.components(separatedBy: "read-only").count - 1
         XCTAssertEqual(mentions, 1, result.stderrText)
         XCTAssertEqual(result.stderrText.split(separator: "\n").count, 1, result.stderrText)
     }
@@ -80,8 +88,10 @@ final class DBGenNewUserEdgeTests: XCTestCase {
         try DBGenTestSupport.write("1,2\n3\n", to: "data.csv", in: dir)
         let strict = try DBGenTestSupport.dbgen(["schema.txt", "-o", "out.sqlite", "--strict"], in: dir)
         XCTAssertEqual(strict.status, 1)
-        XCTAssertEqual(strict.stderrText, "data.csv:2: error: expected 2 columns but found 1 (an error under --strict: "
-                       + "nothing is written, the output is left as it was)\n")
+        XCTAssertEqual(
+            strict.stderrText,
+            "data.csv:2: error: expected 2 columns but found 1 (an error under --strict: "
+                + "nothing is written, the output is left as it was)\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.sqlite").path))
         // Without --strict the warning says what the build does.
         let lenient = try DBGenTestSupport.dbgen(["schema.txt", "-o", "out.sqlite"], in: dir)
@@ -93,17 +103,29 @@ final class DBGenNewUserEdgeTests: XCTestCase {
     /// writes only into an existing directory; `--help` says so.
     func testUpdateCreatesItsDirectoryButNotAMissingParent() throws {
         let dir = try TemporaryDirectory("update-parent", removedAfter: self).url
-        _ = try Oracle.sqlite3.output([dir.appendingPathComponent("food.sqlite").path,
-                                       "CREATE TABLE food(x); PRAGMA user_version = 1;"])
-        _ = try Oracle.sqlite3.output([dir.appendingPathComponent("food-v2.sqlite").path,
-                                       "CREATE TABLE food(x); INSERT INTO food VALUES (2); PRAGMA user_version = 2;"])
-        var result = try DBGenTestSupport.dbgen(["update", "--bundled", "food.sqlite", "--updates", "no/such/updates",
-                                                 "--database", "food-v2.sqlite"], in: dir)
+        _ = try Oracle.sqlite3.output([
+            dir.appendingPathComponent("food.sqlite").path,
+            "CREATE TABLE food(x); PRAGMA user_version = 1;",
+        ])
+        _ = try Oracle.sqlite3.output([
+            dir.appendingPathComponent("food-v2.sqlite").path,
+            "CREATE TABLE food(x); INSERT INTO food VALUES (2); PRAGMA user_version = 2;",
+        ])
+        var result = try DBGenTestSupport.dbgen(
+            [
+                "update", "--bundled", "food.sqlite", "--updates", "no/such/updates",
+                "--database", "food-v2.sqlite",
+            ], in: dir)
         XCTAssertEqual(result.status, 1)
-        XCTAssertEqual(result.stderrText, "dbgen: error: cannot create \"no/such/updates\": directory \"no/such\" does not exist\n")
+        XCTAssertEqual(
+            result.stderrText, "dbgen: error: cannot create \"no/such/updates\": directory \"no/such\" does not exist\n"
+        )
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("no").path))
-        result = try DBGenTestSupport.dbgen(["update", "--bundled", "food.sqlite", "--updates", "updates",
-                                             "--database", "food-v2.sqlite"], in: dir)
+        result = try DBGenTestSupport.dbgen(
+            [
+                "update", "--bundled", "food.sqlite", "--updates", "updates",
+                "--database", "food-v2.sqlite",
+            ], in: dir)
         XCTAssertEqual(result.status, 0, result.stderrText)
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir.appendingPathComponent("updates/food.sqlite").path))
         let help = try DBGenTestSupport.dbgen(["update", "--help"], in: dir).stdoutText

@@ -50,8 +50,10 @@ final class DBGenParityTests: XCTestCase {
 
         """
 
-    private func assertParity(files: [String: String], schema: String = "schema.txt",
-                              file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertParity(
+        files: [String: String], schema: String = "schema.txt",
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let root = try TemporaryDirectory("dbgen-parity", removedAfter: self).url
         let dbgenDir = root.appendingPathComponent("dbgen"), shellDir = root.appendingPathComponent("sqlite3")
         for (name, text) in files {
@@ -67,7 +69,8 @@ final class DBGenParityTests: XCTestCase {
         let actual = try DBGenTestSupport.content(of: dbgenDir.appendingPathComponent("out.sqlite"))
         XCTAssertFalse(expected.isEmpty, file: file, line: line)
         XCTAssertEqual(actual, expected, file: file, line: line)
-        let integrity = try DBGenTestSupport.query(dbgenDir.appendingPathComponent("out.sqlite"), "PRAGMA integrity_check;")
+        let integrity = try DBGenTestSupport.query(
+            dbgenDir.appendingPathComponent("out.sqlite"), "PRAGMA integrity_check;")
         XCTAssertEqual(integrity, "ok\n", file: file, line: line)
     }
 
@@ -82,18 +85,18 @@ final class DBGenParityTests: XCTestCase {
     func testNestedReadInSubdirectoryMatchesSqlite3() throws {
         try assertParity(files: [
             "schema.txt": """
-                CREATE TABLE base (x);
-                .read sub/inner.txt
-                INSERT INTO base SELECT count(*) FROM nested;
-                PRAGMA user_version = 3;
+            CREATE TABLE base (x);
+            .read sub/inner.txt
+            INSERT INTO base SELECT count(*) FROM nested;
+            PRAGMA user_version = 3;
 
-                """,
+            """,
             "sub/inner.txt": """
-                CREATE TABLE nested (y);
-                INSERT INTO nested VALUES (1), ('two');
-                .read {DIR}deeper/more.txt
-                INSERT INTO nested VALUES (3.5);
-                """,
+            CREATE TABLE nested (y);
+            INSERT INTO nested VALUES (1), ('two');
+            .read {DIR}deeper/more.txt
+            INSERT INTO nested VALUES (3.5);
+            """,
             "sub/deeper/more.txt": "CREATE VIEW nested_view AS SELECT * FROM nested;\n",
         ])
     }
@@ -103,32 +106,36 @@ final class DBGenParityTests: XCTestCase {
     }
 
     func testFoodWorkflowWithImportMatchesSqlite3() throws {
-        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let schema = try String(contentsOf: repo.appendingPathComponent("schema/schema.txt"), encoding: .utf8)
         let csv = try String(contentsOf: repo.appendingPathComponent("schema/food.csv"), encoding: .utf8)
         try assertParity(files: ["schema.txt": schema, "food.csv": csv])
     }
 
     func testUserTemplateMatchesSqlite3() throws {
-        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        try assertParity(files: ["schema.txt": try String(contentsOf: repo.appendingPathComponent("schema/user.txt"), encoding: .utf8)])
+        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        try assertParity(files: [
+            "schema.txt": try String(contentsOf: repo.appendingPathComponent("schema/user.txt"), encoding: .utf8)
+        ])
     }
 
     func testImportVariantsMatchSqlite3() throws {
         try assertParity(files: [
             "schema.txt": """
-                CREATE TABLE typed (a INTEGER, b REAL, c TEXT);
-                .import --csv --skip 1 data/header.csv typed
-                .import --csv data/header.csv fresh
-                .mode tabs
-                .import data/tabs.tsv typed
-                .mode list
-                .separator "\\t" \\n
-                .import data/tabs.tsv typed
-                .separator ;
-                .import 'data/semi colon.txt' typed
-                .read sub/inner.txt
-                """,
+            CREATE TABLE typed (a INTEGER, b REAL, c TEXT);
+            .import --csv --skip 1 data/header.csv typed
+            .import --csv data/header.csv fresh
+            .mode tabs
+            .import data/tabs.tsv typed
+            .mode list
+            .separator "\\t" \\n
+            .import data/tabs.tsv typed
+            .separator ;
+            .import 'data/semi colon.txt' typed
+            .read sub/inner.txt
+            """,
             "data/header.csv": "a,b,c\n1,2.5,\"x, \"\"quoted\"\"\"\n2,,\n",
             "data/tabs.tsv": "3\t4\tfive\n6\t7.0\teight\n",
             "data/semi colon.txt": "9;10;ten\n",
@@ -140,7 +147,8 @@ final class DBGenParityTests: XCTestCase {
     /// Explicit transactions in a script keep their meaning: a ROLLBACK (and ROLLBACK TO a
     /// savepoint) undoes its rows, as in sqlite3 (with journal_mode=OFF it would not).
     func testRollbackInScriptMatchesSqlite3() throws {
-        try assertParity(files: ["schema.txt": """
+        try assertParity(files: [
+            "schema.txt": """
             CREATE TABLE t (x);
             BEGIN;
             INSERT INTO t VALUES (1);
@@ -151,7 +159,8 @@ final class DBGenParityTests: XCTestCase {
             ROLLBACK TO s1;
             RELEASE s1;
             INSERT INTO t VALUES (4);
-            """])
+            """
+        ])
     }
 
     /// The shell's side effects carry from one `.import` to the next: importing in csv mode turns
@@ -160,13 +169,13 @@ final class DBGenParityTests: XCTestCase {
     func testImportSettingsCarryOverLikeSqlite3() throws {
         try assertParity(files: [
             "schema.txt": """
-                CREATE TABLE a (x, y);
-                CREATE TABLE b (x, y);
-                .mode csv
-                .import one.csv a
-                .mode tabs
-                .import two.tsv b
-                """,
+            CREATE TABLE a (x, y);
+            CREATE TABLE b (x, y);
+            .mode csv
+            .import one.csv a
+            .mode tabs
+            .import two.tsv b
+            """,
             "one.csv": "1,2\r\n3,4\r\n",
             "two.tsv": "5\t6\n7\t8\n",
         ])

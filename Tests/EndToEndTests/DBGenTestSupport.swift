@@ -16,7 +16,9 @@ enum DBGenTestSupport {
 
     /// Runs dbgen in `directory`.
     @discardableResult
-    static func dbgen(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> ProcessResult {
+    static func dbgen(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws
+        -> ProcessResult
+    {
         try BuiltProducts.run("dbgen", arguments, in: directory, environment: environment)
     }
 
@@ -27,7 +29,9 @@ enum DBGenTestSupport {
     }
 
     /// Runs SQL through sqlite3 on `database` and returns stdout (fails the test on stderr output).
-    static func query(_ database: URL, _ sql: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    static func query(_ database: URL, _ sql: String, file: StaticString = #filePath, line: UInt = #line) throws
+        -> String
+    {
         let result = try Oracle.sqlite3.run(["-batch", database.path], stdin: sql)
         XCTAssertEqual(result.status, 0, result.stderrText, file: file, line: line)
         XCTAssertEqual(result.stderrText, "", file: file, line: line)
@@ -38,7 +42,9 @@ enum DBGenTestSupport {
     /// sqlite_schema (type, name, tbl_name, sql) and every table's rows in quote mode (which keeps
     /// each value's type: 1 vs 1.0 vs '1' vs X'01' vs NULL).
     static func content(of database: URL) throws -> String {
-        var text = try query(database, """
+        var text = try query(
+            database,
+            """
             PRAGMA user_version; PRAGMA application_id;
             .mode quote
             SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name;
@@ -48,7 +54,8 @@ enum DBGenTestSupport {
         var selects = ".mode quote\n"
         for table in tables {
             let quoted = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-            selects += "SELECT 'table', \(quoted == "" ? "" : "'" + table.replacingOccurrences(of: "'", with: "''") + "'");\n"
+            selects +=
+                "SELECT 'table', \(quoted == "" ? "" : "'" + table.replacingOccurrences(of: "'", with: "''") + "'");\n"
             selects += "SELECT * FROM \(quoted);\n"
         }
         text += try query(database, selects)

@@ -14,7 +14,8 @@ final class DBGenWarningFloodTests: XCTestCase {
     /// Runs dbgen under python3's `os.wait4`, which gives the child's own peak RSS; returns
     /// the exit status, the peak in bytes, stdout and stderr.
     private func dbgenMeasured(_ arguments: [String], in directory: URL) throws
-        -> (status: Int, peak: Int, stdout: String, stderr: String) {
+        -> (status: Int, peak: Int, stdout: String, stderr: String)
+    {
         let measure = """
             import os, subprocess, sys
             with open("dbgen.out", "wb") as out, open("dbgen.err", "wb") as err:
@@ -24,16 +25,20 @@ final class DBGenWarningFloodTests: XCTestCase {
             """
         let result = try Oracle.python3.run(["-c", measure, BuiltProducts.path("dbgen")] + arguments, in: directory)
         XCTAssertEqual(result.status, 0, result.stderrText)
-        let figures = result.stdoutText.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let figures = result.stdoutText.split(separator: " ").compactMap {
+            Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
         XCTAssertEqual(figures.count, 2, result.stdoutText)
         #if os(Linux)
-        let unit = 1024  // ru_maxrss is in KiB on Linux, in bytes on Darwin
+        let unit = 1024 // ru_maxrss is in KiB on Linux, in bytes on Darwin
         #else
         let unit = 1
         #endif
-        return (figures.first ?? -1, (figures.last ?? 0) * unit,
-                String(decoding: DBGenTestSupport.bytes(directory.appendingPathComponent("dbgen.out")), as: UTF8.self),
-                String(decoding: DBGenTestSupport.bytes(directory.appendingPathComponent("dbgen.err")), as: UTF8.self))
+        return (
+            figures.first ?? -1, (figures.last ?? 0) * unit,
+            String(decoding: DBGenTestSupport.bytes(directory.appendingPathComponent("dbgen.out")), as: UTF8.self),
+            String(decoding: DBGenTestSupport.bytes(directory.appendingPathComponent("dbgen.err")), as: UTF8.self)
+        )
     }
 
     func testAFloodOfWarningsPrintsAFewLinesCountsInJSONAndStaysSmall() throws {
@@ -44,21 +49,24 @@ final class DBGenWarningFloodTests: XCTestCase {
             data += row % 1000 == 0 ? "\(row)\n" : "\(row)|x\(row)|\n"
         }
         try DBGenTestSupport.write(data, to: "data/rows.tbl", in: dir)
-        try DBGenTestSupport.write("CREATE TABLE t(a INTEGER, b TEXT);\n.separator |\n.import rows.tbl t\n",
-                                   to: "data/schema.txt", in: dir)
+        try DBGenTestSupport.write(
+            "CREATE TABLE t(a INTEGER, b TEXT);\n.separator |\n.import rows.tbl t\n",
+            to: "data/schema.txt", in: dir)
 
         let run = try dbgenMeasured(["data/schema.txt", "-o", "out.sqlite", "--json"], in: dir)
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertLessThanOrEqual(run.peak, Self.peakMemoryBound, "peak RSS \(run.peak >> 20) MiB")
 
-        let shell = try DBGenTestSupport.sqlite3Build(schema: "schema.txt", output: "../expected.sqlite",
-                                                      in: dir.appendingPathComponent("data"))
+        let shell = try DBGenTestSupport.sqlite3Build(
+            schema: "schema.txt", output: "../expected.sqlite",
+            in: dir.appendingPathComponent("data"))
         let shellLines = shell.stderrText.split(separator: "\n").map(String.init)
         let extras = shellLines.filter { $0.hasSuffix(" - extras ignored") }
         let missing = shellLines.filter { $0.hasSuffix(" - filling the rest with NULL") }
         XCTAssertEqual(extras.count + missing.count, shellLines.count, "sqlite3 printed only row warnings")
-        XCTAssertEqual(try DBGenTestSupport.content(of: dir.appendingPathComponent("out.sqlite")),
-                       try DBGenTestSupport.content(of: dir.appendingPathComponent("expected.sqlite")))
+        XCTAssertEqual(
+            try DBGenTestSupport.content(of: dir.appendingPathComponent("out.sqlite")),
+            try DBGenTestSupport.content(of: dir.appendingPathComponent("expected.sqlite")))
 
         // stderr: sqlite3's first five of each kind (dbgen says "warning:" and the path as the
         // script names it), then one line per kind with the count.
@@ -69,10 +77,12 @@ final class DBGenWarningFloodTests: XCTestCase {
         let firstExtra = try XCTUnwrap(extras.first?.split(separator: ":")[1])
         let firstMissing = try XCTUnwrap(missing.first?.split(separator: ":")[1])
         let printed = run.stderr.split(separator: "\n").map(String.init)
-        XCTAssertEqual(printed, extras.prefix(5).map(asDBGen) + missing.prefix(5).map(asDBGen) + [
-            "data/rows.tbl:\(firstExtra): warning: \(extras.count) rows had 3 fields, expected 2 - extras ignored (first at line \(firstExtra))",
-            "data/rows.tbl:\(firstMissing): warning: \(missing.count) rows had 1 field, expected 2 - filling the rest with NULL (first at line \(firstMissing))",
-        ])
+        XCTAssertEqual(
+            printed,
+            extras.prefix(5).map(asDBGen) + missing.prefix(5).map(asDBGen) + [
+                "data/rows.tbl:\(firstExtra): warning: \(extras.count) rows had 3 fields, expected 2 - extras ignored (first at line \(firstExtra))",
+                "data/rows.tbl:\(firstMissing): warning: \(missing.count) rows had 1 field, expected 2 - filling the rest with NULL (first at line \(firstMissing))",
+            ])
 
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(json["warningCount"] as? Int, shellLines.count)
@@ -86,8 +96,10 @@ final class DBGenWarningFloodTests: XCTestCase {
 
     func testStrictFailsAtTheFirstWarningOfAFlood() throws {
         let dir = try TemporaryDirectory("dbgen-flood-strict", removedAfter: self).url
-        try DBGenTestSupport.write((1...50_000).map { "\($0)|\($0)|" }.joined(separator: "\n") + "\n", to: "rows.tbl", in: dir)
-        try DBGenTestSupport.write("CREATE TABLE t(a, b);\n.separator |\n.import rows.tbl t\n", to: "schema.txt", in: dir)
+        try DBGenTestSupport.write(
+            (1...50_000).map { "\($0)|\($0)|" }.joined(separator: "\n") + "\n", to: "rows.tbl", in: dir)
+        try DBGenTestSupport.write(
+            "CREATE TABLE t(a, b);\n.separator |\n.import rows.tbl t\n", to: "schema.txt", in: dir)
         let result = try DBGenTestSupport.dbgen(["schema.txt", "-o", "out.sqlite", "--strict"], in: dir)
         let shell = try DBGenTestSupport.sqlite3Build(schema: "schema.txt", output: "expected.sqlite", in: dir)
         let first = try XCTUnwrap(shell.stderrText.split(separator: "\n").first).split(separator: ":", maxSplits: 2)
@@ -95,8 +107,10 @@ final class DBGenWarningFloodTests: XCTestCase {
         // The shell's first warning, as the error --strict makes it: the extras are not ignored,
         // nothing is written.
         let warning = first[2].replacingOccurrences(of: " - extras ignored", with: "")
-        XCTAssertEqual(result.stderrText, "\(first[0]):\(first[1]): error:\(warning)"
-                       + " (an error under --strict: nothing is written, the output is left as it was)\n")
+        XCTAssertEqual(
+            result.stderrText,
+            "\(first[0]):\(first[1]): error:\(warning)"
+                + " (an error under --strict: nothing is written, the output is left as it was)\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.sqlite").path))
     }
 }

@@ -23,8 +23,10 @@ final class ReleaseVersionTests: XCTestCase {
         for tool in ["dbgen", "versionstamp"] {
             let result = try BuiltProducts.run(tool, ["--version"], in: Self.repository)
             XCTAssertEqual(result.status, 0, result.stderrText)
-            XCTAssertEqual(result.stdoutText.trimmingCharacters(in: .newlines), newest,
-                           "\(tool) --version (ShipyardVersion.current) must equal the newest CHANGELOG.md entry: bump both together")
+            XCTAssertEqual(
+                result.stdoutText.trimmingCharacters(in: .newlines), newest,
+                "\(tool) --version (ShipyardVersion.current) must equal the newest CHANGELOG.md entry: bump both together"
+            )
         }
     }
 

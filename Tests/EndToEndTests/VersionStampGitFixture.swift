@@ -30,8 +30,10 @@ struct VersionStampGitFixture {
     }
 
     /// Environment variables the tests must not inherit.
-    static let removed = ["VERSIONSTAMP_VERSION", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR",
-                          "BUILT_PRODUCTS_DIR", "INFOPLIST_PATH", "CI_BUILD_NUMBER", "GITHUB_RUN_NUMBER"]
+    static let removed = [
+        "VERSIONSTAMP_VERSION", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR",
+        "BUILT_PRODUCTS_DIR", "INFOPLIST_PATH", "CI_BUILD_NUMBER", "GITHUB_RUN_NUMBER",
+    ]
 
     /// Runs git in `directory` (default: the repository) and returns its trimmed output;
     /// fails the test on a non-zero exit. A missing git fails the test too.
@@ -42,10 +44,14 @@ struct VersionStampGitFixture {
 
     /// ``run(_:in:)`` with the arguments as an array.
     @discardableResult
-    func git(_ arguments: [String], in directory: URL? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        let result = try ProcessRunner.run(try Oracle.git.path(), ["-C", (directory ?? root).path] + arguments,
-                                           environment: environment, removing: Self.removed)
-        XCTAssertEqual(result.status, 0, "git \(arguments.joined(separator: " ")): \(result.stderrText)", file: file, line: line)
+    func git(_ arguments: [String], in directory: URL? = nil, file: StaticString = #filePath, line: UInt = #line) throws
+        -> String
+    {
+        let result = try ProcessRunner.run(
+            try Oracle.git.path(), ["-C", (directory ?? root).path] + arguments,
+            environment: environment, removing: Self.removed)
+        XCTAssertEqual(
+            result.status, 0, "git \(arguments.joined(separator: " ")): \(result.stderrText)", file: file, line: line)
         return result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
@@ -59,8 +65,11 @@ struct VersionStampGitFixture {
     }
 
     /// `versionstamp ARGUMENTS` run in `directory` (default: `base`) with the fixture's environment.
-    func versionstamp(_ arguments: [String], in directory: URL? = nil, extra: [String: String] = [:]) throws -> ProcessResult {
-        try BuiltProducts.run("versionstamp", arguments, in: directory ?? base,
-                              environment: environment.merging(extra) { _, new in new }, removing: Self.removed)
+    func versionstamp(_ arguments: [String], in directory: URL? = nil, extra: [String: String] = [:]) throws
+        -> ProcessResult
+    {
+        try BuiltProducts.run(
+            "versionstamp", arguments, in: directory ?? base,
+            environment: environment.merging(extra) { _, new in new }, removing: Self.removed)
     }
 }

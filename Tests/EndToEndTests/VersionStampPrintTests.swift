@@ -35,7 +35,7 @@ final class VersionStampPrintTests: XCTestCase {
         let format = "{count}|{sha}|{short}|{describe}|{dirty}|{branch}|{tag}|{distance}|{date}|{timestamp}"
         let result = try fixture.versionstamp(["print", "--repo", fixture.root.path, "--format", format])
         XCTAssertEqual(result.status, 0, result.stderrText)
-        let describedLong = try fixture.run("describe", "--tags", "--long")  // TAG-DISTANCE-gHEX
+        let describedLong = try fixture.run("describe", "--tags", "--long") // TAG-DISTANCE-gHEX
         var parts = describedLong.components(separatedBy: "-")
         parts.removeLast()
         let distance = parts.removeLast()
@@ -57,8 +57,10 @@ final class VersionStampPrintTests: XCTestCase {
     func testDirtyMarkerAndLiteralBraces() throws {
         let fixture = try makeRepository()
         try Data("changed\n".utf8).write(to: fixture.root.appendingPathComponent("two.txt"))
-        let result = try fixture.versionstamp(["print", "--repo", fixture.root.path,
-                                               "--format", "{{r}}{count}{dirty}", "--dirty-marker", "-modified"])
+        let result = try fixture.versionstamp([
+            "print", "--repo", fixture.root.path,
+            "--format", "{{r}}{count}{dirty}", "--dirty-marker", "-modified",
+        ])
         XCTAssertEqual(result.status, 0, result.stderrText)
         XCTAssertEqual(result.stdoutText, "{r}" + (try fixture.run("rev-list", "--count", "HEAD")) + "-modified\n")
     }
@@ -69,14 +71,17 @@ final class VersionStampPrintTests: XCTestCase {
         try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
         let result = try fixture.versionstamp(["print", "--format", "{branch}@{short}"], in: sub)
         XCTAssertEqual(result.status, 0, result.stderrText)
-        let expected = try fixture.run("rev-parse", "--abbrev-ref", "HEAD") + "@" + (try fixture.run("rev-parse", "--short", "HEAD"))
+        let expected =
+            try fixture.run("rev-parse", "--abbrev-ref", "HEAD") + "@"
+            + (try fixture.run("rev-parse", "--short", "HEAD"))
         XCTAssertEqual(result.stdoutText, expected + "\n")
     }
 
     func testOverrideWithoutRepository() throws {
         let fixture = try VersionStampGitFixture(self)
-        let result = try fixture.versionstamp(["print", "--repo", fixture.root.path, "--format", "{count}{dirty}"],
-                                              extra: ["VERSIONSTAMP_VERSION": "3.1.4"])
+        let result = try fixture.versionstamp(
+            ["print", "--repo", fixture.root.path, "--format", "{count}{dirty}"],
+            extra: ["VERSIONSTAMP_VERSION": "3.1.4"])
         XCTAssertEqual(result.status, 0, result.stderrText)
         XCTAssertEqual(result.stdoutText, "3.1.4\n")
     }
@@ -86,7 +91,8 @@ final class VersionStampPrintTests: XCTestCase {
         let result = try fixture.versionstamp(["print", "--repo", fixture.root.path])
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.stdoutText, "")
-        XCTAssertTrue(result.stderrText.hasPrefix("\(fixture.root.path): error: not a git repository"), result.stderrText)
+        XCTAssertTrue(
+            result.stderrText.hasPrefix("\(fixture.root.path): error: not a git repository"), result.stderrText)
         XCTAssertTrue(result.stderrText.contains("VERSIONSTAMP_VERSION"), result.stderrText)
     }
 
@@ -106,10 +112,15 @@ final class VersionStampPrintTests: XCTestCase {
         let fixture = try makeRepository()
         let clone = fixture.base.appendingPathComponent("shallow")
         try fixture.run("clone", "-q", "--depth", "1", "file://\(fixture.root.path)", clone.path)
-        let result = try fixture.versionstamp(["print", "--repo", clone.path, "--format", "{sha} {short} {branch} {timestamp}{dirty}"])
+        let result = try fixture.versionstamp([
+            "print", "--repo", clone.path, "--format", "{sha} {short} {branch} {timestamp}{dirty}",
+        ])
         XCTAssertEqual(result.status, 0, result.stderrText)
-        let expected = [try fixture.run("rev-parse", "HEAD", in: clone), try fixture.run("rev-parse", "--short", "HEAD", in: clone),
-                        try fixture.run("rev-parse", "--abbrev-ref", "HEAD", in: clone), try fixture.run("log", "-1", "--format=%ct", in: clone)]
+        let expected = [
+            try fixture.run("rev-parse", "HEAD", in: clone), try fixture.run("rev-parse", "--short", "HEAD", in: clone),
+            try fixture.run("rev-parse", "--abbrev-ref", "HEAD", in: clone),
+            try fixture.run("log", "-1", "--format=%ct", in: clone),
+        ]
         XCTAssertEqual(result.stdoutText, expected.joined(separator: " ") + "\n")
     }
 
@@ -122,10 +133,12 @@ final class VersionStampPrintTests: XCTestCase {
         try fixture.run("init", "-q", "-b", "main", in: src)
         try fixture.run("commit", "-q", "--allow-empty", "-m", "only", in: src)
         let gitDir = src.appendingPathComponent(".git").path
-        let result = try fixture.versionstamp(["print", "--format", "{count} {sha}"], in: fixture.root, extra: ["GIT_DIR": gitDir])
+        let result = try fixture.versionstamp(
+            ["print", "--format", "{count} {sha}"], in: fixture.root, extra: ["GIT_DIR": gitDir])
         XCTAssertEqual(result.status, 0, result.stderrText)
         XCTAssertEqual(result.stdoutText, "1 \(try fixture.run("rev-parse", "HEAD", in: src))\n")
-        XCTAssertNotEqual(try fixture.run("rev-list", "--count", "HEAD"), "1", "the enclosing repository has more commits")
+        XCTAssertNotEqual(
+            try fixture.run("rev-list", "--count", "HEAD"), "1", "the enclosing repository has more commits")
     }
 
     func testUnbornHeadFails() throws {
@@ -173,8 +186,10 @@ final class VersionStampPrintTests: XCTestCase {
         let fixture = try makeRepository()
         let trace = fixture.base.appendingPathComponent("start.trace")
         let result = try Oracle.strace.run(
-            ["-f", "-qq", "-o", trace.path, "-e", "trace=open,openat,stat,lstat,newfstatat,statx",
-             BuiltProducts.path("versionstamp"), "print", "--repo", fixture.root.path, "--format", "{count}{dirty}"],
+            [
+                "-f", "-qq", "-o", trace.path, "-e", "trace=open,openat,stat,lstat,newfstatat,statx",
+                BuiltProducts.path("versionstamp"), "print", "--repo", fixture.root.path, "--format", "{count}{dirty}",
+            ],
             in: fixture.base, environment: fixture.environment)
         XCTAssertEqual(result.status, 0, result.stderrText)
         XCTAssertEqual(result.stdoutText, try fixture.run("rev-list", "--count", "HEAD") + "\n")
@@ -182,8 +197,9 @@ final class VersionStampPrintTests: XCTestCase {
         let calls = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")
             .filter { $0.contains("/etc/ssl/") || $0.contains(".crt\"") || $0.contains(".pem\"") }
             .map { String($0.prefix { $0 != "(" }.split(separator: " ").last ?? "") }
-        XCTAssertTrue(calls.contains { $0.contains("stat") },
-                      "libgit2 did not look for a CA bundle, so it is not Debian's mbedTLS build (scripts/setup.sh installs it)")
+        XCTAssertTrue(
+            calls.contains { $0.contains("stat") },
+            "libgit2 did not look for a CA bundle, so it is not Debian's mbedTLS build (scripts/setup.sh installs it)")
         XCTAssertFalse(calls.contains { $0.hasPrefix("open") }, "versionstamp opened a certificate file: \(calls)")
     }
 }

@@ -36,22 +36,28 @@ final class VersionStampReleaseNumberingTests: XCTestCase {
     }
 
     /// `versionstamp print --repo ROOT ARGUMENTS`, expected to succeed; its output without the newline.
-    private func printed(_ fixture: VersionStampGitFixture, _ arguments: [String], extra: [String: String] = [:],
-                         file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    private func printed(
+        _ fixture: VersionStampGitFixture, _ arguments: [String], extra: [String: String] = [:],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> String {
         let result = try fixture.versionstamp(["print", "--repo", fixture.root.path] + arguments, extra: extra)
         XCTAssertEqual(result.status, 0, result.stderrText, file: file, line: line)
         XCTAssertEqual(result.stderrText, "", file: file, line: line)
         return result.stdoutText.trimmingCharacters(in: .newlines)
     }
 
-    private func writeInfoPlist(_ fixture: VersionStampGitFixture, short: String = "1.0", version: String = "1") throws -> URL {
+    private func writeInfoPlist(_ fixture: VersionStampGitFixture, short: String = "1.0", version: String = "1") throws
+        -> URL
+    {
         try InfoPlistFixture.write(in: fixture.base, short: short, version: version)
     }
 
     /// A plist value as python3's plistlib reads it.
     private func plistValue(_ url: URL, _ key: String) throws -> String {
-        let result = try Oracle.python3.run(["-c", "import plistlib, sys; print(plistlib.load(open(sys.argv[1], 'rb'))[sys.argv[2]])",
-                                             url.path, key])
+        let result = try Oracle.python3.run([
+            "-c", "import plistlib, sys; print(plistlib.load(open(sys.argv[1], 'rb'))[sys.argv[2]])",
+            url.path, key,
+        ])
         XCTAssertEqual(result.status, 0, result.stderrText)
         return result.stdoutText.trimmingCharacters(in: .newlines)
     }
@@ -64,53 +70,63 @@ final class VersionStampReleaseNumberingTests: XCTestCase {
             let describe = try fixture.git(["describe", "--tags", "--long", "--always", "--dirty", "--match", pattern])
             let tag = try fixture.git(["describe", "--tags", "--abbrev=0", "--match", pattern])
             let distance = try fixture.git(["rev-list", "--count", "\(tag)..HEAD"])
-            XCTAssertEqual(try printed(fixture, ["--tag-pattern", pattern, "--format", "{describe}|{tag}|{distance}"]),
-                           "\(describe)|\(tag)|\(distance)", pattern)
+            XCTAssertEqual(
+                try printed(fixture, ["--tag-pattern", pattern, "--format", "{describe}|{tag}|{distance}"]),
+                "\(describe)|\(tag)|\(distance)", pattern)
         }
     }
 
     func testVersionAndPrereleaseOfTheNearestMatchingTag() throws {
         let fixture = try makeRepository()
         let cases: [(pattern: String?, version: String, prerelease: String)] = [
-            (nil, "2.0.0", "beta.1"),                // v2.0.0-beta.1 is nearest
+            (nil, "2.0.0", "beta.1"), // v2.0.0-beta.1 is nearest
             ("v*", "2.0.0", "beta.1"),
             ("v1.*", "1.0.0", ""),
             ("release-*", "2.1", "rc1"),
             ("docs-*", "7", ""),
         ]
         for item in cases {
-            let nearest = try fixture.git(["describe", "--tags", "--abbrev=0"] + (item.pattern.map { ["--match", $0] } ?? []))
+            let nearest = try fixture.git(
+                ["describe", "--tags", "--abbrev=0"] + (item.pattern.map { ["--match", $0] } ?? []))
             let options = item.pattern.map { ["--tag-pattern", $0] } ?? []
-            XCTAssertEqual(try printed(fixture, options + ["--format", "{tag}|{version}|{prerelease}"]),
-                           "\(nearest)|\(item.version)|\(item.prerelease)", item.pattern ?? "no pattern")
+            XCTAssertEqual(
+                try printed(fixture, options + ["--format", "{tag}|{version}|{prerelease}"]),
+                "\(nearest)|\(item.version)|\(item.prerelease)", item.pattern ?? "no pattern")
         }
     }
 
     func testDetachedHeadOnATag() throws {
         let fixture = try makeRepository()
         try fixture.run("checkout", "-q", "--detach", "release-2.1-rc1")
-        XCTAssertEqual(try printed(fixture, ["--format", "{branch} {tag} {version} {distance}"]),
-                       "HEAD \(try fixture.git(["describe", "--tags", "--abbrev=0"])) 2.1 0")
+        XCTAssertEqual(
+            try printed(fixture, ["--format", "{branch} {tag} {version} {distance}"]),
+            "HEAD \(try fixture.git(["describe", "--tags", "--abbrev=0"])) 2.1 0")
     }
 
     func testNoMatchingTagFailsNamingThePatternAndWritesNothing() throws {
         let fixture = try makeRepository()
-        let result = try fixture.versionstamp(["print", "--repo", fixture.root.path, "--tag-pattern", "ios-*", "--format", "{version}"])
+        let result = try fixture.versionstamp([
+            "print", "--repo", fixture.root.path, "--tag-pattern", "ios-*", "--format", "{version}",
+        ])
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.stdoutText, "")
         XCTAssertTrue(result.stderrText.contains("'ios-*'"), result.stderrText)
-        let git = try ProcessRunner.run(try Oracle.git.path(), ["-C", fixture.root.path, "describe", "--tags", "--match", "ios-*"],
-                                        environment: fixture.environment, removing: VersionStampGitFixture.removed)
+        let git = try ProcessRunner.run(
+            try Oracle.git.path(), ["-C", fixture.root.path, "describe", "--tags", "--match", "ios-*"],
+            environment: fixture.environment, removing: VersionStampGitFixture.removed)
         XCTAssertNotEqual(git.status, 0, "git finds no such tag either")
 
         let plist = try writeInfoPlist(fixture)
         let before = try Data(contentsOf: plist)
-        let stamp = try fixture.versionstamp(["stamp", plist.path, "--repo", fixture.root.path, "--tag-pattern", "ios-*",
-                                              "--set", "CFBundleShortVersionString={version}", "--xcconfig", "Version.xcconfig"])
+        let stamp = try fixture.versionstamp([
+            "stamp", plist.path, "--repo", fixture.root.path, "--tag-pattern", "ios-*",
+            "--set", "CFBundleShortVersionString={version}", "--xcconfig", "Version.xcconfig",
+        ])
         XCTAssertEqual(stamp.status, 1)
         XCTAssertTrue(stamp.stderrText.contains("'ios-*'"), stamp.stderrText)
         XCTAssertEqual(try Data(contentsOf: plist), before)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: fixture.base.appendingPathComponent("Version.xcconfig").path))
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: fixture.base.appendingPathComponent("Version.xcconfig").path))
     }
 
     func testNoTagAtAll() throws {
@@ -130,8 +146,9 @@ final class VersionStampReleaseNumberingTests: XCTestCase {
         XCTAssertNotEqual(expected, try fixture.git(["rev-list", "--count", "HEAD"]), "the history has merges")
         XCTAssertEqual(try printed(fixture, ["--first-parent"]), expected)
         let tag = try fixture.git(["describe", "--tags", "--abbrev=0", "--match", "v1.*"])
-        XCTAssertEqual(try printed(fixture, ["--first-parent", "--tag-pattern", "v1.*", "--format", "{distance}"]),
-                       try fixture.git(["rev-list", "--count", "--first-parent", "\(tag)..HEAD"]))
+        XCTAssertEqual(
+            try printed(fixture, ["--first-parent", "--tag-pattern", "v1.*", "--format", "{distance}"]),
+            try fixture.git(["rev-list", "--count", "--first-parent", "\(tag)..HEAD"]))
     }
 
     func testPathCountMatchesGit() throws {
@@ -139,12 +156,15 @@ final class VersionStampReleaseNumberingTests: XCTestCase {
         for paths in [["app"], ["lib"], ["docs"], ["app", "docs"], ["lib/fix.txt"], ["."]] {
             let expected = try fixture.git(["rev-list", "--count", "HEAD", "--"] + paths)
             XCTAssertEqual(try printed(fixture, paths.flatMap { ["--path", $0] }), expected, "\(paths)")
-            XCTAssertEqual(try printed(fixture, ["--first-parent"] + paths.flatMap { ["--path", $0] }),
-                           try fixture.git(["rev-list", "--count", "--first-parent", "HEAD", "--"] + paths), "first parent, \(paths)")
+            XCTAssertEqual(
+                try printed(fixture, ["--first-parent"] + paths.flatMap { ["--path", $0] }),
+                try fixture.git(["rev-list", "--count", "--first-parent", "HEAD", "--"] + paths),
+                "first parent, \(paths)")
         }
         let tag = try fixture.git(["describe", "--tags", "--abbrev=0", "--match", "v1.*"])
-        XCTAssertEqual(try printed(fixture, ["--path", "lib", "--tag-pattern", "v1.*", "--format", "{distance}"]),
-                       try fixture.git(["rev-list", "--count", "\(tag)..HEAD", "--", "lib"]))
+        XCTAssertEqual(
+            try printed(fixture, ["--path", "lib", "--tag-pattern", "v1.*", "--format", "{distance}"]),
+            try fixture.git(["rev-list", "--count", "\(tag)..HEAD", "--", "lib"]))
     }
 
     func testPathIsRelativeToRepoOrTheCurrentDirectory() throws {
@@ -152,12 +172,16 @@ final class VersionStampReleaseNumberingTests: XCTestCase {
         let app = fixture.root.appendingPathComponent("app")
         let expected = try fixture.git(["rev-list", "--count", "HEAD", "--", "app"])
         // Relative to --repo (as git -C reads it) ...
-        XCTAssertEqual(try fixture.versionstamp(["print", "--repo", app.path, "--path", "."]).stdoutText, expected + "\n")
+        XCTAssertEqual(
+            try fixture.versionstamp(["print", "--repo", app.path, "--path", "."]).stdoutText, expected + "\n")
         // ... or to the current directory, and absolute.
         XCTAssertEqual(try fixture.versionstamp(["print", "--path", "."], in: app).stdoutText, expected + "\n")
-        XCTAssertEqual(try fixture.versionstamp(["print", "--path", app.path], in: fixture.root).stdoutText, expected + "\n")
-        XCTAssertEqual(try fixture.versionstamp(["print", "--path", "../app"], in: fixture.root.appendingPathComponent("lib")).stdoutText,
-                       expected + "\n")
+        XCTAssertEqual(
+            try fixture.versionstamp(["print", "--path", app.path], in: fixture.root).stdoutText, expected + "\n")
+        XCTAssertEqual(
+            try fixture.versionstamp(["print", "--path", "../app"], in: fixture.root.appendingPathComponent("lib"))
+                .stdoutText,
+            expected + "\n")
     }
 
     /// A path that names nothing in HEAD's tree (a typo, a directory removed since) would count
@@ -167,15 +191,22 @@ final class VersionStampReleaseNumberingTests: XCTestCase {
         try fixture.run("rm", "-q", "docs/c.txt")
         try fixture.run("commit", "-q", "-m", "docs gone")
         for (paths, named) in [(["lib/nett"], "lib/nett"), (["app", "docs"], "docs"), (["./gone/"], "./gone/")] {
-            XCTAssertEqual(try fixture.git(["rev-list", "--count", "HEAD", "--"] + paths.filter { $0 != "app" }), "docs" == named ? "2" : "0")
-            let result = try fixture.versionstamp(["print", "--repo", fixture.root.path] + paths.flatMap { ["--path", $0] })
+            XCTAssertEqual(
+                try fixture.git(["rev-list", "--count", "HEAD", "--"] + paths.filter { $0 != "app" }),
+                "docs" == named ? "2" : "0")
+            let result = try fixture.versionstamp(
+                ["print", "--repo", fixture.root.path] + paths.flatMap { ["--path", $0] })
             XCTAssertEqual(result.status, 1, "\(paths)")
             XCTAssertEqual(result.stdoutText, "")
-            XCTAssertTrue(result.stderrText.hasPrefix("\(named): error: the path matches nothing in HEAD's tree"), result.stderrText)
+            XCTAssertTrue(
+                result.stderrText.hasPrefix("\(named): error: the path matches nothing in HEAD's tree"),
+                result.stderrText)
         }
         let plist = try writeInfoPlist(fixture)
         let before = try Data(contentsOf: plist)
-        let stamp = try fixture.versionstamp(["stamp", plist.path, "--repo", fixture.root.path, "--path", "lib/nett", "--json", "v.json"])
+        let stamp = try fixture.versionstamp([
+            "stamp", plist.path, "--repo", fixture.root.path, "--path", "lib/nett", "--json", "v.json",
+        ])
         XCTAssertEqual(stamp.status, 1)
         XCTAssertTrue(stamp.stderrText.hasPrefix("lib/nett: error: "), stamp.stderrText)
         XCTAssertEqual(try Data(contentsOf: plist), before)
@@ -192,7 +223,9 @@ final class VersionStampReleaseNumberingTests: XCTestCase {
         }
         let plist = try writeInfoPlist(fixture)
         let before = try Data(contentsOf: plist)
-        let stamp = try fixture.versionstamp(["stamp", plist.path, "--repo", fixture.root.path, "--path", "..", "--json", "v.json"])
+        let stamp = try fixture.versionstamp([
+            "stamp", plist.path, "--repo", fixture.root.path, "--path", "..", "--json", "v.json",
+        ])
         XCTAssertEqual(stamp.status, 1)
         XCTAssertEqual(try Data(contentsOf: plist), before)
         XCTAssertFalse(FileManager.default.fileExists(atPath: fixture.base.appendingPathComponent("v.json").path))
@@ -204,8 +237,9 @@ final class VersionStampReleaseNumberingTests: XCTestCase {
         let fixture = try makeRepository()
         let count = Int(try fixture.git(["rev-list", "--count", "HEAD"]))!
         XCTAssertEqual(try printed(fixture, ["--offset", "1000"]), String(count + 1000))
-        XCTAssertEqual(try printed(fixture, ["--offset", "-2", "--format", "{count}.{distance}"]),
-                       "\(count - 2).\(try fixture.git(["rev-list", "--count", "v2.0.0-beta.1..HEAD"]))")
+        XCTAssertEqual(
+            try printed(fixture, ["--offset", "-2", "--format", "{count}.{distance}"]),
+            "\(count - 2).\(try fixture.git(["rev-list", "--count", "v2.0.0-beta.1..HEAD"]))")
         let below = try fixture.versionstamp(["print", "--repo", fixture.root.path, "--offset", "-\(count + 1)"])
         XCTAssertEqual(below.status, 1)
         XCTAssertTrue(below.stderrText.contains("non-negative"), below.stderrText)
@@ -226,22 +260,28 @@ final class VersionStampReleaseNumberingTests: XCTestCase {
     func testBuildNumberFromTheEnvironment() throws {
         let fixture = try makeRepository()
         let count = try fixture.git(["rev-list", "--count", "HEAD"])
-        XCTAssertEqual(try printed(fixture, ["--build-number-env", "CI_BUILD_NUMBER"], extra: ["CI_BUILD_NUMBER": "512"]), "512")
-        XCTAssertEqual(try printed(fixture, ["--build-number-env", "GITHUB_RUN_NUMBER", "--offset", "100"],
-                                   extra: ["GITHUB_RUN_NUMBER": "12"]), "112")
-        XCTAssertEqual(try printed(fixture, ["--build-number-env", "CI_BUILD_NUMBER"]), count, "unset: the commit count")
+        XCTAssertEqual(
+            try printed(fixture, ["--build-number-env", "CI_BUILD_NUMBER"], extra: ["CI_BUILD_NUMBER": "512"]), "512")
+        XCTAssertEqual(
+            try printed(
+                fixture, ["--build-number-env", "GITHUB_RUN_NUMBER", "--offset", "100"],
+                extra: ["GITHUB_RUN_NUMBER": "12"]), "112")
+        XCTAssertEqual(
+            try printed(fixture, ["--build-number-env", "CI_BUILD_NUMBER"]), count, "unset: the commit count")
 
         let plist = try writeInfoPlist(fixture)
         let before = try Data(contentsOf: plist)
         for bad in ["", "12a", "-4"] {
-            let result = try fixture.versionstamp(["stamp", plist.path, "--repo", fixture.root.path, "--build-number-env", "CI_BUILD_NUMBER"],
-                                                  extra: ["CI_BUILD_NUMBER": bad])
+            let result = try fixture.versionstamp(
+                ["stamp", plist.path, "--repo", fixture.root.path, "--build-number-env", "CI_BUILD_NUMBER"],
+                extra: ["CI_BUILD_NUMBER": bad])
             XCTAssertEqual(result.status, 1, bad)
             XCTAssertTrue(result.stderrText.contains("CI_BUILD_NUMBER"), result.stderrText)
         }
         XCTAssertEqual(try Data(contentsOf: plist), before)
-        let stamped = try fixture.versionstamp(["stamp", plist.path, "--repo", fixture.root.path, "--build-number-env", "CI_BUILD_NUMBER"],
-                                               extra: ["CI_BUILD_NUMBER": "2048"])
+        let stamped = try fixture.versionstamp(
+            ["stamp", plist.path, "--repo", fixture.root.path, "--build-number-env", "CI_BUILD_NUMBER"],
+            extra: ["CI_BUILD_NUMBER": "2048"])
         XCTAssertEqual(stamped.status, 0, stamped.stderrText)
         XCTAssertEqual(try plistValue(plist, "CFBundleVersion"), "2048")
     }
@@ -252,21 +292,29 @@ final class VersionStampReleaseNumberingTests: XCTestCase {
         let fixture = try makeRepository()
         try fixture.run("tag", "v2.3.1")
         let plist = try writeInfoPlist(fixture)
-        let result = try fixture.versionstamp(["stamp", plist.path, "--repo", fixture.root.path, "--offset", "500",
-                                               "--set", "CFBundleShortVersionString={version}", "--set", "CFBundleVersion={count}"])
+        let result = try fixture.versionstamp([
+            "stamp", plist.path, "--repo", fixture.root.path, "--offset", "500",
+            "--set", "CFBundleShortVersionString={version}", "--set", "CFBundleVersion={count}",
+        ])
         XCTAssertEqual(result.status, 0, result.stderrText)
         XCTAssertEqual(try plistValue(plist, "CFBundleShortVersionString"), "2.3.1")
-        XCTAssertEqual(try plistValue(plist, "CFBundleVersion"), String(Int(try fixture.git(["rev-list", "--count", "HEAD"]))! + 500))
+        XCTAssertEqual(
+            try plistValue(plist, "CFBundleVersion"),
+            String(Int(try fixture.git(["rev-list", "--count", "HEAD"]))! + 500))
     }
 
     func testSetChecksTheAppStoreRuleOnEachKey() throws {
         let fixture = try makeRepository()
         let plist = try writeInfoPlist(fixture)
         let before = try Data(contentsOf: plist)
-        let result = try fixture.versionstamp(["stamp", plist.path, "--repo", fixture.root.path,
-                                               "--set", "CFBundleShortVersionString={version}-{prerelease}", "--set", "CFBundleVersion={count}"])
+        let result = try fixture.versionstamp([
+            "stamp", plist.path, "--repo", fixture.root.path,
+            "--set", "CFBundleShortVersionString={version}-{prerelease}", "--set", "CFBundleVersion={count}",
+        ])
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.stderrText.contains("Info.plist:5: error: CFBundleShortVersionString \"2.0.0-beta.1\""), result.stderrText)
+        XCTAssertTrue(
+            result.stderrText.contains("Info.plist:5: error: CFBundleShortVersionString \"2.0.0-beta.1\""),
+            result.stderrText)
         XCTAssertEqual(try Data(contentsOf: plist), before)
     }
 
@@ -274,7 +322,9 @@ final class VersionStampReleaseNumberingTests: XCTestCase {
         let fixture = try makeRepository()
         let plist = try writeInfoPlist(fixture)
         let before = try Data(contentsOf: plist)
-        let result = try fixture.versionstamp(["stamp", plist.path, "--repo", fixture.root.path, "--set", "CFBundleVersion"])
+        let result = try fixture.versionstamp([
+            "stamp", plist.path, "--repo", fixture.root.path, "--set", "CFBundleVersion",
+        ])
         XCTAssertEqual(result.status, 64)
         XCTAssertTrue(result.stderrText.contains("KEYPATH=FORMAT"), result.stderrText)
         let combined = try fixture.versionstamp(["stamp", plist.path, "--set", "A=1", "--placeholder", "r0000"])
@@ -286,13 +336,16 @@ final class VersionStampReleaseNumberingTests: XCTestCase {
         let fixture = try makeRepository()
         let plist = try writeInfoPlist(fixture)
         let before = try Data(contentsOf: plist)
-        let result = try fixture.versionstamp(["stamp", plist.path, "--repo", fixture.root.path, "--set", "CFBundleVersion={build}",
-                                               "--xcconfig", "Version.xcconfig"])
+        let result = try fixture.versionstamp([
+            "stamp", plist.path, "--repo", fixture.root.path, "--set", "CFBundleVersion={build}",
+            "--xcconfig", "Version.xcconfig",
+        ])
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stderrText.contains("unknown token '{build}'"), result.stderrText)
         XCTAssertEqual(result.stderrText.components(separatedBy: "\n").filter { !$0.isEmpty }.count, 1, "reported once")
         XCTAssertEqual(try Data(contentsOf: plist), before)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: fixture.base.appendingPathComponent("Version.xcconfig").path))
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: fixture.base.appendingPathComponent("Version.xcconfig").path))
     }
 
     // MARK: Xcode build settings
@@ -308,20 +361,26 @@ final class VersionStampReleaseNumberingTests: XCTestCase {
         XCTAssertTrue(refused.stderrText.contains("--xcconfig"), refused.stderrText)
         XCTAssertEqual(try Data(contentsOf: plist), before)
 
-        let check = try fixture.versionstamp(["stamp", plist.path, "--repo", fixture.root.path, "--set", "CFBundleShortVersionString={version}", "--check"])
+        let check = try fixture.versionstamp([
+            "stamp", plist.path, "--repo", fixture.root.path, "--set", "CFBundleShortVersionString={version}",
+            "--check",
+        ])
         XCTAssertEqual(check.status, 2, "an error under --check")
         XCTAssertTrue(check.stderrText.contains("MARKETING_VERSION"), check.stderrText)
 
         let forced = try fixture.versionstamp(["stamp", plist.path, "--repo", fixture.root.path, "--force"])
         XCTAssertEqual(forced.status, 0, forced.stderrText)
         XCTAssertEqual(try plistValue(plist, "CFBundleVersion"), try fixture.git(["rev-list", "--count", "HEAD"]))
-        XCTAssertEqual(try plistValue(plist, "CFBundleShortVersionString"), "$(MARKETING_VERSION)", "only the key asked for")
+        XCTAssertEqual(
+            try plistValue(plist, "CFBundleShortVersionString"), "$(MARKETING_VERSION)", "only the key asked for")
     }
 
     func testXcconfigWritesTheSettingsXcodeReads() throws {
         let fixture = try makeRepository()
         try fixture.run("tag", "v3.1")
-        let result = try fixture.versionstamp(["stamp", "--repo", fixture.root.path, "--xcconfig", "Version.xcconfig", "--offset", "100"])
+        let result = try fixture.versionstamp([
+            "stamp", "--repo", fixture.root.path, "--xcconfig", "Version.xcconfig", "--offset", "100",
+        ])
         XCTAssertEqual(result.status, 0, result.stderrText)
         let text = try String(contentsOf: fixture.base.appendingPathComponent("Version.xcconfig"), encoding: .utf8)
         let count = Int(try fixture.git(["rev-list", "--count", "HEAD"]))!
@@ -330,7 +389,9 @@ final class VersionStampReleaseNumberingTests: XCTestCase {
         XCTAssertTrue(text.contains("\nSHIPYARD_BUILD_TAG = v3.1\n"), text)
 
         // With a tag pattern matching no tag, MARKETING_VERSION is left to the project.
-        let none = try fixture.versionstamp(["stamp", "--repo", fixture.root.path, "--xcconfig", "None.xcconfig", "--tag-pattern", "ios-*"])
+        let none = try fixture.versionstamp([
+            "stamp", "--repo", fixture.root.path, "--xcconfig", "None.xcconfig", "--tag-pattern", "ios-*",
+        ])
         XCTAssertEqual(none.status, 0, none.stderrText)
         let noTag = try String(contentsOf: fixture.base.appendingPathComponent("None.xcconfig"), encoding: .utf8)
         XCTAssertTrue(noTag.contains("\nCURRENT_PROJECT_VERSION = \(count)\n"), noTag)
@@ -346,21 +407,27 @@ final class VersionStampReleaseNumberingTests: XCTestCase {
         try fixture.run("init", "-q", "-b", "main")
         var generator = SeededGenerator(seed: 13)
         let stream = Self.fastImportStream(commits: 300, using: &generator)
-        let imported = try ProcessRunner.run(try Oracle.git.path(), ["-C", fixture.root.path, "fast-import", "--quiet"],
-                                             environment: fixture.environment, removing: VersionStampGitFixture.removed,
-                                             input: Data(stream.utf8))
+        let imported = try ProcessRunner.run(
+            try Oracle.git.path(), ["-C", fixture.root.path, "fast-import", "--quiet"],
+            environment: fixture.environment, removing: VersionStampGitFixture.removed,
+            input: Data(stream.utf8))
         XCTAssertEqual(imported.status, 0, imported.stderrText)
         try fixture.run("reset", "-q", "--hard")
         for pattern in ["v*", "build-*"] {
             let tag = try fixture.git(["describe", "--tags", "--abbrev=0", "--match", pattern])
-            XCTAssertEqual(try printed(fixture, ["--tag-pattern", pattern, "--format", "{tag} {distance}"]),
-                           "\(tag) \(try fixture.git(["rev-list", "--count", "\(tag)..HEAD"]))", pattern)
+            XCTAssertEqual(
+                try printed(fixture, ["--tag-pattern", pattern, "--format", "{tag} {distance}"]),
+                "\(tag) \(try fixture.git(["rev-list", "--count", "\(tag)..HEAD"]))", pattern)
         }
         XCTAssertEqual(try printed(fixture, []), try fixture.git(["rev-list", "--count", "HEAD"]))
-        XCTAssertEqual(try printed(fixture, ["--first-parent"]), try fixture.git(["rev-list", "--count", "--first-parent", "HEAD"]))
+        XCTAssertEqual(
+            try printed(fixture, ["--first-parent"]),
+            try fixture.git(["rev-list", "--count", "--first-parent", "HEAD"]))
         for directory in ["d0", "d1", "d2"] {
-            XCTAssertEqual(try printed(fixture, ["--path", directory]), try fixture.git(["rev-list", "--count", "HEAD", "--", directory]),
-                           directory)
+            XCTAssertEqual(
+                try printed(fixture, ["--path", directory]),
+                try fixture.git(["rev-list", "--count", "HEAD", "--", directory]),
+                directory)
         }
     }
 

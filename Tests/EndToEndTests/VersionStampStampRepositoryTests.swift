@@ -27,23 +27,27 @@ final class VersionStampStampRepositoryTests: XCTestCase {
     }
 
     private func plistValue(_ file: String, _ key: String) throws -> String {
-        let result = try Oracle.python3.run(["-c", "import plistlib, sys; print(plistlib.load(open(sys.argv[1], 'rb'))[sys.argv[2]])",
-                                             repository.appendingPathComponent(file).path, key])
+        let result = try Oracle.python3.run([
+            "-c", "import plistlib, sys; print(plistlib.load(open(sys.argv[1], 'rb'))[sys.argv[2]])",
+            repository.appendingPathComponent(file).path, key,
+        ])
         XCTAssertEqual(result.status, 0, result.stderrText)
         return result.stdoutText.trimmingCharacters(in: .newlines)
     }
 
     private func writePlist(_ name: String, key: String, value: String) throws {
-        try Data("""
-        <?xml version="1.0" encoding="UTF-8"?>
-        <plist version="1.0">
-        <dict>
-        \t<key>\(key)</key>
-        \t<string>\(value)</string>
-        </dict>
-        </plist>
+        try Data(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <dict>
+            \t<key>\(key)</key>
+            \t<string>\(value)</string>
+            </dict>
+            </plist>
 
-        """.utf8).write(to: repository.appendingPathComponent(name))
+            """.utf8
+        ).write(to: repository.appendingPathComponent(name))
     }
 
     func testPlaceholderModeUsesCountAndDirtyMarker() throws {
@@ -58,7 +62,8 @@ final class VersionStampStampRepositoryTests: XCTestCase {
         try Data("changed\n".utf8).write(to: repository.appendingPathComponent("file.txt"))
         let dirty = try stamp(["version.plist", "--dirty-marker", "+"])
         XCTAssertEqual(dirty.status, 0, dirty.stderrText)
-        XCTAssertEqual(try plistValue("version.plist", "Version"), "r" + (try git(["rev-list", "--count", "HEAD"])) + "+")
+        XCTAssertEqual(
+            try plistValue("version.plist", "Version"), "r" + (try git(["rev-list", "--count", "HEAD"])) + "+")
     }
 
     func testKeyModeAndFormatFromASubdirectory() throws {
@@ -74,8 +79,9 @@ final class VersionStampStampRepositoryTests: XCTestCase {
         try writePlist("App/Label.plist", key: "Commit", value: "x")
         let label = try stamp(["App/Label.plist", "--key", "Commit", "--format", "{short}-{branch}"])
         XCTAssertEqual(label.status, 0, label.stderrText)
-        XCTAssertEqual(try plistValue("App/Label.plist", "Commit"),
-                       (try git(["rev-parse", "--short", "HEAD"])) + "-" + (try git(["rev-parse", "--abbrev-ref", "HEAD"])))
+        XCTAssertEqual(
+            try plistValue("App/Label.plist", "Commit"),
+            (try git(["rev-parse", "--short", "HEAD"])) + "-" + (try git(["rev-parse", "--abbrev-ref", "HEAD"])))
     }
 
     func testDefaultPlaceholderFormatInBundleVersionBreaksTheAppStoreRule() throws {
@@ -83,25 +89,33 @@ final class VersionStampStampRepositoryTests: XCTestCase {
         let result = try stamp(["Info.plist"])
         XCTAssertEqual(result.status, 1)
         let count = try git(["rev-list", "--count", "HEAD"])
-        XCTAssertTrue(result.stderrText.hasPrefix("Info.plist:5: error: CFBundleVersion \"r\(count)\" does not follow the App Store rule"), result.stderrText)
+        XCTAssertTrue(
+            result.stderrText.hasPrefix(
+                "Info.plist:5: error: CFBundleVersion \"r\(count)\" does not follow the App Store rule"),
+            result.stderrText)
     }
 
     func testGeneratedFilesHoldGitsAnswers() throws {
         try git(["tag", "v1.0", "HEAD~1"])
         let result = try stamp(["--json", "version.json"])
         XCTAssertEqual(result.status, 0, result.stderrText)
-        let output = try Oracle.python3.run(["-c", """
-        import json, sys
-        v = json.load(open(sys.argv[1]))
-        print(v['version'], v['count'], v['sha'], v['short'], v['describe'], v['tag'], v['distance'], v['branch'], v['dirty'], v['date'], v['timestamp'], v['release'], repr(v['prerelease']))
-        """, repository.appendingPathComponent("version.json").path])
+        let output = try Oracle.python3.run([
+            "-c",
+            """
+            import json, sys
+            v = json.load(open(sys.argv[1]))
+            print(v['version'], v['count'], v['sha'], v['short'], v['describe'], v['tag'], v['distance'], v['branch'], v['dirty'], v['date'], v['timestamp'], v['release'], repr(v['prerelease']))
+            """, repository.appendingPathComponent("version.json").path,
+        ])
         // version.json is untracked, so the tree is clean.
         let count = try git(["rev-list", "--count", "HEAD"])
         let timestamp = try git(["log", "-1", "--format=%ct"])
         let date = try git(["log", "-1", "--format=%cd", "--date=format-local:%Y%m%d"])
-        let expected = [count, count, try git(["rev-parse", "HEAD"]), try git(["rev-parse", "--short", "HEAD"]),
-                        try git(["describe", "--tags", "--long", "--always", "--dirty"]), "v1.0", "1", "main", "False",
-                        date, timestamp, "1.0", "''"].joined(separator: " ")
+        let expected = [
+            count, count, try git(["rev-parse", "HEAD"]), try git(["rev-parse", "--short", "HEAD"]),
+            try git(["describe", "--tags", "--long", "--always", "--dirty"]), "v1.0", "1", "main", "False",
+            date, timestamp, "1.0", "''",
+        ].joined(separator: " ")
         XCTAssertEqual(output.stdoutText.trimmingCharacters(in: .newlines), expected)
     }
 
@@ -122,9 +136,12 @@ final class VersionStampStampRepositoryTests: XCTestCase {
             let result = try stamp(["version.plist", "--output", output.path])
             XCTAssertEqual(result.status, 0, "round \(round): \(result.stderrText)")
             XCTAssertEqual(try Data(contentsOf: source), original, "round \(round): the tracked source is untouched")
-            XCTAssertEqual(try git(["status", "--porcelain", "--untracked-files=no"]), "", "round \(round): the tree stays clean")
+            XCTAssertEqual(
+                try git(["status", "--porcelain", "--untracked-files=no"]), "", "round \(round): the tree stays clean")
             let count = try git(["rev-list", "--count", "HEAD"])
-            let stamped = try Oracle.python3.run(["-c", "import plistlib, sys; print(plistlib.load(open(sys.argv[1], 'rb'))['Version'])", output.path])
+            let stamped = try Oracle.python3.run([
+                "-c", "import plistlib, sys; print(plistlib.load(open(sys.argv[1], 'rb'))['Version'])", output.path,
+            ])
             XCTAssertEqual(stamped.stdoutText, "r\(count)\n", "round \(round)")
             try git(["commit", "-q", "--allow-empty", "-m", "round \(round)"])
         }
@@ -134,9 +151,13 @@ final class VersionStampStampRepositoryTests: XCTestCase {
         XCTAssertTrue(check.stdoutText.hasPrefix("\(output.path):5: Version: \"r0000\" → \"r"), check.stdoutText)
         let dryRun = try stamp(["version.plist", "--output", output.path, "--dry-run"])
         XCTAssertEqual(dryRun.status, 0, dryRun.stderrText)
-        XCTAssertTrue(dryRun.stdoutText.hasSuffix("dry run: nothing written (1 file would change)\n"), dryRun.stdoutText)
-        XCTAssertEqual(try Oracle.python3.run(["-c", "import plistlib, sys; print(plistlib.load(open(sys.argv[1], 'rb'))['Version'])", output.path]).stdoutText,
-                       "r" + String(Int(try git(["rev-list", "--count", "HEAD"]))! - 1) + "\n", "not written")
+        XCTAssertTrue(
+            dryRun.stdoutText.hasSuffix("dry run: nothing written (1 file would change)\n"), dryRun.stdoutText)
+        XCTAssertEqual(
+            try Oracle.python3.run([
+                "-c", "import plistlib, sys; print(plistlib.load(open(sys.argv[1], 'rb'))['Version'])", output.path,
+            ]).stdoutText,
+            "r" + String(Int(try git(["rev-list", "--count", "HEAD"]))! - 1) + "\n", "not written")
         XCTAssertEqual(try stamp(["version.plist", "--output", output.path]).status, 0)
         XCTAssertEqual(try stamp(["version.plist", "--output", output.path, "--check"]).status, 0)
         // Key mode too; and one output for two plists is a usage error.
@@ -144,8 +165,12 @@ final class VersionStampStampRepositoryTests: XCTestCase {
         let info = built.appendingPathComponent("Info.plist")
         XCTAssertEqual(try stamp(["Info.plist", "--output", info.path, "--key", "CFBundleVersion"]).status, 0)
         XCTAssertEqual(try plistValue("Info.plist", "CFBundleVersion"), "1")
-        XCTAssertEqual(try Oracle.python3.run(["-c", "import plistlib, sys; print(plistlib.load(open(sys.argv[1], 'rb'))['CFBundleVersion'])", info.path]).stdoutText,
-                       try git(["rev-list", "--count", "HEAD"]) + "\n")
+        XCTAssertEqual(
+            try Oracle.python3.run([
+                "-c", "import plistlib, sys; print(plistlib.load(open(sys.argv[1], 'rb'))['CFBundleVersion'])",
+                info.path,
+            ]).stdoutText,
+            try git(["rev-list", "--count", "HEAD"]) + "\n")
         let two = try stamp(["Info.plist", "version.plist", "--output", info.path])
         XCTAssertEqual(two.status, 64, two.stderrText)
         XCTAssertTrue(two.stderrText.contains("--output takes exactly one PLIST"), two.stderrText)
@@ -156,16 +181,22 @@ final class VersionStampStampRepositoryTests: XCTestCase {
     func testCacheDirectoryKeepsTheCacheThere() throws {
         let cache = fixture.base.appendingPathComponent("plugin work")
         for round in 1...2 {
-            let result = try fixture.versionstamp(["print", "--repo", repository.path, "--cache-dir", cache.path, "--format", "{count} {describe}"])
+            let result = try fixture.versionstamp([
+                "print", "--repo", repository.path, "--cache-dir", cache.path, "--format", "{count} {describe}",
+            ])
             XCTAssertEqual(result.status, 0, result.stderrText)
-            XCTAssertEqual(result.stdoutText, (try git(["rev-list", "--count", "HEAD"])) + " "
-                           + (try git(["describe", "--tags", "--long", "--always", "--dirty"])) + "\n", "round \(round)")
+            XCTAssertEqual(
+                result.stdoutText,
+                (try git(["rev-list", "--count", "HEAD"])) + " "
+                    + (try git(["describe", "--tags", "--long", "--always", "--dirty"])) + "\n", "round \(round)")
         }
         XCTAssertTrue(FileManager.default.fileExists(atPath: cache.appendingPathComponent("history").path))
-        XCTAssertFalse(FileManager.default.fileExists(atPath: repository.appendingPathComponent(".git/versionstamp").path))
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: repository.appendingPathComponent(".git/versionstamp").path))
         try writePlist("Info.plist", key: "CFBundleVersion", value: "1")
         XCTAssertEqual(try stamp(["Info.plist", "--cache-dir", cache.path]).status, 0)
         XCTAssertEqual(try plistValue("Info.plist", "CFBundleVersion"), try git(["rev-list", "--count", "HEAD"]))
-        XCTAssertFalse(FileManager.default.fileExists(atPath: repository.appendingPathComponent(".git/versionstamp").path))
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: repository.appendingPathComponent(".git/versionstamp").path))
     }
 }

@@ -62,7 +62,8 @@ final class AtomicFileTests: XCTestCase {
         XCTAssertEqual(permissions(real), 0o600)
         XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: outer), inner, "the links stay links")
         XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: inner), "../real dir/Info.plist")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.url("real dir").path), ["Info.plist"])
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory.url("real dir").path), ["Info.plist"])
     }
 
     func testReplaceInAReadOnlyDirectoryFailsAndLeavesTheFileAsItWas() throws {
@@ -71,7 +72,9 @@ final class AtomicFileTests: XCTestCase {
         let path = try directory.write("read-only/Info.plist", "old").path
         chmod(locked, 0o555)
         defer { chmod(locked, 0o755) }
-        XCTAssertThrowsError(try withoutPermissionOverride { try AtomicFile.replace(path, with: Data("new".utf8), tag: "test") }) {
+        XCTAssertThrowsError(
+            try withoutPermissionOverride { try AtomicFile.replace(path, with: Data("new".utf8), tag: "test") }
+        ) {
             let error = $0 as? FileSystemError
             XCTAssertEqual(error?.operation, .createTemporary, "\($0)")
             XCTAssertEqual(error?.code, EACCES)
@@ -131,10 +134,13 @@ final class AtomicFileTests: XCTestCase {
         let contents = (0..<8).map { Data(repeating: UInt8($0), count: 300_000) }
         let created = Counter()
         DispatchQueue.concurrentPerform(iterations: contents.count) { index in
-            if (try? AtomicFile.create(path, with: contents[index], permissions: 0o644, tag: "tmp")) == true { created.increment() }
+            if (try? AtomicFile.create(path, with: contents[index], permissions: 0o644, tag: "tmp")) == true {
+                created.increment()
+            }
         }
         XCTAssertEqual(created.value, 1)
-        XCTAssertTrue(contents.contains(FileManager.default.contents(atPath: path) ?? Data()), "one writer's whole content")
+        XCTAssertTrue(
+            contents.contains(FileManager.default.contents(atPath: path) ?? Data()), "one writer's whole content")
         XCTAssertEqual(try names(in: directory), ["user.sqlite"])
     }
 

@@ -51,27 +51,32 @@ final class AtomicOutputFileTests: XCTestCase {
         let discardedPath = realPath(discarded.temporaryPath)
         XCTAssertEqual(openDescriptors(of: discardedPath), 1)
         discarded.discard()
-        XCTAssertEqual(openDescriptors(of: discardedPath) + openDescriptors(of: discardedPath + " (deleted)"), 0,
-                       "closed by discard")
+        XCTAssertEqual(
+            openDescriptors(of: discardedPath) + openDescriptors(of: discardedPath + " (deleted)"), 0,
+            "closed by discard")
         XCTAssertEqual(FileManager.default.contents(atPath: destination), contents)
     }
 
     private func realPath(_ path: String) -> String {
-        let directory = URL(fileURLWithPath: (path as NSString).deletingLastPathComponent).resolvingSymlinksInPath().path
+        let directory = URL(fileURLWithPath: (path as NSString).deletingLastPathComponent).resolvingSymlinksInPath()
+            .path
         return directory + "/" + (path as NSString).lastPathComponent
     }
 
     /// How many of this process's descriptors are open on `path` (as `/proc/self/fd` names it).
     private func openDescriptors(of path: String) -> Int {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        return entries.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)) == path }.count
+        return entries.filter {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)) == path
+        }.count
     }
     #endif
 
     func testDiscardRemovesTheTemporaryItsCompanionsAndItsSidecar() throws {
         let directory = try TemporaryDirectory("output file", removedAfter: self)
         let destination = try directory.write("out.sqlite", "old").path
-        let output = try AtomicOutputFile(destination: destination, tag: "dbgen", companionSuffixes: AtomicOutputFile.sqliteCompanionSuffixes)
+        let output = try AtomicOutputFile(
+            destination: destination, tag: "dbgen", companionSuffixes: AtomicOutputFile.sqliteCompanionSuffixes)
         for suffix in ["", "-wal", "-shm"] {
             try Data("half".utf8).write(to: URL(fileURLWithPath: output.temporaryPath + suffix))
         }
@@ -104,14 +109,17 @@ final class AtomicOutputFileTests: XCTestCase {
     func testCopyingHashesWhatItCopies() throws {
         let directory = try TemporaryDirectory("output file", removedAfter: self)
         var generator = SeededGenerator(seed: 11)
-        let bytes = Data((0..<(3 * ContentHash.chunkSize + 17)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let bytes = Data(
+            (0..<(3 * ContentHash.chunkSize + 17)).map { _ in UInt8.random(in: 0...255, using: &generator) })
         let source = try directory.write("download.sqlite", bytes).path
         let output = try AtomicOutputFile(destination: directory.url("food.sqlite").path, tag: "update")
         try Data(repeating: 1, count: 5 * ContentHash.chunkSize).write(to: URL(fileURLWithPath: output.temporaryPath))
         XCTAssertEqual(try output.write(copying: source), try hashlibSHA256(source))
-        XCTAssertEqual(FileManager.default.contents(atPath: output.temporaryPath), bytes, "replaces what the temporary held")
+        XCTAssertEqual(
+            FileManager.default.contents(atPath: output.temporaryPath), bytes, "replaces what the temporary held")
         XCTAssertThrowsError(try output.write(copying: directory.url("none").path)) {
-            XCTAssertEqual($0 as? FileSystemError, FileSystemError(.open, path: directory.url("none").path, code: ENOENT))
+            XCTAssertEqual(
+                $0 as? FileSystemError, FileSystemError(.open, path: directory.url("none").path, code: ENOENT))
         }
         output.discard()
     }
@@ -134,8 +142,10 @@ final class AtomicOutputFileTests: XCTestCase {
         try directory.write(".out.sqlite.dbgen-NoLock", "half")
         try directory.write(".out.sqlite.dbgen-Orphan.lock", "")
         // Not temporaries of this output and tag: kept whatever happens.
-        let unrelated = [".out.sqlite.dbgen-fingerprint", ".out.sqlite.dbgen-Short", ".out.sqlite.update-AbC123",
-                         ".other.sqlite.dbgen-AbC123", ".out.sqlite.dbgen-AbC123.bak"]
+        let unrelated = [
+            ".out.sqlite.dbgen-fingerprint", ".out.sqlite.dbgen-Short", ".out.sqlite.update-AbC123",
+            ".other.sqlite.dbgen-AbC123", ".out.sqlite.dbgen-AbC123.bak",
+        ]
         for name in unrelated { try directory.write(name, "keep") }
 
         AtomicOutputFile.removeStaleTemporaries(of: destination, tag: "dbgen", companionSuffixes: companions)
@@ -144,7 +154,8 @@ final class AtomicOutputFileTests: XCTestCase {
 
         child.killHard()
         AtomicOutputFile.removeStaleTemporaries(of: destination, tag: "dbgen", companionSuffixes: companions)
-        XCTAssertEqual(try names(in: directory), ([runningName, runningName + ".lock"] + unrelated + ["out.sqlite"]).sorted())
+        XCTAssertEqual(
+            try names(in: directory), ([runningName, runningName + ".lock"] + unrelated + ["out.sqlite"]).sorted())
 
         try running.commit()
         AtomicOutputFile.removeStaleTemporaries(of: destination, tag: "dbgen", companionSuffixes: companions)

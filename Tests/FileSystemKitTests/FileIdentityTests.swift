@@ -9,14 +9,21 @@ final class FileStampTests: XCTestCase {
         let directory = try TemporaryDirectory("stamp", removedAfter: self)
         let path = try directory.write("in put/é.csv", "1|2\n").path
         // A time with nanoseconds, set by the oracle.
-        _ = try Oracle.python3.output(["-c", "import os, sys; os.utime(sys.argv[1], ns=(1, 1700000000123456789))", path])
+        _ = try Oracle.python3.output([
+            "-c", "import os, sys; os.utime(sys.argv[1], ns=(1, 1700000000123456789))", path,
+        ])
         let stamp = try XCTUnwrap(FileStamp.of(path))
         // python prints a negative 32-bit device id (Darwin) as negative: its bit pattern is the stamp's.
         let fields = try Oracle.python3.output([
-            "-c", "import os, sys; s = os.stat(sys.argv[1]); print(s.st_size, s.st_mtime_ns // 10**9, s.st_mtime_ns % 10**9, s.st_ino, s.st_dev % 2**32 if s.st_dev < 0 else s.st_dev)",
+            "-c",
+            "import os, sys; s = os.stat(sys.argv[1]); print(s.st_size, s.st_mtime_ns // 10**9, s.st_mtime_ns % 10**9, s.st_ino, s.st_dev % 2**32 if s.st_dev < 0 else s.st_dev)",
             path,
         ]).split(separator: " ").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
-        XCTAssertEqual(["\(stamp.size)", "\(stamp.mtimeSeconds)", "\(stamp.mtimeNanoseconds)", "\(stamp.inode)", "\(stamp.device)"], fields)
+        XCTAssertEqual(
+            [
+                "\(stamp.size)", "\(stamp.mtimeSeconds)", "\(stamp.mtimeNanoseconds)", "\(stamp.inode)",
+                "\(stamp.device)",
+            ], fields)
         XCTAssertEqual(stamp.mtimeNanoseconds, 123_456_789)
     }
 
@@ -24,7 +31,11 @@ final class FileStampTests: XCTestCase {
         let directory = try TemporaryDirectory("stamp", removedAfter: self)
         let path = try directory.write("schema.txt", "a").path
         let first = try XCTUnwrap(FileStamp.of(path))
-        _ = try Oracle.python3.output(["-c", "import os, sys; st = os.stat(sys.argv[1]); os.utime(sys.argv[1], ns=(st.st_atime_ns, st.st_mtime_ns + 1))", path])
+        _ = try Oracle.python3.output([
+            "-c",
+            "import os, sys; st = os.stat(sys.argv[1]); os.utime(sys.argv[1], ns=(st.st_atime_ns, st.st_mtime_ns + 1))",
+            path,
+        ])
         let touched = try XCTUnwrap(FileStamp.of(path))
         XCTAssertNotEqual(touched, first, "one nanosecond later")
         try AtomicFile.replace(path, with: Data("a".utf8), tag: "test")
@@ -56,8 +67,10 @@ final class ContentHashTests: XCTestCase {
     func testSHA256OfEmptySmallAndMultiMegabyteFilesMatchesHashlib() throws {
         let directory = try TemporaryDirectory("hash", removedAfter: self)
         var generator = SeededGenerator(seed: 5)
-        let sizes = [0, 3, 55, 56, 63, 64, 65, 1000, ContentHash.chunkSize - 1, ContentHash.chunkSize,
-                     ContentHash.chunkSize + 1, 5 * ContentHash.chunkSize + 123]
+        let sizes = [
+            0, 3, 55, 56, 63, 64, 65, 1000, ContentHash.chunkSize - 1, ContentHash.chunkSize,
+            ContentHash.chunkSize + 1, 5 * ContentHash.chunkSize + 123,
+        ]
         for size in sizes {
             let bytes = Data((0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) })
             let path = try directory.write("data-\(size).bin", bytes).path
@@ -89,7 +102,8 @@ final class DurableSyncTests: XCTestCase {
         XCTAssertNoThrow(try DurableSync.synchronize(fileAt: path))
         XCTAssertTrue(DurableSync.synchronizeDirectory(containing: path))
         XCTAssertFalse(DurableSync.synchronizeDirectory(at: directory.url("missing").path))
-        XCTAssertThrowsError(try DurableSync.synchronize(fileAt: directory.url("gone").path, reportedAs: "out.sqlite")) {
+        XCTAssertThrowsError(try DurableSync.synchronize(fileAt: directory.url("gone").path, reportedAs: "out.sqlite"))
+        {
             XCTAssertEqual($0 as? FileSystemError, FileSystemError(.open, path: "out.sqlite", code: ENOENT))
         }
     }

@@ -27,8 +27,10 @@ final class SHA256Tests: XCTestCase {
         return (hex, stream.hexDigest())
     }
 
-    private func assertDigest(of bytes: [UInt8], is expected: String, chunkSizes: [Int] = [Int.max],
-                              _ message: String, file: StaticString = #filePath, line: UInt = #line) {
+    private func assertDigest(
+        of bytes: [UInt8], is expected: String, chunkSizes: [Int] = [Int.max],
+        _ message: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
         let (portable, stream) = digests(of: bytes, chunkSizes: chunkSizes)
         XCTAssertEqual(portable, expected, "PortableSHA256, \(message)", file: file, line: line)
         XCTAssertEqual(stream, expected, "SHA256Stream, \(message)", file: file, line: line)
@@ -39,13 +41,20 @@ final class SHA256Tests: XCTestCase {
         let vectors: [(String, [UInt8])] = [
             ("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", []),
             ("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad", Array("abc".utf8)),
-            ("248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1",
-             Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)),
-            ("cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1",
-             Array(("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopq"
-                    + "rsmnopqrstnopqrstu").utf8)),
-            ("cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0",
-             [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)),
+            (
+                "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1",
+                Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)
+            ),
+            (
+                "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1",
+                Array(
+                    ("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopq"
+                        + "rsmnopqrstnopqrstu").utf8)
+            ),
+            (
+                "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0",
+                [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)
+            ),
         ]
         let directory = try TemporaryDirectory("sha256-vectors", removedAfter: self)
         for (index, (expected, bytes)) in vectors.enumerated() {
@@ -64,17 +73,19 @@ final class SHA256Tests: XCTestCase {
         let bytes = (0..<200).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let path = try directory.write("prefixes", Data(bytes)).path
         let expected = try Oracle.python3.output([
-            "-c", """
-                import hashlib, sys
-                data = open(sys.argv[1], 'rb').read()
-                for n in range(len(data) + 1): print(hashlib.sha256(data[:n]).hexdigest())
-                """, path,
+            "-c",
+            """
+            import hashlib, sys
+            data = open(sys.argv[1], 'rb').read()
+            for n in range(len(data) + 1): print(hashlib.sha256(data[:n]).hexdigest())
+            """, path,
         ]).split(separator: "\n").map(String.init)
         XCTAssertEqual(expected.count, 201)
         for length in 0...200 {
             assertDigest(of: Array(bytes[0..<length]), is: expected[length], "\(length) bytes")
-            assertDigest(of: Array(bytes[0..<length]), is: expected[length], chunkSizes: [7, 1, 64, 13],
-                         "\(length) bytes in pieces")
+            assertDigest(
+                of: Array(bytes[0..<length]), is: expected[length], chunkSizes: [7, 1, 64, 13],
+                "\(length) bytes in pieces")
         }
     }
 

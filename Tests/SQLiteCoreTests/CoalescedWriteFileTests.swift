@@ -10,17 +10,17 @@ import XCTest
 final class CoalescedWriteFileTests: XCTestCase {
     /// The workload, statement by statement; the queries' answers are collected.
     private static let work = [
-        "PRAGMA cache_size = -64",  // 64 KiB: pages spill to the file all the time
+        "PRAGMA cache_size = -64", // 64 KiB: pages spill to the file all the time
         "CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT, c INTEGER)",
         "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 20000) "
             + "INSERT INTO t SELECT x, printf('%0120d', x * 7919 % 10007), x % 37 FROM n",
         "SELECT count(*), sum(length(b)) FROM t",
         "CREATE INDEX t_c ON t (c)",
-        "UPDATE t SET b = printf('%0300d', a) WHERE a % 3 = 0",  // pages rewritten, rows moved to overflow
+        "UPDATE t SET b = printf('%0300d', a) WHERE a % 3 = 0", // pages rewritten, rows moved to overflow
         "SELECT sum(length(b)), max(b) FROM t WHERE c = 5",
         "BEGIN", "DELETE FROM t WHERE a % 2 = 0", "SELECT count(*) FROM t", "ROLLBACK",
         "DELETE FROM t WHERE a % 5 = 0",
-        "VACUUM",  // rewrites and truncates the file
+        "VACUUM", // rewrites and truncates the file
         "SELECT count(*), sum(c) FROM t",
         "PRAGMA journal_mode = WAL",
         "WITH RECURSIVE n(x) AS (SELECT 20001 UNION ALL SELECT x + 1 FROM n WHERE x < 26000) "
@@ -39,7 +39,8 @@ final class CoalescedWriteFileTests: XCTestCase {
         let vfs = try RelativePathVFS(baseDirectory: directory.path, coalescingWrites: coalescing)
         var answers: [String] = []
         try withExtendedLifetime(vfs) {
-            let connection = try Connection(uri: SQLiteURI.fileURI(path: path, parameters: [("mode", "rwc"), ("vfs", vfs.vfsName)]))
+            let connection = try Connection(
+                uri: SQLiteURI.fileURI(path: path, parameters: [("mode", "rwc"), ("vfs", vfs.vfsName)]))
             for sql in Self.work {
                 answers += try connection.query(sql).map { row in row.values.map(\.shellText).joined(separator: "|") }
             }
@@ -54,11 +55,14 @@ final class CoalescedWriteFileTests: XCTestCase {
         let gathered = try run(in: directory, coalescing: true)
         XCTAssertEqual(gathered.answers, plain.answers)
         XCTAssertEqual(plain.answers.last, "ok")
-        XCTAssertGreaterThan(plain.bytes.count, 1_000_000, "the workload must spill pages for this test to mean anything")
+        XCTAssertGreaterThan(
+            plain.bytes.count, 1_000_000, "the workload must spill pages for this test to mean anything")
         XCTAssertTrue(gathered.bytes == plain.bytes, "the files differ")
         // An independent reader agrees: 20,000 rows, a fifth deleted, 6,000 added.
-        XCTAssertEqual(try Oracle.sqlite3Script(directory.appendingPathComponent("gathered.sqlite").path,
-                                                "PRAGMA integrity_check; SELECT count(*) FROM t;"), "ok\n22000\n")
+        XCTAssertEqual(
+            try Oracle.sqlite3Script(
+                directory.appendingPathComponent("gathered.sqlite").path,
+                "PRAGMA integrity_check; SELECT count(*) FROM t;"), "ok\n22000\n")
     }
 }
 
@@ -68,7 +72,8 @@ extension CoalescedWriteFileTests {
     private func onFullDisk(_ body: (Connection) throws -> Void) throws {
         let vfs = try RelativePathVFS(baseDirectory: "/", coalescingWrites: true)
         try withExtendedLifetime(vfs) {
-            let connection = try Connection(uri: SQLiteURI.fileURI(path: "/dev/full", parameters: [("mode", "rw"), ("vfs", vfs.vfsName)]))
+            let connection = try Connection(
+                uri: SQLiteURI.fileURI(path: "/dev/full", parameters: [("mode", "rw"), ("vfs", vfs.vfsName)]))
             defer { connection.close() }
             try connection.execute("PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF")
             try body(connection)
@@ -82,7 +87,7 @@ extension CoalescedWriteFileTests {
     func testAFailedRunIsReportedByFlush() throws {
         try onFullDisk { connection in
             try connection.execute("PRAGMA locking_mode=EXCLUSIVE")
-            _ = try? connection.execute("CREATE TABLE t (x)")  // its commit's writes fail, reported or not
+            _ = try? connection.execute("CREATE TABLE t (x)") // its commit's writes fail, reported or not
             XCTAssertThrowsError(try CoalescedWriteFile.flush(connection)) { error in
                 XCTAssertEqual((error as? SQLiteError)?.extendedResultCode, .SQLITE_FULL, "\(error)")
             }
@@ -96,7 +101,8 @@ extension CoalescedWriteFileTests {
     func testAFailedWriteReleasesTheLock() throws {
         try onFullDisk { failing in
             XCTAssertThrowsError(try failing.execute("CREATE TABLE t (x)"))
-            let other = try Connection(uri: SQLiteURI.fileURI(path: "/dev/full", parameters: [("mode", "rw")]), busyTimeout: 0)
+            let other = try Connection(
+                uri: SQLiteURI.fileURI(path: "/dev/full", parameters: [("mode", "rw")]), busyTimeout: 0)
             defer { other.close() }
             XCTAssertNoThrow(try other.execute("BEGIN IMMEDIATE; ROLLBACK"))
         }

@@ -10,26 +10,37 @@ final class ConnectionTests: XCTestCase {
         let path = directory.appendingPathComponent("v.sqlite").path
         let db = try Connection(path: path, create: true)
         try db.execute("CREATE TABLE t (v)")
-        let values: [DatabaseValue] = [nil, 42, .integer(.min), 1.5, "text with 'quotes' and é", "", .blob(Data([0, 1, 255])), .blob(Data())]
+        let values: [DatabaseValue] = [
+            nil, 42, .integer(.min), 1.5, "text with 'quotes' and é", "", .blob(Data([0, 1, 255])), .blob(Data()),
+        ]
         for value in values { try db.execute("INSERT INTO t VALUES (?)", [value]) }
         XCTAssertEqual(try db.query("SELECT v FROM t ORDER BY rowid").map { $0[0] }, values)
         // Types as sqlite3 sees them.
-        XCTAssertEqual(try Oracle.sqlite3Script(path, "SELECT typeof(v) FROM t ORDER BY rowid;"), "null\ninteger\ninteger\nreal\ntext\ntext\nblob\nblob\n")
+        XCTAssertEqual(
+            try Oracle.sqlite3Script(path, "SELECT typeof(v) FROM t ORDER BY rowid;"),
+            "null\ninteger\ninteger\nreal\ntext\ntext\nblob\nblob\n")
     }
 
     func testShellTextMatchesSqlite3() throws {
         let directory = try TemporaryDirectory("sqlitecore", removedAfter: self).url
         let path = directory.appendingPathComponent("v.sqlite").path
         let db = try Connection(path: path, create: true)
-        let sql = "SELECT 1.0, 1e20, 0.1, -2.5e-7, 123456789012345678.0, 1e300*1e300, -1e300*1e300, 3, NULL, 'x', x'4142', 100.0/3"
+        let sql =
+            "SELECT 1.0, 1e20, 0.1, -2.5e-7, 123456789012345678.0, 1e300*1e300, -1e300*1e300, 3, NULL, 'x', x'4142', 100.0/3"
         let ours = try db.query(sql).map { $0.values.map(\.shellText).joined(separator: "|") + "\n" }.joined()
         XCTAssertEqual(ours, try Oracle.sqlite3Script(path, sql + ";"))
     }
 
     func testMultipleStatementsReturnAllRowsInOrder() throws {
         let db = try Connection(uri: "file::memory:")
-        let rows = try db.query("CREATE TABLE t (a); INSERT INTO t VALUES (1), (2); SELECT a FROM t; -- done\n SELECT 'x' AS b;")
-        XCTAssertEqual(rows, [Row(columnNames: ["a"], values: [1]), Row(columnNames: ["a"], values: [2]), Row(columnNames: ["b"], values: ["x"])])
+        let rows = try db.query(
+            "CREATE TABLE t (a); INSERT INTO t VALUES (1), (2); SELECT a FROM t; -- done\n SELECT 'x' AS b;")
+        XCTAssertEqual(
+            rows,
+            [
+                Row(columnNames: ["a"], values: [1]), Row(columnNames: ["a"], values: [2]),
+                Row(columnNames: ["b"], values: ["x"]),
+            ])
         XCTAssertEqual(rows[2]["B"], "x")
         XCTAssertNil(rows[2]["nope"])
     }
@@ -44,11 +55,18 @@ final class ConnectionTests: XCTestCase {
             XCTAssertEqual(error.extendedResultCode, .SQLITE_CONSTRAINT_UNIQUE)
             XCTAssertEqual(error.message, "UNIQUE constraint failed: t.a")
             XCTAssertEqual(error.sql, "INSERT INTO t VALUES (1)")
-            XCTAssertTrue(error.description.contains("2067") && error.description.contains("INSERT INTO t"), error.description)
+            XCTAssertTrue(
+                error.description.contains("2067") && error.description.contains("INSERT INTO t"), error.description)
         }
-        XCTAssertThrowsError(try db.execute("SELEC 1")) { XCTAssertEqual(($0 as! SQLiteError).resultCode, .SQLITE_ERROR) }
-        XCTAssertThrowsError(try db.execute("SELECT ?, ?", [1])) { XCTAssertEqual(($0 as! SQLiteError).resultCode, .SQLITE_RANGE) }
-        XCTAssertThrowsError(try db.execute("SELECT 1", [1])) { XCTAssertEqual(($0 as! SQLiteError).resultCode, .SQLITE_RANGE) }
+        XCTAssertThrowsError(try db.execute("SELEC 1")) {
+            XCTAssertEqual(($0 as! SQLiteError).resultCode, .SQLITE_ERROR)
+        }
+        XCTAssertThrowsError(try db.execute("SELECT ?, ?", [1])) {
+            XCTAssertEqual(($0 as! SQLiteError).resultCode, .SQLITE_RANGE)
+        }
+        XCTAssertThrowsError(try db.execute("SELECT 1", [1])) {
+            XCTAssertEqual(($0 as! SQLiteError).resultCode, .SQLITE_RANGE)
+        }
         db.close()
         XCTAssertThrowsError(try db.execute("SELECT 1"))
     }
@@ -56,11 +74,11 @@ final class ConnectionTests: XCTestCase {
     func testTransactionRollsBackOnError() throws {
         let db = try Connection(uri: "file::memory:")
         try db.execute("CREATE TABLE t (a)")
-        XCTAssertThrowsError(try db.inTransaction { try db.execute("INSERT INTO t VALUES (1); INSERT INTO nope VALUES (2)") })
+        XCTAssertThrowsError(
+            try db.inTransaction { try db.execute("INSERT INTO t VALUES (1); INSERT INTO nope VALUES (2)") })
         XCTAssertEqual(try db.scalar("SELECT count(*) FROM t"), 0)
     }
 }
-
 
 /// Questions about a connection's schemas, answered by SQLite's C API and catalog instead of by
 /// an error message.

@@ -8,7 +8,8 @@ final class ProgramInstructionTests: XCTestCase {
     func testProgramIsTheOneSqlite3Explains() throws {
         let directory = try TemporaryDirectory("program", removedAfter: self)
         let path = directory.url("p.db").path
-        let schema = "CREATE TABLE t(id INTEGER PRIMARY KEY AUTOINCREMENT, x NOT NULL ON CONFLICT FAIL, "
+        let schema =
+            "CREATE TABLE t(id INTEGER PRIMARY KEY AUTOINCREMENT, x NOT NULL ON CONFLICT FAIL, "
             + "y UNIQUE ON CONFLICT ROLLBACK, z DEFAULT 'a|b');"
         _ = try Oracle.sqlite3Script(path, schema)
         let db = try Connection(uri: SQLiteURI.fileURI(path: path, parameters: [("mode", "ro")]))
@@ -18,8 +19,13 @@ final class ProgramInstructionTests: XCTestCase {
         let expected = listing.split(separator: "\n").map { line -> [String] in
             Array(line.split(separator: "|", omittingEmptySubsequences: false).prefix(7).map(String.init))
         }
-        XCTAssertEqual(program.map { [String($0.address), $0.opcode, String($0.p1), String($0.p2), String($0.p3),
-                                      $0.p4 ?? "", String($0.p5)] }, expected)
+        XCTAssertEqual(
+            program.map {
+                [
+                    String($0.address), $0.opcode, String($0.p1), String($0.p2), String($0.p3),
+                    $0.p4 ?? "", String($0.p5),
+                ]
+            }, expected)
         // What SQLite's program settles: the conflict clauses (OE_Fail = 3, OE_Rollback = 1) and
         // AUTOINCREMENT (NewRowid's P3 holds the largest rowid sqlite_sequence had).
         XCTAssertTrue(program.contains { $0.opcode == "HaltIfNull" && $0.p2 == 3 })

@@ -58,7 +58,8 @@ final class ResultCodeTests: XCTestCase {
             caught = "constraint"
         }
         XCTAssertEqual(caught, "constraint")
-        XCTAssertFalse(ResultCode.SQLITE_CONSTRAINT ~= (CocoaError(.fileNoSuchFile) as Error), "only an SQLiteError matches")
+        XCTAssertFalse(
+            ResultCode.SQLITE_CONSTRAINT ~= (CocoaError(.fileNoSuchFile) as Error), "only an SQLiteError matches")
     }
 
     func testCodesAreSQLitesOwn() throws {

@@ -11,7 +11,9 @@ final class StatementTests: XCTestCase {
         XCTAssertEqual(insert.parameterCount, 3)
         for fields in [["1", "2.5", "x"], ["0012", "1e3", ""]] {
             for (index, field) in fields.enumerated() {
-                let status = field.withCString { insert.bindText($0, count: Int32(field.utf8.count), at: Int32(index + 1)) }
+                let status = field.withCString {
+                    insert.bindText($0, count: Int32(field.utf8.count), at: Int32(index + 1))
+                }
                 XCTAssertEqual(status, .SQLITE_OK)
             }
             XCTAssertEqual(insert.stepStatus(), .SQLITE_DONE)

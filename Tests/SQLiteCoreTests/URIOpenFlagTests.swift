@@ -12,11 +12,13 @@ final class URIOpenFlagTests: XCTestCase {
 
     func testAttachHonoursURIsWithoutTheBuildOption() throws {
         guard ProcessInfo.processInfo.environment[Self.childVariable] == nil else { return }
-        let result = try ProcessRunner.run(CommandLine.arguments[0], ["SQLiteCoreTests.URIOpenFlagTests/testChild"],
-                                           environment: [Self.childVariable: "1"])
+        let result = try ProcessRunner.run(
+            CommandLine.arguments[0], ["SQLiteCoreTests.URIOpenFlagTests/testChild"],
+            environment: [Self.childVariable: "1"])
         XCTAssertEqual(result.status, 0, result.stdoutText + result.stderrText)
-        XCTAssertTrue(result.stdoutText.contains("URI-CHILD-OK") || result.stderrText.contains("URI-CHILD-OK"),
-                      result.stdoutText + result.stderrText)
+        XCTAssertTrue(
+            result.stdoutText.contains("URI-CHILD-OK") || result.stderrText.contains("URI-CHILD-OK"),
+            result.stdoutText + result.stderrText)
     }
 
     /// Runs only in the child process (a no-op otherwise).
@@ -33,7 +35,9 @@ final class URIOpenFlagTests: XCTestCase {
         try connection.execute("ATTACH DATABASE ? AS shipped", [.text(uri)])
         XCTAssertEqual(try connection.scalar("SELECT x FROM shipped.t"), 1)
         XCTAssertTrue(connection.isReadOnly(schema: "shipped"))
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted(), ["shipped db.sqlite", "user.sqlite"])
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted(),
+            ["shipped db.sqlite", "user.sqlite"])
         print("URI-CHILD-OK")
     }
 }

@@ -25,23 +25,33 @@ final class FileCompletionTests: XCTestCase {
 
     func testPrefixesMatchShell() throws {
         let dir = try makeScratchDirectory(self)
-        for prefix in ["ab", "AB", "s", "sel", "t", "TÁ", "tá", "x", "aux", "view", "main", "temp", "zz", "n", "_", "'"] {
-            try assertSameAsShell(schema + "SELECT rowid, candidate, quote(prefix), phase FROM completion('\(prefix)');", in: dir)
+        for prefix in [
+            "ab", "AB", "s", "sel", "t", "TÁ", "tá", "x", "aux", "view", "main", "temp", "zz", "n", "_", "'",
+        ] {
+            try assertSameAsShell(
+                schema + "SELECT rowid, candidate, quote(prefix), phase FROM completion('\(prefix)');", in: dir)
         }
     }
 
     func testWholeLineMatchesShell() throws {
         let dir = try makeScratchDirectory(self)
-        for line in ["SELECT * FROM t", "select ab", "SELECT tx.", "INSERT INTO aux_db.au", "", "SELECT x_9_a", "update \"táble"] {
-            try assertSameAsShell(schema + "SELECT candidate, quote(prefix), quote(wholeline), phase FROM completion(NULL, '\(line)');", in: dir)
+        for line in [
+            "SELECT * FROM t", "select ab", "SELECT tx.", "INSERT INTO aux_db.au", "", "SELECT x_9_a", "update \"táble",
+        ] {
+            try assertSameAsShell(
+                schema + "SELECT candidate, quote(prefix), quote(wholeline), phase FROM completion(NULL, '\(line)');",
+                in: dir)
         }
-        try assertSameAsShell(schema + "SELECT candidate, quote(prefix), quote(wholeline) FROM completion('ab', 'SELECT * FROM t');", in: dir)
+        try assertSameAsShell(
+            schema + "SELECT candidate, quote(prefix), quote(wholeline) FROM completion('ab', 'SELECT * FROM t');",
+            in: dir)
         try assertSameAsShell(schema + "SELECT candidate FROM completion WHERE wholeline = 'select ta';", in: dir)
     }
 
     func testSuggestedUsageMatchesShell() throws {
         let dir = try makeScratchDirectory(self)
-        try assertSameAsShell(schema + "SELECT DISTINCT candidate COLLATE nocase FROM completion('a', 'select a') ORDER BY 1;", in: dir)
+        try assertSameAsShell(
+            schema + "SELECT DISTINCT candidate COLLATE nocase FROM completion('a', 'select a') ORDER BY 1;", in: dir)
         try assertSameAsShell("SELECT * FROM pragma_table_xinfo('completion');", in: dir)
     }
 }

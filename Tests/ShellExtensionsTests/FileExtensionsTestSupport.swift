@@ -102,7 +102,9 @@ func runPython(_ script: String, in directory: URL) throws {
 /// Asserts that `sql` gives the same rows and error through our extensions (with `directory`
 /// as the base directory, run from elsewhere) and through the shell run inside `directory`.
 @discardableResult
-func assertSameAsShell(_ sql: String, in directory: URL, file: StaticString = #filePath, line: UInt = #line) throws -> QueryOutcome {
+func assertSameAsShell(_ sql: String, in directory: URL, file: StaticString = #filePath, line: UInt = #line) throws
+    -> QueryOutcome
+{
     let expected = try runShell(sql, in: directory)
     let actual = runOurs(sql, baseDirectory: directory.path)
     XCTAssertEqual(actual, expected, "query: \(sql)", file: file, line: line)

@@ -17,9 +17,12 @@ final class FileFsdirTests: XCTestCase {
         try Data().write(to: tree.appendingPathComponent("empty"))
         try Data([0, 1, 2, 255]).write(to: tree.appendingPathComponent("sub/dëeper/bytes.bin"))
         try Data("x".utf8).write(to: tree.appendingPathComponent("sub/.hidden"))
-        try fm.createSymbolicLink(atPath: tree.appendingPathComponent("link-to-file").path, withDestinationPath: "日本語.txt")
-        try fm.createSymbolicLink(atPath: tree.appendingPathComponent("sub/link-to-dir").path, withDestinationPath: "dëeper")
-        try fm.createSymbolicLink(atPath: tree.appendingPathComponent("dangling").path, withDestinationPath: "nowhere/at/all")
+        try fm.createSymbolicLink(
+            atPath: tree.appendingPathComponent("link-to-file").path, withDestinationPath: "日本語.txt")
+        try fm.createSymbolicLink(
+            atPath: tree.appendingPathComponent("sub/link-to-dir").path, withDestinationPath: "dëeper")
+        try fm.createSymbolicLink(
+            atPath: tree.appendingPathComponent("dangling").path, withDestinationPath: "nowhere/at/all")
         try fm.setAttributes([.posixPermissions: 0o750], ofItemAtPath: tree.appendingPathComponent("sub").path)
         try fm.setAttributes([.posixPermissions: 0o600], ofItemAtPath: tree.appendingPathComponent("empty").path)
         return dir
@@ -62,8 +65,12 @@ final class FileFsdirTests: XCTestCase {
         let dir = try makeTree()
         try assertSameAsShell("SELECT quote(path), quote(dir), count(*) FROM fsdir('tree', 'tree/..');", in: dir)
         try assertSameAsShell("SELECT name FROM fsdir('tree') WHERE data IS NULL ORDER BY name;", in: dir)
-        try assertSameAsShell("SELECT a.name, b.name FROM fsdir('tree/sub') a JOIN fsdir(a.name) b WHERE a.mode & 0170000 = 0100000;", in: dir)
-        try assertSameAsShell("SELECT sum(length(data)), max(mtime) = min(mtime) FROM fsdir('tree') WHERE mode & 0170000 = 0100000;", in: dir)
+        try assertSameAsShell(
+            "SELECT a.name, b.name FROM fsdir('tree/sub') a JOIN fsdir(a.name) b WHERE a.mode & 0170000 = 0100000;",
+            in: dir)
+        try assertSameAsShell(
+            "SELECT sum(length(data)), max(mtime) = min(mtime) FROM fsdir('tree') WHERE mode & 0170000 = 0100000;",
+            in: dir)
     }
 
     func testErrorsMatchShell() throws {

@@ -46,17 +46,21 @@ final class ValueDbdataTests: XCTestCase {
     }
 
     /// Runs every query over the database built by `sql`, after `corrupt` edits its page files.
-    func assertDatabaseMatchesShell(_ sql: String, queries: [String] = queries, corrupt: (URL) throws -> Void = { _ in },
-                                    file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertDatabaseMatchesShell(
+        _ sql: String, queries: [String] = queries, corrupt: (URL) throws -> Void = { _ in },
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let dir = try Self.pageDirectory(sql)
         defer { try? FileManager.default.removeItem(at: dir) }
         try corrupt(dir)
-        try assertMatchesShell(queries, directory: dir, prepare: { $0.registerReadfile(directory: dir.path) }, file: file, line: line)
+        try assertMatchesShell(
+            queries, directory: dir, prepare: { $0.registerReadfile(directory: dir.path) }, file: file, line: line)
     }
 
     /// A table and an index of every value type.
     func testSmallDatabaseMatchesShell() throws {
-        try assertDatabaseMatchesShell("""
+        try assertDatabaseMatchesShell(
+            """
             create table t(a, b); create index ti on t(b);
             insert into t values(1, 'x'), (2.5, x'0102'), (null, 300), (-1, 'hello'), (0, 1), (127, -128), (32768, 8388608),
               (2147483648, 140737488355328), (-9223372036854775808, 9223372036854775807), (1e300, -0.0), ('', x'');
@@ -65,7 +69,8 @@ final class ValueDbdataTests: XCTestCase {
 
     /// Small pages: interior table and index pages, overflow chains, a WITHOUT ROWID table.
     func testMultiLevelDatabaseMatchesShell() throws {
-        try assertDatabaseMatchesShell("""
+        try assertDatabaseMatchesShell(
+            """
             pragma page_size = 512; create table big(id integer primary key, v, w); create index bw on big(w);
             with recursive s(value) as (select 1 union all select value + 1 from s where value < 300)
             insert into big(v, w) select printf('%.*c', value % 700, 'a'), value * 7919 % 1000 from s;
@@ -80,7 +85,9 @@ final class ValueDbdataTests: XCTestCase {
     /// Text in UTF-16 databases comes back as text.
     func testUtf16DatabasesMatchShell() throws {
         for encoding in ["UTF-16le", "UTF-16be"] {
-            try assertDatabaseMatchesShell("pragma encoding = '\(encoding)'; create table t(a); insert into t values('héllo'), ('ü'), (x'00ff'), ('');")
+            try assertDatabaseMatchesShell(
+                "pragma encoding = '\(encoding)'; create table t(a); insert into t values('héllo'), ('ü'), (x'00ff'), ('');"
+            )
         }
     }
 
@@ -97,16 +104,21 @@ final class ValueDbdataTests: XCTestCase {
             """
         for _ in 0..<40 {
             let edits = (0..<Int.random(in: 1...4, using: &rng)).map { _ in
-                (Int.random(in: 2...6, using: &rng), Int.random(in: 0..<24, using: &rng), UInt8.random(in: 0...255, using: &rng))
+                (
+                    Int.random(in: 2...6, using: &rng), Int.random(in: 0..<24, using: &rng),
+                    UInt8.random(in: 0...255, using: &rng)
+                )
             }
-            try assertDatabaseMatchesShell(sql, queries: Self.queries.filter { $0.contains("dbptr") }, corrupt: { dir in
-                for (page, offset, byte) in edits {
-                    let url = dir.appendingPathComponent("\(page)")
-                    guard var data = try? Data(contentsOf: url), offset < data.count else { continue }
-                    data[offset] = byte
-                    try data.write(to: url)
-                }
-            })
+            try assertDatabaseMatchesShell(
+                sql, queries: Self.queries.filter { $0.contains("dbptr") },
+                corrupt: { dir in
+                    for (page, offset, byte) in edits {
+                        let url = dir.appendingPathComponent("\(page)")
+                        guard var data = try? Data(contentsOf: url), offset < data.count else { continue }
+                        data[offset] = byte
+                        try data.write(to: url)
+                    }
+                })
         }
     }
 }

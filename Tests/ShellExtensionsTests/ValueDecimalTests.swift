@@ -3,21 +3,29 @@ import XCTest
 
 /// The decimal functions, aggregate and collation against the sqlite3 shell.
 final class ValueDecimalTests: XCTestCase {
-    static let values = ["NULL", "''", "'0'", "'-0'", "'-0.000'", "'-.0'", "'abc'", "'1a2.3b4'", "x'3ff0000000000000'", "x'313233'",
-                         "' 12 '", "'1e'", "'1.5e3'", "'1.5e-3'", "'12e-5'", "'0012.3400'", "'.5'", "'5.'", "'+-5'", "'1-2'",
-                         "'1e5.5'", "'0x10'", "'1 2'", "'1e+3'", "'0.5e-1'", "'123.456e-7'", "'9.99e2'", "char(9)||'5'", "'  -0012'",
-                         "0.1", "1.5", "1e300", "-1.0e-5", "9223372036854775807", "-9223372036854775808", "0", "-1", "'1.2.3'",
-                         "'99999999999999999999999999.999999999999'", "'-0.0000000000000000001'", "'é5'", "'1e-1000'", "'3e40'"]
+    static let values = [
+        "NULL", "''", "'0'", "'-0'", "'-0.000'", "'-.0'", "'abc'", "'1a2.3b4'", "x'3ff0000000000000'", "x'313233'",
+        "' 12 '", "'1e'", "'1.5e3'", "'1.5e-3'", "'12e-5'", "'0012.3400'", "'.5'", "'5.'", "'+-5'", "'1-2'",
+        "'1e5.5'", "'0x10'", "'1 2'", "'1e+3'", "'0.5e-1'", "'123.456e-7'", "'9.99e2'", "char(9)||'5'", "'  -0012'",
+        "0.1", "1.5", "1e300", "-1.0e-5", "9223372036854775807", "-9223372036854775808", "0", "-1", "'1.2.3'",
+        "'99999999999999999999999999.999999999999'", "'-0.0000000000000000001'", "'é5'", "'1e-1000'", "'3e40'",
+    ]
 
     /// decimal(X) of awkward text, and each binary function over a grid of values.
     func testFunctionsMatchShell() throws {
         var exprs = Self.values.map { "decimal(\($0))" }
-        let operands = ["NULL", "'0'", "'-0'", "'1'", "'-1'", "'1.0'", "'-1.0'", "'0.1'", "'0.2'", "'-0.000'", "'999.99'", "'0.001'",
-                        "'123456789012345678901234567890'", "'-5e-3'", "2.5", "'abc'", "'1e10'", "'1e-10'"]
+        let operands = [
+            "NULL", "'0'", "'-0'", "'1'", "'-1'", "'1.0'", "'-1.0'", "'0.1'", "'0.2'", "'-0.000'", "'999.99'",
+            "'0.001'",
+            "'123456789012345678901234567890'", "'-5e-3'", "2.5", "'abc'", "'1e10'", "'1e-10'",
+        ]
         for f in ["decimal_add", "decimal_sub", "decimal_mul", "decimal_cmp"] {
             for a in operands { for b in operands { exprs.append("\(f)(\(a), \(b))") } }
         }
-        exprs += ["length(decimal('1e999999999'))", "decimal_add('1e-1000000','1') = '1.' || printf('%.*c', 999999, '0') || '1'"]
+        exprs += [
+            "length(decimal('1e999999999'))",
+            "decimal_add('1e-1000000','1') = '1.' || printf('%.*c', 999999, '0') || '1'",
+        ]
         try assertMatchesShell(selectCases(exprs))
     }
 
@@ -38,7 +46,8 @@ final class ValueDecimalTests: XCTestCase {
 
     /// The decimal collation in ORDER BY, comparisons, DISTINCT and an index.
     func testCollationMatchesShell() throws {
-        let list = Self.values.filter { !$0.hasPrefix("x") && $0 != "NULL" && !$0.contains("char(") }.joined(separator: "),(")
+        let list = Self.values.filter { !$0.hasPrefix("x") && $0 != "NULL" && !$0.contains("char(") }.joined(
+            separator: "),(")
         try assertMatchesShell([
             "create table c(x); insert into c values(\(list));",
             "select group_concat(quote(x), ',') from (select x from c order by x collate decimal, x);",
@@ -56,7 +65,10 @@ final class ValueDecimalTests: XCTestCase {
         for _ in 0..<300 { numbers.append(Self.randomDecimal(&rng)) }
         for i in 0..<numbers.count {
             let a = sqlLiteral(numbers[i]), b = sqlLiteral(numbers[(i * 7 + 3) % numbers.count])
-            exprs += ["decimal(\(a))", "decimal_add(\(a), \(b))", "decimal_sub(\(a), \(b))", "decimal_mul(\(a), \(b))", "decimal_cmp(\(a), \(b))"]
+            exprs += [
+                "decimal(\(a))", "decimal_add(\(a), \(b))", "decimal_sub(\(a), \(b))", "decimal_mul(\(a), \(b))",
+                "decimal_cmp(\(a), \(b))",
+            ]
         }
         var cases = selectCases(exprs)
         cases.append("create table r(x); insert into r values(\(numbers.map(sqlLiteral).joined(separator: "),(")));")
@@ -77,7 +89,9 @@ final class ValueDecimalTests: XCTestCase {
             if i == point { s += "." }
             s += String(Int.random(in: 0...9, using: &rng))
         }
-        if Int.random(in: 0..<5, using: &rng) == 0 { s += "e" + ["", "-", "+"].randomElement(using: &rng)! + String(Int.random(in: 0...30, using: &rng)) }
+        if Int.random(in: 0..<5, using: &rng) == 0 {
+            s += "e" + ["", "-", "+"].randomElement(using: &rng)! + String(Int.random(in: 0...30, using: &rng))
+        }
         if Int.random(in: 0..<20, using: &rng) == 0 { s += "x" }
         return s
     }

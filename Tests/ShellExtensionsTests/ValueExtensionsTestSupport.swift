@@ -21,15 +21,20 @@ final class ExtensionConnection {
     /// Registers a test-only readfile(NAME) returning the bytes of `directory`/NAME (NULL if
     /// absent), standing in for the shell's readfile run in that directory.
     func registerReadfile(directory: String) {
-        sqlite3_create_function_v2(db, "readfile", 1, SQLITE_UTF8, strdup(directory), { context, _, argv in
-            guard let base = sqlite3_user_data(context), let argv, let name = sqlite3_value_text(argv[0]) else { return }
-            let path = String(cString: base.assumingMemoryBound(to: CChar.self)) + "/" + String(cString: name)
-            guard let data = FileManager.default.contents(atPath: path) else { return }
-            data.withUnsafeBytes { bytes in
-                sqlite3_result_blob64(context, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(bytes.count),
-                                      unsafeBitCast(-1, to: sqlite3_destructor_type.self))
-            }
-        }, nil, nil, { free($0) })
+        sqlite3_create_function_v2(
+            db, "readfile", 1, SQLITE_UTF8, strdup(directory),
+            { context, _, argv in
+                guard let base = sqlite3_user_data(context), let argv, let name = sqlite3_value_text(argv[0]) else {
+                    return
+                }
+                let path = String(cString: base.assumingMemoryBound(to: CChar.self)) + "/" + String(cString: name)
+                guard let data = FileManager.default.contents(atPath: path) else { return }
+                data.withUnsafeBytes { bytes in
+                    sqlite3_result_blob64(
+                        context, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(bytes.count),
+                        unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+                }
+            }, nil, nil, { free($0) })
     }
 
     /// Runs every statement of `sql` and returns the rows ("a|b" lines) and, for a statement
@@ -62,7 +67,9 @@ final class ExtensionConnection {
             for i in 0..<sqlite3_column_count(stmt) {
                 if i > 0 { output.append(UInt8(ascii: "|")) }
                 if let text = sqlite3_column_text(stmt, i) {
-                    output += Array(UnsafeBufferPointer(start: text, count: strlen(UnsafeRawPointer(text).assumingMemoryBound(to: CChar.self))))
+                    output += Array(
+                        UnsafeBufferPointer(
+                            start: text, count: strlen(UnsafeRawPointer(text).assumingMemoryBound(to: CChar.self))))
                 }
             }
             output.append(UInt8(ascii: "\n"))
@@ -85,10 +92,13 @@ enum ShellOracle {
         script += ".print #CASE end\n"
         // Line-buffered output (stdbuf) with stderr in the same file keeps rows and errors in order.
         let stdbuf = "/usr/bin/stdbuf"
-        guard FileManager.default.isExecutableFile(atPath: stdbuf) else { throw OracleError.missing("\(stdbuf) is not installed") }
+        guard FileManager.default.isExecutableFile(atPath: stdbuf) else {
+            throw OracleError.missing("\(stdbuf) is not installed")
+        }
         let raw = try ProcessRunner.runInterleaved(
             stdbuf, ["-oL", try Oracle.sqlite3.path(), "-init", "/dev/null", ":memory:"],
-            in: directory, input: Data(script.utf8)).output
+            in: directory, input: Data(script.utf8)
+        ).output
         return try split(raw, count: cases.count)
     }
 
@@ -123,8 +133,10 @@ extension XCTestCase {
     /// Runs every case through the extensions and through the shell, asserting identical output.
     /// `prepare` may add test-only functions to our connection before the cases run;
     /// `directory` is the shell's working directory.
-    func assertMatchesShell(_ cases: [String], directory: URL? = nil, prepare: (ExtensionConnection) -> Void = { _ in },
-                            file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertMatchesShell(
+        _ cases: [String], directory: URL? = nil, prepare: (ExtensionConnection) -> Void = { _ in },
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let expected = try ShellOracle.outputs(of: cases, directory: directory)
         let connection = ExtensionConnection(file: file, line: line)
         prepare(connection)
@@ -137,7 +149,9 @@ extension XCTestCase {
                     try? Data(want.utf8).write(to: URL(fileURLWithPath: "\(dump)-\(failures)-shell.txt"))
                     try? Data(got.utf8).write(to: URL(fileURLWithPath: "\(dump)-\(failures)-ours.txt"))
                 }
-                XCTFail("\(sql)\n  shell: \(want.debugDescription)\n  ours:  \(got.debugDescription)", file: file, line: line)
+                XCTFail(
+                    "\(sql)\n  shell: \(want.debugDescription)\n  ours:  \(got.debugDescription)", file: file,
+                    line: line)
             }
         }
     }

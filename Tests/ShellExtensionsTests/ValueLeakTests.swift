@@ -24,7 +24,8 @@ final class ValueLeakTests: XCTestCase {
         do {
             let connection = ExtensionConnection()
             _ = connection.output(of: sql)
-            XCTAssertGreaterThan(sqlite3_memory_used(), baseline, "SQLite's memory statistics are off: the test would prove nothing")
+            XCTAssertGreaterThan(
+                sqlite3_memory_used(), baseline, "SQLite's memory statistics are off: the test would prove nothing")
         }
         XCTAssertEqual(sqlite3_memory_used(), baseline)
     }

@@ -4,11 +4,14 @@ import XCTest
 final class ValueSeriesTests: XCTestCase {
     /// Argument lists: defaults, negative and zero steps, NULLs, text, reals, overflow (limited).
     func testSeriesArgumentsMatchShell() throws {
-        let arguments = ["1,5", "5,1", "1,10,3", "1,10,-3", "10,1,-3", "1,5,0", "0", "4294967290", "-5,5,2", "-5,5,-2",
-                         "null,3", "1,null", "1,3,null", "'a','3'", "'2','4','1'", "1.5,4.9", "1,1", "1,0", "-3,-1",
-                         "9223372036854775800,9223372036854775807", "-9223372036854775808,-9223372036854775805,-1",
-                         "1,100,9223372036854775807", "0,10,-9223372036854775808", "-9223372036854775808,9223372036854775807,4611686018427387904",
-                         "5,5,-1", "1,10,-20", "1,10,20", "x'01',3", "", "1,2,3,4"]
+        let arguments = [
+            "1,5", "5,1", "1,10,3", "1,10,-3", "10,1,-3", "1,5,0", "0", "4294967290", "-5,5,2", "-5,5,-2",
+            "null,3", "1,null", "1,3,null", "'a','3'", "'2','4','1'", "1.5,4.9", "1,1", "1,0", "-3,-1",
+            "9223372036854775800,9223372036854775807", "-9223372036854775808,-9223372036854775805,-1",
+            "1,100,9223372036854775807", "0,10,-9223372036854775808",
+            "-9223372036854775808,9223372036854775807,4611686018427387904",
+            "5,5,-1", "1,10,-20", "1,10,20", "x'01',3", "", "1,2,3,4",
+        ]
         var cases = [String]()
         for a in arguments {
             cases.append("select group_concat(value, ' ') from (select value from generate_series(\(a)) limit 30);")
@@ -16,8 +19,12 @@ final class ValueSeriesTests: XCTestCase {
             // Without STOP the core would sort 2^32 rows; every other list has both bounds, so the
             // table itself delivers the order and LIMIT stops the wrapping series.
             guard a != "0" else { continue }
-            cases.append("select group_concat(value, ' ') from (select value from generate_series(\(a)) order by value desc limit 30);")
-            cases.append("select group_concat(value, ' ') from (select value from generate_series(\(a)) order by value asc limit 30);")
+            cases.append(
+                "select group_concat(value, ' ') from (select value from generate_series(\(a)) order by value desc limit 30);"
+            )
+            cases.append(
+                "select group_concat(value, ' ') from (select value from generate_series(\(a)) order by value asc limit 30);"
+            )
         }
         try assertMatchesShell(cases)
     }

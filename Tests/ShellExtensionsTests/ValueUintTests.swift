@@ -3,10 +3,12 @@ import XCTest
 
 /// The uint collation against the sqlite3 shell.
 final class ValueUintTests: XCTestCase {
-    static let fixed = ["", "a", "a0", "a00", "a1", "a01", "a001", "a9", "a10", "a010", "a2b", "a2b3", "a2b03", "a10b",
-                        "0", "00", "000", "1", "01", "10", "100", "18446744073709551616", "18446744073709551615",
-                        "99999999999999999999999999", "x 7 y", "x 07 y", "x7y", "é1", "é01", "e2", "9a", "09a", "Z5", "z5",
-                        "1.5", "1.10", "-3", "-03", "abc", "ABC", "a b", "12abc", "12", "012"]
+    static let fixed = [
+        "", "a", "a0", "a00", "a1", "a01", "a001", "a9", "a10", "a010", "a2b", "a2b3", "a2b03", "a10b",
+        "0", "00", "000", "1", "01", "10", "100", "18446744073709551616", "18446744073709551615",
+        "99999999999999999999999999", "x 7 y", "x 07 y", "x7y", "é1", "é01", "e2", "9a", "09a", "Z5", "z5",
+        "1.5", "1.10", "-3", "-03", "abc", "ABC", "a b", "12abc", "12", "012",
+    ]
 
     /// Orders a fixed list of awkward strings, compares pairs, and uses the collation in an index.
     func testUintOrderingMatchesShell() throws {

@@ -4,7 +4,8 @@ import XCTest
 /// The zipfile() aggregate builds the same bytes as the sqlite3 shell's.
 final class ZipAggregateTests: XCTestCase {
     /// Deterministic, poorly compressible bytes (no generate_series: only the file half is registered).
-    private let noisy = "(WITH RECURSIVE n(i, s) AS (SELECT 1, '' UNION ALL SELECT i + 1, s || char((i * 7919 + i * i * 31) % 2000 + 33) FROM n WHERE i <= 1500) SELECT CAST(s AS BLOB) FROM n ORDER BY i DESC LIMIT 1)"
+    private let noisy =
+        "(WITH RECURSIVE n(i, s) AS (SELECT 1, '' UNION ALL SELECT i + 1, s || char((i * 7919 + i * i * 31) % 2000 + 33) FROM n WHERE i <= 1500) SELECT CAST(s AS BLOB) FROM n ORDER BY i DESC LIMIT 1)"
 
     private func assertArchive(_ rows: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let dir = try makeScratchDirectory(self)
@@ -15,7 +16,8 @@ final class ZipAggregateTests: XCTestCase {
     }
 
     func testFilesDirectoriesAndMethodsMatchShell() throws {
-        try assertArchive("""
+        try assertArchive(
+            """
             SELECT 'a.txt' AS name, 420 AS mode, 1700000000 AS mtime, 'hello hello hello hello hello' AS data, NULL AS method
             UNION ALL SELECT 'tiny', 33188, 1700000001, 'x', NULL
             UNION ALL SELECT 'tiny-deflated', 33188, 1700000002, 'x', 8
@@ -34,7 +36,8 @@ final class ZipAggregateTests: XCTestCase {
     }
 
     func testModesAndTimesMatchShell() throws {
-        try assertArchive("""
+        try assertArchive(
+            """
             SELECT 'f1' AS name, '-rw-r--r--' AS mode, 0 AS mtime, 'a' AS data, NULL AS method
             UNION ALL SELECT 'f2', '-rwxr-x--x', 315532800, 'b', NULL
             UNION ALL SELECT 'd1', 'drwxr-x---', 315532799, NULL, NULL
@@ -52,7 +55,8 @@ final class ZipAggregateTests: XCTestCase {
 
     func testTwoArgumentFormMatchesShellWhenReadBack() throws {
         let dir = try makeScratchDirectory(self)
-        try assertSameAsShell("""
+        try assertSameAsShell(
+            """
             SELECT name, mode, sz, method, quote(data), abs(mtime - strftime('%s', 'now')) < 5
             FROM zipfile((SELECT zipfile(n, d) FROM (SELECT 'a' AS n, 'aaaaaaaaaaaaaaaaaaaa' AS d UNION ALL SELECT 'b/', NULL)));
             """, in: dir)
@@ -60,7 +64,8 @@ final class ZipAggregateTests: XCTestCase {
 
     func testGroupsAndNoRowsMatchShell() throws {
         let dir = try makeScratchDirectory(self)
-        try assertSameAsShell("""
+        try assertSameAsShell(
+            """
             WITH f(g, n, d) AS (VALUES (1, 'x', 'one'), (2, 'y', 'two'), (1, 'z', 'three'))
             SELECT g, hex(zipfile(n, 420, 1000000000, d)) FROM f GROUP BY g ORDER BY g;
             """, in: dir)
@@ -69,7 +74,8 @@ final class ZipAggregateTests: XCTestCase {
 
     func testArchiveBuiltInMemoryReadsBackAsShell() throws {
         let dir = try makeScratchDirectory(self)
-        try assertSameAsShell("""
+        try assertSameAsShell(
+            """
             SELECT name, mode, mtime, sz, method, hex(data), hex(rawdata) FROM zipfile((
               SELECT zipfile(name, 420, 1234567891, data) FROM (SELECT 'one' AS name, 'data data data data' AS data
                 UNION ALL SELECT 'two', \(noisy))));
@@ -94,6 +100,8 @@ final class ZipAggregateTests: XCTestCase {
 
     func testFunctionListMatchesShell() throws {
         let dir = try makeScratchDirectory(self)
-        try assertSameAsShell("SELECT name, type, enc, narg, flags FROM pragma_function_list WHERE name LIKE 'zipfile%' OR name LIKE 'sqlar%' ORDER BY name, narg;", in: dir)
+        try assertSameAsShell(
+            "SELECT name, type, enc, narg, flags FROM pragma_function_list WHERE name LIKE 'zipfile%' OR name LIKE 'sqlar%' ORDER BY name, narg;",
+            in: dir)
     }
 }

@@ -11,7 +11,8 @@ final class ZipReadTests: XCTestCase {
     /// own zipfile() aggregate), empty.zip (zero bytes) and notzip.txt.
     private func makeArchives() throws -> URL {
         let dir = try makeScratchDirectory(self)
-        try runPython("""
+        try runPython(
+            """
             import zipfile
             with zipfile.ZipFile('py.zip', 'w') as z:
                 def add(name, data, method, mode, when, comment=b''):
@@ -57,7 +58,8 @@ final class ZipReadTests: XCTestCase {
     func testArchiveGivenAsBlobMatchesShell() throws {
         let dir = try makeArchives()
         try assertSameAsShell("SELECT \(columns) FROM zipfile(readfile('py.zip'));", in: dir)
-        try assertSameAsShell("SELECT \(columns) FROM zipfile((SELECT zipfile('n', 420, 1600000000, 'data data data data')));", in: dir)
+        try assertSameAsShell(
+            "SELECT \(columns) FROM zipfile((SELECT zipfile('n', 420, 1600000000, 'data data data data')));", in: dir)
     }
 
     func testZipfileCdsMatchesShell() throws {
@@ -66,14 +68,19 @@ final class ZipReadTests: XCTestCase {
         try assertSameAsShell("SELECT name, zipfile_cds(z) FROM zipfile('shell.zip');", in: dir)
         try assertSameAsShell("SELECT zipfile_cds(1);", in: dir)
         try assertSameAsShell("SELECT zipfile_cds(name) FROM zipfile('py.zip');", in: dir)
-        try assertSameAsShell("CREATE VIRTUAL TABLE t USING zipfile('py.zip'); SELECT name, zipfile_cds(z) FROM t;", in: dir)
+        try assertSameAsShell(
+            "CREATE VIRTUAL TABLE t USING zipfile('py.zip'); SELECT name, zipfile_cds(z) FROM t;", in: dir)
     }
 
     func testCreatedTableMatchesShell() throws {
         let dir = try makeArchives()
-        try assertSameAsShell("CREATE VIRTUAL TABLE t USING zipfile('py.zip'); SELECT \(columns) FROM t ORDER BY name;", in: dir)
-        try assertSameAsShell("CREATE VIRTUAL TABLE t USING zipfile(\"shell.zip\"); SELECT name, sz FROM t WHERE name LIKE 'b%';", in: dir)
-        try assertSameAsShell("CREATE VIRTUAL TABLE t USING zipfile([py.zip]); SELECT count(*), sum(sz) FROM t;", in: dir)
+        try assertSameAsShell(
+            "CREATE VIRTUAL TABLE t USING zipfile('py.zip'); SELECT \(columns) FROM t ORDER BY name;", in: dir)
+        try assertSameAsShell(
+            "CREATE VIRTUAL TABLE t USING zipfile(\"shell.zip\"); SELECT name, sz FROM t WHERE name LIKE 'b%';", in: dir
+        )
+        try assertSameAsShell(
+            "CREATE VIRTUAL TABLE t USING zipfile([py.zip]); SELECT count(*), sum(sz) FROM t;", in: dir)
         try assertSameAsShell("CREATE VIRTUAL TABLE t USING zipfile('missing.zip'); SELECT * FROM t;", in: dir)
         try assertSameAsShell("CREATE VIRTUAL TABLE t USING zipfile(); SELECT 1;", in: dir)
         try assertSameAsShell("CREATE VIRTUAL TABLE t USING zipfile(a, b);", in: dir)
@@ -82,8 +89,10 @@ final class ZipReadTests: XCTestCase {
     func testSchemaJoinsAndErrorsMatchShell() throws {
         let dir = try makeArchives()
         try assertSameAsShell("SELECT * FROM pragma_table_xinfo('zipfile');", in: dir)
-        try assertSameAsShell("SELECT a.name, b.name FROM zipfile('py.zip') a JOIN zipfile('shell.zip') b ON a.sz = b.sz;", in: dir)
-        for argument in ["'missing.zip'", "'empty.zip'", "'notzip.txt'", "x''", "NULL", "readfile('notzip.txt')", "''"] {
+        try assertSameAsShell(
+            "SELECT a.name, b.name FROM zipfile('py.zip') a JOIN zipfile('shell.zip') b ON a.sz = b.sz;", in: dir)
+        for argument in ["'missing.zip'", "'empty.zip'", "'notzip.txt'", "x''", "NULL", "readfile('notzip.txt')", "''"]
+        {
             try assertSameAsShell("SELECT \(columns) FROM zipfile(\(argument));", in: dir)
         }
         try assertSameAsShell("SELECT * FROM zipfile();", in: dir)
@@ -96,7 +105,8 @@ final class ZipReadTests: XCTestCase {
     /// (negative as the shell's int: read as empty) and a size without data (out of memory).
     func testDamagedArchivesMatchShell() throws {
         let dir = try makeScratchDirectory(self)
-        try runPython("""
+        try runPython(
+            """
             import zipfile
             with zipfile.ZipFile('good.zip', 'w') as z:
                 z.writestr('s.txt', b'stored ' * 3)
@@ -121,21 +131,26 @@ final class ZipReadTests: XCTestCase {
                 z.writestr('b.txt', b'bzip2 ' * 40, zipfile.ZIP_BZIP2)
                 z.writestr('e.txt', b'', zipfile.ZIP_BZIP2)
             """, in: dir)
-        let archives = [("truncated.zip", true), ("wrapped.zip", false), ("badlfh.zip", true), ("bzip2.zip", false),
-                        ("hugesize.zip", false), ("nodata.zip", true)]
+        let archives = [
+            ("truncated.zip", true), ("wrapped.zip", false), ("badlfh.zip", true), ("bzip2.zip", false),
+            ("hugesize.zip", false), ("nodata.zip", true),
+        ]
         for (archive, fails) in archives {
             let outcome = try assertSameAsShell("SELECT \(columns) FROM zipfile('\(archive)');", in: dir)
             XCTAssertEqual(outcome.error != nil, fails, archive)
         }
         try assertSameAsShell("SELECT name, sz, method, hex(rawdata) FROM zipfile('baddeflate.zip');", in: dir)
-        XCTAssertNotNil(try assertSameAsShell("SELECT name, quote(data) FROM zipfile('baddeflate.zip');", in: dir).error)
-        try assertSameAsShell("SELECT name, typeof(data), length(rawdata) FROM zipfile(readfile('bzip2.zip'));", in: dir)
+        XCTAssertNotNil(
+            try assertSameAsShell("SELECT name, quote(data) FROM zipfile('baddeflate.zip');", in: dir).error)
+        try assertSameAsShell(
+            "SELECT name, typeof(data), length(rawdata) FROM zipfile(readfile('bzip2.zip'));", in: dir)
     }
 
     /// DOS dates and times outside the calendar (month 0, day 0, every bit set) convert as in the shell.
     func testOddDosTimestampsMatchShell() throws {
         let dir = try makeScratchDirectory(self)
-        try runPython("""
+        try runPython(
+            """
             import zipfile
             with zipfile.ZipFile('odd.zip', 'w') as z:
                 for i, when in enumerate([(1980, 0, 0, 0, 0, 0), (2107, 15, 31, 31, 63, 62), (2000, 2, 30, 24, 60, 60),
@@ -149,8 +164,9 @@ final class ZipReadTests: XCTestCase {
     func testArchiveFileIsRecordedAsInput() throws {
         let dir = try makeArchives()
         let recorder = InputRecorder()
-        let outcome = runOurs("SELECT count(*) FROM zipfile('py.zip'); SELECT count(*) FROM zipfile(x'00');",
-                              baseDirectory: dir.path, recorder: recorder)
+        let outcome = runOurs(
+            "SELECT count(*) FROM zipfile('py.zip'); SELECT count(*) FROM zipfile(x'00');",
+            baseDirectory: dir.path, recorder: recorder)
         XCTAssertEqual(outcome.rows, ["6"])
         XCTAssertEqual(recorder.paths, [dir.path + "/py.zip"])
     }

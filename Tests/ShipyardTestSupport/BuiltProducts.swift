@@ -22,7 +22,8 @@ public enum BuiltProducts {
         _ name: String, _ arguments: [String], in directory: URL? = nil,
         environment: [String: String] = [:], removing: [String] = [], input: Data? = nil
     ) throws -> ProcessResult {
-        try ProcessRunner.run(path(name), arguments, in: directory, environment: environment,
-                              removing: removing, input: input)
+        try ProcessRunner.run(
+            path(name), arguments, in: directory, environment: environment,
+            removing: removing, input: input)
     }
 }

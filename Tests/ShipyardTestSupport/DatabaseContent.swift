@@ -10,13 +10,17 @@ import Foundation
 public enum DatabaseContent {
     /// The dump of the database at `path`.
     public static func dump(_ path: String) throws -> String {
-        let header = try Oracle.sqlite3Script(path, """
+        let header = try Oracle.sqlite3Script(
+            path,
+            """
             .mode list
             PRAGMA user_version; PRAGMA application_id;
             .mode quote
             SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name;
             """)
-        let tables = try Oracle.sqlite3Script(path, """
+        let tables = try Oracle.sqlite3Script(
+            path,
+            """
             .mode list
             .separator "\\t"
             SELECT l.name, l.wr, (SELECT group_concat(quote(x.name), ',') FROM pragma_table_xinfo(l.name) x WHERE x.hidden != 1)
@@ -30,8 +34,10 @@ public enum DatabaseContent {
             var columns = fields[2].isEmpty ? [] : splitQuotedList(fields[2])
             if !withoutRowid { columns.insert("rowid", at: 0) }
             let values = columns.map { column -> String in
-                let c = column == "rowid" ? "_rowid_" : "\"" + column.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-                return "typeof(\(c))||':'||CASE typeof(\(c)) WHEN 'real' THEN ieee754(\(c)) WHEN 'null' THEN '' ELSE hex(\(c)) END"
+                let c =
+                    column == "rowid" ? "_rowid_" : "\"" + column.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+                return
+                    "typeof(\(c))||':'||CASE typeof(\(c)) WHEN 'real' THEN ieee754(\(c)) WHEN 'null' THEN '' ELSE hex(\(c)) END"
             }
             let quotedName = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
             script += "SELECT 'table ' || \(sqlLiteral(name));\n"
@@ -51,8 +57,12 @@ public enum DatabaseContent {
                 if char == "'" {
                     if let next = iterator.next() {
                         if next == "'" { current.append("'") } else { inside = false; pending = next }
-                    } else { inside = false }
-                } else { current.append(char) }
+                    } else {
+                        inside = false
+                    }
+                } else {
+                    current.append(char)
+                }
             } else if char == "'" {
                 inside = true
             } else if char == "," {

@@ -59,7 +59,8 @@ public enum ProcessRunner {
         try feed.fileHandleForWriting.close()
         group.wait()
         process.waitUntilExit()
-        let status = process.terminationReason == .uncaughtSignal
+        let status =
+            process.terminationReason == .uncaughtSignal
             ? 128 + process.terminationStatus : process.terminationStatus
         return ProcessResult(status: status, stdout: collected.stdout, stderr: collected.stderr)
     }
@@ -70,8 +71,9 @@ public enum ProcessRunner {
         _ executable: String, _ arguments: [String], in directory: URL? = nil,
         environment: [String: String] = [:], removing: [String] = [], stdin: String
     ) throws -> ProcessResult {
-        try run(executable, arguments, in: directory, environment: environment, removing: removing,
-                input: Data(stdin.utf8))
+        try run(
+            executable, arguments, in: directory, environment: environment, removing: removing,
+            input: Data(stdin.utf8))
     }
 }
 

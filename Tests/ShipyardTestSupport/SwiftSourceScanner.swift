@@ -33,7 +33,9 @@ public struct SwiftSourceScanner {
     /// Every file with one of `extensions` under `directory` (relative to the root), sorted;
     /// hidden directories (a nested package's `.build`, its checkouts of other packages) are
     /// not the project's sources and are left out.
-    public static func files(under directory: String, extensions: Set<String> = ["swift"], root: URL = packageRoot) throws -> [File] {
+    public static func files(under directory: String, extensions: Set<String> = ["swift"], root: URL = packageRoot)
+        throws -> [File]
+    {
         let base = root.appendingPathComponent(directory)
         guard let walker = FileManager.default.enumerator(atPath: base.path) else { return [] }
         return try walker.compactMap { $0 as? String }
@@ -53,7 +55,10 @@ public struct SwiftSourceScanner {
 
     // MARK: Blanking comments and strings
 
-    private enum Mode { case code(parens: Int), string(multiline: Bool) }
+    private enum Mode {
+        case code(parens: Int)
+        case string(multiline: Bool)
+    }
 
     /// `source` with comments and string literals (but not their interpolations) replaced by
     /// spaces; newlines are kept.
@@ -78,7 +83,13 @@ public struct SwiftSourceScanner {
                 } else if at(i, "/*") {
                     var depth = 0, end = i
                     repeat {
-                        if at(end, "/*") { depth += 1; end += 2 } else if at(end, "*/") { depth -= 1; end += 2 } else { end += 1 }
+                        if at(end, "/*") {
+                            depth += 1; end += 2
+                        } else if at(end, "*/") {
+                            depth -= 1; end += 2
+                        } else {
+                            end += 1
+                        }
                     } while depth > 0 && end < source.count
                     blank(i, end); i = end
                 } else if at(i, "\"\"\"") {
@@ -159,10 +170,12 @@ public struct SwiftSourceScanner {
         let upper = code.utf8.distance(from: code.startIndex, to: end)
         let block = String(decoding: Array(raw.utf8)[lower..<upper], as: UTF8.self)
         var result: Versions = [:]
-        let regex = try NSRegularExpression(pattern: #"\.(macOS|iOS|tvOS|watchOS|visionOS)\(\s*(?:\.v([0-9_]+)|"([0-9.]+)")\s*\)"#)
+        let regex = try NSRegularExpression(
+            pattern: #"\.(macOS|iOS|tvOS|watchOS|visionOS)\(\s*(?:\.v([0-9_]+)|"([0-9.]+)")\s*\)"#)
         for match in regex.matches(in: block, range: NSRange(block.startIndex..., in: block)) {
             let platform = String(block[Range(match.range(at: 1), in: block)!])
-            let version = [2, 3].compactMap { Range(match.range(at: $0), in: block).map { String(block[$0]) } }.first ?? ""
+            let version =
+                [2, 3].compactMap { Range(match.range(at: $0), in: block).map { String(block[$0]) } }.first ?? ""
             result[platform] = version.split(whereSeparator: { $0 == "_" || $0 == "." }).compactMap { Int($0) }
         }
         return result
@@ -182,7 +195,8 @@ public struct SwiftSourceScanner {
         // The enclosing declaration: back to the last `func`, `init`, `deinit`, `var` or `subscript`.
         let declaration = try! NSRegularExpression(pattern: #"\b(func|init|deinit|var|subscript)\b"#)
         // The blanked text is ASCII, so byte offsets are NSRange locations.
-        let regionStart = declaration.matches(in: text, range: NSRange(location: 0, length: offset)).last?.range.location ?? 0
+        let regionStart =
+            declaration.matches(in: text, range: NSRange(location: 0, length: offset)).last?.range.location ?? 0
         let available = try! NSRegularExpression(pattern: #"#available\(([^)]*)\)"#)
         for match in available.matches(in: text, range: NSRange(location: regionStart, length: offset - regionStart)) {
             let spec = String(text[Range(match.range(at: 1), in: text)!])
@@ -199,7 +213,9 @@ public struct SwiftSourceScanner {
             let head = String(decoding: code[..<match.range.location], as: UTF8.self)
             let isGuard = head.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("guard")
             let conditionEnd = match.range.location + match.range.length
-            guard let open = firstBrace(in: code, from: conditionEnd), let close = matchingBrace(in: code, open) else { continue }
+            guard let open = firstBrace(in: code, from: conditionEnd), let close = matchingBrace(in: code, open) else {
+                continue
+            }
             if isGuard {
                 // `guard #available(...) else { ... }`: covered after the else block.
                 if offset > close { return true }

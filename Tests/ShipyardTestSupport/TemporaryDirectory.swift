@@ -63,8 +63,9 @@ public final class TemporaryDirectory {
         let past = Date(timeIntervalSinceNow: -seconds)
         let paths = FileManager.default.enumerator(atPath: directory.path)?.compactMap { $0 as? String } ?? []
         for path in paths {
-            try FileManager.default.setAttributes([.modificationDate: past],
-                                                  ofItemAtPath: directory.appendingPathComponent(path).path)
+            try FileManager.default.setAttributes(
+                [.modificationDate: past],
+                ofItemAtPath: directory.appendingPathComponent(path).path)
         }
     }
 }

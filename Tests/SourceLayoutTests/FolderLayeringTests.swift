@@ -37,16 +37,20 @@ final class FolderLayeringTests: XCTestCase {
 
     /// The check sees what it must and nothing else, on snippets of each shape.
     func testTheReaderTellsDeclarationsFromUses() {
-        let file = SwiftSourceScanner.File(path: "Snippet.swift", code: SwiftSourceScanner.codeOnly(Array("""
-            /// Uses Hidden in a comment.
-            public struct Outer {
-                struct Result { var value: Int }
-                let message = "uses Quoted in a string"
-                func run() -> Result { Other.Member(Helper.make()) }
-            }
-            typealias Handler = (Diagnostic) -> Void
-            extension Extended {}
-            """.utf8)))
+        let file = SwiftSourceScanner.File(
+            path: "Snippet.swift",
+            code: SwiftSourceScanner.codeOnly(
+                Array(
+                    """
+                    /// Uses Hidden in a comment.
+                    public struct Outer {
+                        struct Result { var value: Int }
+                        let message = "uses Quoted in a string"
+                        func run() -> Result { Other.Member(Helper.make()) }
+                    }
+                    typealias Handler = (Diagnostic) -> Void
+                    extension Extended {}
+                    """.utf8)))
         let read = TypeDeclarations(file)
         XCTAssertEqual(read.topLevel, ["Outer", "Handler"])
         XCTAssertEqual(read.nested, ["Result"])
@@ -81,11 +85,12 @@ final class FolderLayeringTests: XCTestCase {
             guard let level = folders.firstIndex(of: folder(of: file)) else { continue }
             for (name, offset) in declarations.references.sorted(by: { $0.value < $1.value }) {
                 guard let declaration = declaredIn[name], !declarations.nested.contains(name),
-                      let declarationLevel = folders.firstIndex(of: declaration.folder), declarationLevel > level
+                    let declarationLevel = folders.firstIndex(of: declaration.folder), declarationLevel > level
                 else { continue }
                 let below = folder(of: file).isEmpty ? "\(library)'s root" : folder(of: file)
-                problems.append("\(file.location(offset)): \(name) is declared in \(declaration.folder) "
-                                + "(\(declaration.path)), above \(below)")
+                problems.append(
+                    "\(file.location(offset)): \(name) is declared in \(declaration.folder) "
+                        + "(\(declaration.path)), above \(below)")
             }
         }
         return problems

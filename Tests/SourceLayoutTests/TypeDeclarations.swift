@@ -36,13 +36,16 @@ struct TypeDeclarations {
                 continue
             }
             var end = i + 1
-            while end < code.count, Self.startsIdentifier(code[end]) || (code[end] >= 48 && code[end] <= 57) { end += 1 }
+            while end < code.count, Self.startsIdentifier(code[end]) || (code[end] >= 48 && code[end] <= 57) {
+                end += 1
+            }
             let word = String(decoding: code[i..<end], as: UTF8.self)
             if let keyword = previousWord, Self.typeKeywords.contains(keyword) {
                 if depth == 0 { topLevel.insert(word) } else { nested.insert(word) }
             } else if previousByte != UInt8(ascii: "."),
-                      !(previousWord.map(Self.declarationKeywords.contains) ?? false),
-                      references[word] == nil {
+                !(previousWord.map(Self.declarationKeywords.contains) ?? false),
+                references[word] == nil
+            {
                 references[word] = i
             }
             previousWord = word

@@ -29,23 +29,29 @@ final class AppleSessionShimTests: XCTestCase {
 
     private let sessionSection = (
         start: "#if !defined(__SQLITESESSION_H_) && defined(SQLITE_ENABLE_SESSION)",
-        end: "#endif  /* !defined(__SQLITESESSION_H_) && defined(SQLITE_ENABLE_SESSION) */")
+        end: "#endif  /* !defined(__SQLITESESSION_H_) && defined(SQLITE_ENABLE_SESSION) */"
+    )
 
     /// Compiles `program` with `header` as `<sqlite3.h>`; returns clang's status and output.
     private func compile(header: String, defines: [String]) throws -> (Int32, String) {
         let dir = try TemporaryDirectory("apple shim", removedAfter: self)
         try header.write(to: dir.url("sqlite3.h"), atomically: true, encoding: .utf8)
         try Self.program.write(to: dir.url("use.c"), atomically: true, encoding: .utf8)
-        let result = try ProcessRunner.run("/usr/bin/env", ["clang", "-fsyntax-only", "-std=gnu17", "-Werror",
-                                                           "-Wno-unused-function", "-I", dir.path]
-                                           + defines.map { "-D" + $0 } + [dir.url("use.c").path])
+        let result = try ProcessRunner.run(
+            "/usr/bin/env",
+            [
+                "clang", "-fsyntax-only", "-std=gnu17", "-Werror",
+                "-Wno-unused-function", "-I", dir.path,
+            ]
+                + defines.map { "-D" + $0 } + [dir.url("use.c").path])
         return (result.status, result.stderrText)
     }
 
     private func debianHeader() throws -> String {
         let header = try String(contentsOfFile: "/usr/include/sqlite3.h", encoding: .utf8)
-        XCTAssertTrue(header.contains(sessionSection.start) && header.contains(sessionSection.end),
-                      "Debian's sqlite3.h changed shape: update this test")
+        XCTAssertTrue(
+            header.contains(sessionSection.start) && header.contains(sessionSection.end),
+            "Debian's sqlite3.h changed shape: update this test")
         return header
     }
 

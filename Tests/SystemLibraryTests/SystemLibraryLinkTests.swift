@@ -50,13 +50,17 @@ final class SystemLibraryLinkTests: XCTestCase {
 
     func testLibXML2ParsesAtTheConfiguredVersion() throws {
         let xml = "<plist version=\"1.0\"><string>r0000</string></plist>"
-        let doc = xml.withCString { xmlReadMemory($0, Int32(strlen($0)), "t.plist", nil, Int32(XML_PARSE_NONET.rawValue)) }
+        let doc = xml.withCString {
+            xmlReadMemory($0, Int32(strlen($0)), "t.plist", nil, Int32(XML_PARSE_NONET.rawValue))
+        }
         let root = try XCTUnwrap(xmlDocGetRootElement(doc))
         XCTAssertEqual(String(cString: root.pointee.name), "plist")
         xmlFreeDoc(doc)
         // xmlParserVersion is "20914" for 2.9.14.
         let parts = try configuredVersion("libxml-2.0").split(separator: ".").compactMap { Int($0) }
         XCTAssertEqual(parts.count, 3)
-        XCTAssertEqual(__xmlParserVersion()?.pointee.map { Int(String(cString: $0)) } ?? nil, parts[0] * 10000 + parts[1] * 100 + parts[2])
+        XCTAssertEqual(
+            __xmlParserVersion()?.pointee.map { Int(String(cString: $0)) } ?? nil,
+            parts[0] * 10000 + parts[1] * 100 + parts[2])
     }
 }

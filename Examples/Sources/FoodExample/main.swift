@@ -48,7 +48,8 @@ do {
     }
 
     // The user's own row, pointing at a shipped row; added once, kept across runs.
-    try database.execute("""
+    try database.execute(
+        """
         INSERT INTO favorite (food, note)
         SELECT pk, 'added on first run' FROM bundle.food
         WHERE name = 'Banana' AND NOT EXISTS (SELECT 1 FROM favorite WHERE food = bundle.food.pk)
@@ -56,9 +57,11 @@ do {
 
     let shipped = try database.query("SELECT count(*) FROM bundle.food")
     print("Shipped foods: \(shipped[0][0].shellText)")
-    for row in try database.query("""
+    for row in try database.query(
+        """
         SELECT f.name, f."desc" FROM favorite JOIN bundle.food AS f ON f.pk = favorite.food ORDER BY f.pk
-        """) {
+        """)
+    {
         print("Favorite: \(row[0].shellText) - \(row[1].shellText)")
     }
     print("Build version: \(BuildVersion.version)")

@@ -19,9 +19,11 @@ struct ExampleError: Error, CustomStringConvertible {
     let description: String
 }
 
-let bundled = try Bundle.module.url(forResource: "food", withExtension: "sqlite").map(\.path)
+let bundled =
+    try Bundle.module.url(forResource: "food", withExtension: "sqlite").map(\.path)
     ?? { throw ExampleError(description: "food.sqlite is missing from the bundle") }()
-let appData = CommandLine.arguments.count > 1
+let appData =
+    CommandLine.arguments.count > 1
     ? URL(fileURLWithPath: CommandLine.arguments[1], isDirectory: true)
     : FileManager.default.temporaryDirectory.appendingPathComponent("GRDBExample-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: appData, withIntermediateDirectories: true)
@@ -45,8 +47,10 @@ func configuration() -> Configuration {
 
 func report(_ label: String, _ reader: some DatabaseReader) throws {
     let (version, names) = try reader.read { db in
-        (try Int.fetchOne(db, sql: "PRAGMA bundle.user_version") ?? 0,
-         try String.fetchAll(db, sql: "SELECT name FROM bundle.food ORDER BY pk"))
+        (
+            try Int.fetchOne(db, sql: "PRAGMA bundle.user_version") ?? 0,
+            try String.fetchAll(db, sql: "SELECT name FROM bundle.food ORDER BY pk")
+        )
     }
     print("\(label): bundle user_version \(version): \(names.joined(separator: ", "))")
 }
@@ -85,7 +89,8 @@ print("Release: patch of \(try Data(contentsOf: patch).count) bytes")
 let installed = try DatabaseUpdater(bundledPath: bundled, updatesDirectory: updates).installPatch(at: patch.path)
 print("Installed update: user_version \(installed.userVersion)")
 try report("DatabaseQueue, after the update", try DatabaseQueue(path: userPath, configuration: configuration()))
-let pool = try DatabasePool(path: appData.appendingPathComponent("user-pool.sqlite").path, configuration: configuration())
+let pool = try DatabasePool(
+    path: appData.appendingPathComponent("user-pool.sqlite").path, configuration: configuration())
 try report("DatabasePool, after the update", pool)
 let exact = try pool.read { db in try Double.fetchOne(db, sql: "SELECT kcal FROM bundle.food WHERE pk = 1") }
 print("Exact REAL carried by the patch: \(exact.map { "\($0)" } ?? "NULL")")

@@ -31,10 +31,12 @@ public struct BuildConfiguration: Decodable, Equatable, Sendable {
     ///   the message names it).
     public static func load(from path: String, displayPath: String? = nil) throws -> BuildConfiguration {
         do {
-            return try ConfigurationFile.decode(BuildConfiguration.self, at: path, displayPath: displayPath,
-                                                keys: keys, expectations: ["strict": "true or false"])
+            return try ConfigurationFile.decode(
+                BuildConfiguration.self, at: path, displayPath: displayPath,
+                keys: keys, expectations: ["strict": "true or false"])
         } catch let error as ConfigurationFileError {
-            throw DBGenError(.configuration, error.message, at: error.line.map { SourceLocation(path: error.path, line: $0) })
+            throw DBGenError(
+                .configuration, error.message, at: error.line.map { SourceLocation(path: error.path, line: $0) })
         }
     }
 

@@ -14,7 +14,8 @@ struct BuildConnection {
     /// Opens (creating) the database at `path` for a build.
     static func open(_ path: String) throws -> BuildConnection {
         do {
-            let relativePaths = try RelativePathVFS(baseDirectory: PathResolution.currentDirectory, coalescingWrites: true)
+            let relativePaths = try RelativePathVFS(
+                baseDirectory: PathResolution.currentDirectory, coalescingWrites: true)
             let uri = SQLiteURI.fileURI(path: path, parameters: [("mode", "rwc"), ("vfs", relativePaths.vfsName)])
             let connection = try Connection(uri: uri)
             // The database is a private temporary file renamed into place at the end, so no
@@ -26,7 +27,8 @@ struct BuildConnection {
             // with runs that fit the CPU caches (merged from temporary files) than with one big
             // run, and peak memory stays flat whatever the size of the CSV (figures in
             // docs/Performance.md).
-            try connection.execute("""
+            try connection.execute(
+                """
                 PRAGMA journal_mode=MEMORY;
                 PRAGMA synchronous=OFF;
                 PRAGMA locking_mode=EXCLUSIVE;
@@ -49,7 +51,8 @@ struct BuildConnection {
         do {
             let mode = try connection.scalar("PRAGMA journal_mode=DELETE")
             guard case .text(let name)? = mode, name.lowercased() == "delete" else {
-                throw DBGenError(.output, "cannot leave WAL mode: the database stayed in journal mode \(String(describing: mode))")
+                throw DBGenError(
+                    .output, "cannot leave WAL mode: the database stayed in journal mode \(String(describing: mode))")
             }
         } catch let error as SQLiteError {
             throw DBGenError(.output, "cannot seal the database in rollback-journal mode: \(error.message)")

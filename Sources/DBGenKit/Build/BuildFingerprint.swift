@@ -35,8 +35,8 @@ struct BuildFingerprint: Codable, Equatable, Sendable {
     /// output has changed since (by stat only).
     func isCurrent(schema: String, outputPath path: String, options: [String]) -> Bool {
         guard dbgenVersion == DBGenKit.version, sqliteVersion == SQLiteLibrary.sourceID, outputPath == path,
-              self.options == options, self.schema == schema,
-              let output, let outputNow = FileStamp.of(outputPath), outputNow == output
+            self.options == options, self.schema == schema,
+            let output, let outputNow = FileStamp.of(outputPath), outputNow == output
         else { return false }
         // An input recorded as missing (readfile of a file that did not exist) is current
         // while it is still missing.
@@ -72,7 +72,8 @@ enum FingerprintStore {
     static func path(forOutput output: String, depfile: String?, cacheDirectory: String?) -> String? {
         if let depfile {
             let directory = (depfile as NSString).deletingLastPathComponent
-            return (directory as NSString).appendingPathComponent(".\((depfile as NSString).lastPathComponent).dbgen-fingerprint")
+            return (directory as NSString).appendingPathComponent(
+                ".\((depfile as NSString).lastPathComponent).dbgen-fingerprint")
         }
         guard let cacheDirectory else { return nil }
         let name = (output as NSString).lastPathComponent

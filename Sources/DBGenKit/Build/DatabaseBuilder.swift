@@ -13,9 +13,11 @@ public enum DatabaseBuilder {
     public static func build(_ options: BuildOptions) throws -> BuildSummary {
         let started = Date()
         let cwd = PathResolution.currentDirectory
-        let options = try options.configurationFile.map {
-            try BuildConfiguration.load(from: PathResolution.absolute($0, relativeTo: cwd), displayPath: $0).applied(to: options)
-        } ?? options
+        let options =
+            try options.configurationFile.map {
+                try BuildConfiguration.load(from: PathResolution.absolute($0, relativeTo: cwd), displayPath: $0)
+                    .applied(to: options)
+            } ?? options
         let schemaPath = PathResolution.absolute(options.schema, relativeTo: cwd)
         let outputPath = PathResolution.absolute(options.output, relativeTo: cwd)
         let fingerprintPath = FingerprintStore.path(
@@ -23,16 +25,19 @@ public enum DatabaseBuilder {
             cacheDirectory: options.cacheDirectory.map { PathResolution.absolute($0, relativeTo: cwd) })
 
         // A killed build's temporary file goes first, even when nothing needs building.
-        AtomicOutputFile.removeStaleTemporaries(of: outputPath, tag: Self.temporaryTag,
-                                                companionSuffixes: AtomicOutputFile.sqliteCompanionSuffixes)
+        AtomicOutputFile.removeStaleTemporaries(
+            of: outputPath, tag: Self.temporaryTag,
+            companionSuffixes: AtomicOutputFile.sqliteCompanionSuffixes)
         if !options.force, let fingerprintPath, let fingerprint = BuildFingerprint.load(from: fingerprintPath),
-           fingerprint.isCurrent(schema: schemaPath, outputPath: outputPath, options: options.fingerprintOptions) {
+            fingerprint.isCurrent(schema: schemaPath, outputPath: outputPath, options: options.fingerprintOptions)
+        {
             var summary = fingerprint.summary
             summary.output = options.output
             summary.upToDate = true
             summary.seconds = Date().timeIntervalSince(started)
             if let depfile = options.depfile {
-                try Depfile.write(target: options.output, inputs: fingerprint.inputs.existing.map(\.displayPath), to: depfile)
+                try Depfile.write(
+                    target: options.output, inputs: fingerprint.inputs.existing.map(\.displayPath), to: depfile)
             }
             return summary
         }
@@ -41,26 +46,30 @@ public enum DatabaseBuilder {
         let file = try createOutput(outputPath)
         defer { file.discard() }
         let startStamp = FileStamp.of(file.temporaryPath)
-        let result = try run(schema: options.schema, schemaPath: schemaPath, into: file.temporaryPath,
-                             strict: options.strict, diagnosticHandler: options.diagnosticHandler,
-                             progressHandler: options.progressHandler, afterStep: file.startWriteback)
+        let result = try run(
+            schema: options.schema, schemaPath: schemaPath, into: file.temporaryPath,
+            strict: options.strict, diagnosticHandler: options.diagnosticHandler,
+            progressHandler: options.progressHandler, afterStep: file.startWriteback)
         try WatchedInputs.check(result.inputs, readAt: result.inputLocations, roots: options.inputRoots)
         try commit(file)
 
-        let summary = BuildSummary(output: options.output, upToDate: false,
-                                   seconds: Date().timeIntervalSince(started), tables: result.tables,
-                                   warnings: result.warnings.lines, warningCount: result.warnings.count,
-                                   importWarnings: result.warnings.importCounts,
-                                   inputs: result.inputs.existing.map(\.displayPath))
-        let fingerprint = BuildFingerprint(dbgenVersion: DBGenKit.version, sqliteVersion: SQLiteLibrary.sourceID,
-                                           options: options.fingerprintOptions, schema: schemaPath,
-                                           outputPath: outputPath, inputs: result.inputs,
-                                           output: FileStamp.of(outputPath), started: startStamp, summary: summary)
+        let summary = BuildSummary(
+            output: options.output, upToDate: false,
+            seconds: Date().timeIntervalSince(started), tables: result.tables,
+            warnings: result.warnings.lines, warningCount: result.warnings.count,
+            importWarnings: result.warnings.importCounts,
+            inputs: result.inputs.existing.map(\.displayPath))
+        let fingerprint = BuildFingerprint(
+            dbgenVersion: DBGenKit.version, sqliteVersion: SQLiteLibrary.sourceID,
+            options: options.fingerprintOptions, schema: schemaPath,
+            outputPath: outputPath, inputs: result.inputs,
+            output: FileStamp.of(outputPath), started: startStamp, summary: summary)
         do {
             if let fingerprintPath { try fingerprint.save(to: fingerprintPath) }
         } catch {
             // The database is built; only the next build's up-to-date check is lost.
-            options.diagnosticHandler?(.warning("cannot record the build's fingerprint (the next build will not be skipped): \(error)"))
+            options.diagnosticHandler?(
+                .warning("cannot record the build's fingerprint (the next build will not be skipped): \(error)"))
         }
         if let depfile = options.depfile {
             try Depfile.write(target: options.output, inputs: result.inputs.existing.map(\.displayPath), to: depfile)
@@ -74,8 +83,9 @@ public enum DatabaseBuilder {
     /// The temporary database beside the output (removed on Ctrl-C, SIGTERM and SIGHUP).
     private static func createOutput(_ outputPath: String) throws -> AtomicOutputFile {
         do {
-            return try AtomicOutputFile(destination: outputPath, tag: temporaryTag,
-                                        companionSuffixes: AtomicOutputFile.sqliteCompanionSuffixes, removeOnSignal: true)
+            return try AtomicOutputFile(
+                destination: outputPath, tag: temporaryTag,
+                companionSuffixes: AtomicOutputFile.sqliteCompanionSuffixes, removeOnSignal: true)
         } catch let error as FileSystemError {
             throw DBGenError(.output, "cannot create a temporary file beside \"\(outputPath)\": \(error.reason)")
         }
@@ -133,18 +143,24 @@ public enum DatabaseBuilder {
     /// Runs `schema` into the (new, empty) database file at `databasePath`: the one path from a
     /// script to a database, used by ``build(_:)`` (into its temporary file) and by
     /// ``SchemaCheck`` (into a scratch file).
-    static func run(schema displayPath: String, schemaPath: String, into databasePath: String, strict: Bool,
-                    diagnosticHandler: ((Diagnostic) -> Void)?,
-                    progressHandler: ((ImportProgress) -> Void)?,
-                    afterStep: (() -> Void)? = nil) throws -> ScriptOutcome {
+    static func run(
+        schema displayPath: String, schemaPath: String, into databasePath: String, strict: Bool,
+        diagnosticHandler: ((Diagnostic) -> Void)?,
+        progressHandler: ((ImportProgress) -> Void)?,
+        afterStep: (() -> Void)? = nil
+    ) throws -> ScriptOutcome {
         let build = try BuildConnection.open(databasePath)
         let connection = build.connection
         var warnings = BuildWarnings()
-        let runner = try ScriptRunner(connection: connection, relativePaths: build.relativePaths, diagnostics: { diagnostic in
-            if strict { throw DBGenError(.warningAsError, strictMessage(diagnostic.message), at: diagnostic.location) }
-            warnings.add(diagnostic)
-            diagnosticHandler?(diagnostic)
-        }, progress: progressHandler, afterStep: afterStep)
+        let runner = try ScriptRunner(
+            connection: connection, relativePaths: build.relativePaths,
+            diagnostics: { diagnostic in
+                if strict {
+                    throw DBGenError(.warningAsError, strictMessage(diagnostic.message), at: diagnostic.location)
+                }
+                warnings.add(diagnostic)
+                diagnosticHandler?(diagnostic)
+            }, progress: progressHandler, afterStep: afterStep)
         // The runner is the environment of the connection's SQL functions: it outlives it.
         defer { withExtendedLifetime((runner, build)) { connection.close() } }
         let limits = RuntimeLimit.all.map { ($0, connection.limit($0)) }
@@ -153,6 +169,7 @@ public enum DatabaseBuilder {
         for (limit, value) in limits { connection.setLimit(limit, to: Int32(value)) }
         try BuildConnection.seal(connection)
         let tables = try BuildConnection.tableCounts(connection)
-        return ScriptOutcome(tables: tables, inputs: runner.inputs, inputLocations: runner.inputLocations, warnings: warnings)
+        return ScriptOutcome(
+            tables: tables, inputs: runner.inputs, inputLocations: runner.inputLocations, warnings: warnings)
     }
 }

@@ -19,10 +19,11 @@ enum WatchedInputs {
         let directories = roots.map { PathResolution.absolute($0, relativeTo: cwd) }
         for input in inputs where !directories.contains(where: { contains($0, input.path) }) {
             let watched = roots.map { "\"\($0)\"" }.joined(separator: ", ")
-            throw DBGenError(.unwatchedInput,
-                             "\"\(input.displayPath)\" is outside the directories the build watches (\(watched)); "
-                             + "a change to it would not rebuild the database: move it under \(roots.count == 1 ? "that directory" : "one of them")",
-                             at: locations[input.path])
+            throw DBGenError(
+                .unwatchedInput,
+                "\"\(input.displayPath)\" is outside the directories the build watches (\(watched)); "
+                    + "a change to it would not rebuild the database: move it under \(roots.count == 1 ? "that directory" : "one of them")",
+                at: locations[input.path])
         }
     }
 

@@ -21,7 +21,8 @@ enum DatabaseComparison {
                 continue
             }
             if object.type == "table", !object.isVirtualTable,
-               try !sameRows(table: object.name, expected, actual) {
+                try !sameRows(table: object.name, expected, actual)
+            {
                 result.append(.rowsDiffer(table: object.name))
             }
         }
@@ -35,8 +36,10 @@ enum DatabaseComparison {
     /// WITHOUT ROWID tables), values compared with their storage class.
     static func sameRows(table: String, _ expected: Connection, _ actual: Connection) throws -> Bool {
         let quoted = SQLIdentifier.quote(table)
-        let withoutRowid = try integer(expected, "SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ?1",
-                                       [.text(table)]) != 0
+        let withoutRowid =
+            try integer(
+                expected, "SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ?1",
+                [.text(table)]) != 0
         // Rows in rowid order, but the implicit rowid itself is not content (VACUUM may renumber it);
         // an INTEGER PRIMARY KEY is a column and is compared.
         let sql = withoutRowid ? "SELECT * FROM \(quoted)" : "SELECT * FROM \(quoted) ORDER BY rowid"
@@ -53,7 +56,9 @@ enum DatabaseComparison {
         }
     }
 
-    private static func integer(_ connection: Connection, _ sql: String, _ arguments: [DatabaseValue] = []) throws -> Int64 {
+    private static func integer(_ connection: Connection, _ sql: String, _ arguments: [DatabaseValue] = []) throws
+        -> Int64
+    {
         if case .integer(let value)? = try connection.scalar(sql, arguments) { return value }
         return 0
     }

@@ -19,8 +19,10 @@ public enum SchemaCheck {
     ///   - output: The database to check.
     ///   - diagnosticHandler: Receives the build's warnings.
     /// - Throws: ``DBGenError`` when the build fails or `output` cannot be read.
-    public static func run(schema: String, output: String,
-                           diagnosticHandler: ((Diagnostic) -> Void)? = nil) throws -> Result {
+    public static func run(
+        schema: String, output: String,
+        diagnosticHandler: ((Diagnostic) -> Void)? = nil
+    ) throws -> Result {
         let cwd = PathResolution.currentDirectory
         let schemaPath = PathResolution.absolute(schema, relativeTo: cwd)
         let outputPath = PathResolution.absolute(output, relativeTo: cwd)
@@ -39,8 +41,9 @@ public enum SchemaCheck {
         // nothing in the check's answer, so a failure to remove it is not reported.
         defer { _ = try? FileManager.default.removeItem(at: scratch) }
         let built = scratch.appendingPathComponent("expected.sqlite").path
-        _ = try DatabaseBuilder.run(schema: schema, schemaPath: schemaPath, into: built, strict: false,
-                                    diagnosticHandler: diagnosticHandler, progressHandler: nil)
+        _ = try DatabaseBuilder.run(
+            schema: schema, schemaPath: schemaPath, into: built, strict: false,
+            diagnosticHandler: diagnosticHandler, progressHandler: nil)
         do {
             let expected = try Connection(path: built, readOnly: true)
             let actual = try open(output, at: outputPath)

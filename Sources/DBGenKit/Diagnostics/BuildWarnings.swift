@@ -27,7 +27,8 @@ struct BuildWarnings {
             importCounts[index].count += stands
         } else {
             importIndex[key] = importCounts.count
-            importCounts.append(ImportWarningCount(file: location.path, kind: kind, count: stands, firstLine: location.line))
+            importCounts.append(
+                ImportWarningCount(file: location.path, kind: kind, count: stands, firstLine: location.line))
         }
     }
 }

@@ -106,20 +106,25 @@ extension DBGenError {
     /// `--changeset` cannot carry a schema difference (a table, index, view or trigger added,
     /// dropped or changed).
     static func changesetSchemaDifference(object: String, reason: String) -> DBGenError {
-        DBGenError(.unsupported, "\(object): a changeset cannot carry a schema difference (\(reason)); use the SQL patch")
+        DBGenError(
+            .unsupported, "\(object): a changeset cannot carry a schema difference (\(reason)); use the SQL patch")
     }
 
     /// `--changeset` cannot carry the rows of a table without a declared PRIMARY KEY.
     static func changesetTableWithoutPrimaryKey(table: String) -> DBGenError {
-        DBGenError(.unsupported, "\(table): a changeset cannot carry the rows of a table without a declared "
-                   + "PRIMARY KEY; use the SQL patch")
+        DBGenError(
+            .unsupported,
+            "\(table): a changeset cannot carry the rows of a table without a declared "
+                + "PRIMARY KEY; use the SQL patch")
     }
 
     /// NEW's `user_version` is not greater than OLD's (and their contents differ).
     static func notNewer(newPath: String, newVersion: Int64, oldPath: String, oldVersion: Int64) -> DBGenError {
-        DBGenError(.notNewer, "user_version \(newVersion) is not greater than \(oldVersion), that of \(oldPath): "
-                   + "the patch would not install (give every release a greater PRAGMA user_version, or --force)",
-                   at: SourceLocation(file: newPath))
+        DBGenError(
+            .notNewer,
+            "user_version \(newVersion) is not greater than \(oldVersion), that of \(oldPath): "
+                + "the patch would not install (give every release a greater PRAGMA user_version, or --force)",
+            at: SourceLocation(file: newPath))
     }
 
     /// A table cannot be compared (for instance its rowid is hidden by columns named rowid,

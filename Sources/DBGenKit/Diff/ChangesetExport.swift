@@ -31,7 +31,8 @@ extension DatabaseDiff {
     public func changeset() throws -> Data {
         try checkSchemaForChangeset()
         var keyed: [String] = []
-        for object in new.catalog.ordinaryTables where (table == nil || object.name == table) && object.name != "sqlite_sequence" {
+        for object in new.catalog.ordinaryTables
+        where (table == nil || object.name == table) && object.name != "sqlite_sequence" {
             let layout = try new.layout(object.name)
             if layout.hasDeclaredPrimaryKey {
                 keyed.append(object.name)
@@ -43,8 +44,9 @@ extension DatabaseDiff {
                 try RowMerge(layout: layout).run(old: try old.rows(layout), new: try new.rows(layout), &counter)
                 differs = counter.differs
             } else {
-                differs = try !WholeTableComparison.same(old: try old.rows(layout), new: try new.rows(layout),
-                                                         columns: Int32(layout.allColumns.count))
+                differs = try !WholeTableComparison.same(
+                    old: try old.rows(layout), new: try new.rows(layout),
+                    columns: Int32(layout.allColumns.count))
             }
             if differs { throw DBGenError.changesetTableWithoutPrimaryKey(table: object.name) }
         }

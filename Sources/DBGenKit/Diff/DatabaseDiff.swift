@@ -51,13 +51,16 @@ public final class DatabaseDiff {
         let header = table == nil ? PatchHeaderHashes(old: old, new: new) : nil
         defer { header?.wait() }
         var headerWritten = false
-        try PatchComposer(old: old, new: new, only: table, output: PatchOutput { bytes in
-            if !headerWritten, let header {
-                headerWritten = true
-                try Array(try header.text().utf8).withUnsafeBytes { try write($0) }
+        try PatchComposer(
+            old: old, new: new, only: table,
+            output: PatchOutput { bytes in
+                if !headerWritten, let header {
+                    headerWritten = true
+                    try Array(try header.text().utf8).withUnsafeBytes { try write($0) }
+                }
+                try write(bytes)
             }
-            try write(bytes)
-        }).write()
+        ).write()
     }
 
     /// Checks that NEW's `user_version` is greater than OLD's, as an update needs to install:
@@ -70,7 +73,8 @@ public final class DatabaseDiff {
         do {
             try PatchComposer(old: old, new: new, only: table, output: PatchOutput { _ in throw NotEmpty() }).write()
         } catch is NotEmpty {
-            throw DBGenError.notNewer(newPath: new.path, newVersion: newVersion, oldPath: old.path, oldVersion: oldVersion)
+            throw DBGenError.notNewer(
+                newPath: new.path, newVersion: newVersion, oldPath: old.path, oldVersion: oldVersion)
         }
     }
 
@@ -131,7 +135,9 @@ private final class PatchHeaderHashes: @unchecked Sendable {
     func text() throws -> String {
         wait()
         let (oldHash, newHash) = try hashes.get(), (oldVersion, newVersion) = try versions.get()
-        return PatchHeader(base: DatabaseVersion(userVersion: oldVersion, sha256: oldHash),
-                           target: DatabaseVersion(userVersion: newVersion, sha256: newHash)).text
+        return PatchHeader(
+            base: DatabaseVersion(userVersion: oldVersion, sha256: oldHash),
+            target: DatabaseVersion(userVersion: newVersion, sha256: newHash)
+        ).text
     }
 }

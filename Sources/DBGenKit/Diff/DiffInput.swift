@@ -29,7 +29,8 @@ struct DiffInput {
     /// The layout of `table`, read from this database.
     func layout(_ table: String) throws -> TableLayout {
         do {
-            return try TableLayout(table: table, connection: connection, isShadowTable: catalog.shadowParent[table] != nil)
+            return try TableLayout(
+                table: table, connection: connection, isShadowTable: catalog.shadowParent[table] != nil)
         } catch let error as SQLiteError {
             throw DBGenError.sqlite(path: path, error)
         }

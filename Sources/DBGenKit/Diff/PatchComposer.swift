@@ -37,8 +37,10 @@ final class PatchComposer {
         try writeSequence()
         for index in plan.createIndexes { statement(index.sql! + ";") }
         for view in plan.createViews { statement(view.sql! + ";") }
-        for trigger in new.catalog.objects(ofType: "trigger") where includedTrigger(trigger)
-            && plan.mustCreateTrigger(trigger, old: old.catalog, droppedTriggers: droppedTriggers) {
+        for trigger in new.catalog.objects(ofType: "trigger")
+        where includedTrigger(trigger)
+            && plan.mustCreateTrigger(trigger, old: old.catalog, droppedTriggers: droppedTriggers)
+        {
             statement(trigger.sql! + ";")
         }
         if only == nil {
@@ -99,8 +101,10 @@ final class PatchComposer {
     }
 
     /// A table without a key: when its rows differ, all are deleted and NEW's inserted.
-    private func rewriteWhole(_ layout: TableLayout, oldRows: Statement?, baseline: SchemaPlan.Baseline,
-                              writer: inout TablePatchWriter) throws {
+    private func rewriteWhole(
+        _ layout: TableLayout, oldRows: Statement?, baseline: SchemaPlan.Baseline,
+        writer: inout TablePatchWriter
+    ) throws {
         let columns = Int32(layout.allColumns.count)
         if try WholeTableComparison.same(old: oldRows, new: try new.rows(layout), columns: columns) { return }
         writer.noteChangeBeforeWriting()
@@ -112,7 +116,8 @@ final class PatchComposer {
     /// Drops the old database's triggers on `table` before its rows change (they would fire
     /// on the patch's statements); they are created again at the end.
     private func dropTriggers(on table: String) {
-        for trigger in old.catalog.objects(ofType: "trigger") where trigger.tableName == table && !droppedTriggers.contains(trigger.name) {
+        for trigger in old.catalog.objects(ofType: "trigger")
+        where trigger.tableName == table && !droppedTriggers.contains(trigger.name) {
             output.append("DROP TRIGGER \(quoted(trigger.name));\n")
             droppedTriggers.insert(trigger.name)
         }
@@ -132,7 +137,8 @@ final class PatchComposer {
     /// is written last, whole, when it differs or such a table changed.
     private func writeSequence() throws {
         guard only == nil || only == "sqlite_sequence",
-              new.catalog.objects["sqlite_sequence"] != nil else { return }
+            new.catalog.objects["sqlite_sequence"] != nil
+        else { return }
         let layout = try new.layout("sqlite_sequence")
         var differs = old.catalog.objects["sqlite_sequence"] == nil
         if !differs {

@@ -51,7 +51,11 @@ struct RowMerge {
                     if !ValueComparison.same(old!, new!, index, equality) { changed.append(index) }
                     index += 1
                 }
-                if changed.isEmpty { try handler.unchanged() } else { try handler.updated(old!, new!, changed: changed) }
+                if changed.isEmpty {
+                    try handler.unchanged()
+                } else {
+                    try handler.updated(old!, new!, changed: changed)
+                }
                 hasOld = try old!.step()
                 hasNew = try new!.step()
             }
@@ -128,13 +132,15 @@ extension DatabaseDiff {
         guard oldInput.catalog.objects[name] != nil else { return "missing from first database" }
         guard newInput.catalog.objects[name] != nil else { return "missing from second database" }
         guard let oldLayout = try? oldInput.layout(name), var newLayout = try? newInput.layout(name),
-              oldLayout.hasKey, newLayout.hasKey else {
+            oldLayout.hasKey, newLayout.hasKey
+        else {
             return "incompatible schema"
         }
         let oldNames = oldLayout.allColumns.map { $0.lowercased() }
         let newNames = newLayout.allColumns.map { $0.lowercased() }
         guard oldLayout.keyColumns.count == newLayout.keyColumns.count, newNames.count >= oldNames.count,
-              Array(newNames.prefix(oldNames.count)) == oldNames else {
+            Array(newNames.prefix(oldNames.count)) == oldNames
+        else {
             return "incompatible schema"
         }
         newLayout.dataColumns = Array(newLayout.dataColumns.prefix(oldLayout.dataColumns.count))
@@ -142,6 +148,7 @@ extension DatabaseDiff {
         var counter = RowChangeCounter()
         let merge = RowMerge(layout: oldLayout, equality: .sqlIs)
         try merge.run(old: try oldInput.rows(oldLayout), new: try newInput.rows(newLayout), &counter)
-        return "\(counter.updates) changes, \(counter.inserts) inserts, \(counter.deletes) deletes, \(counter.unchangedRows) unchanged"
+        return
+            "\(counter.updates) changes, \(counter.inserts) inserts, \(counter.deletes) deletes, \(counter.unchangedRows) unchanged"
     }
 }

@@ -105,7 +105,15 @@ final class SQLLiteralWriter {
             if byte == 0 { return false }
             if byte < 0x80 { index += 1; continue }
             let length: Int
-            if byte & 0xE0 == 0xC0, byte >= 0xC2 { length = 2 } else if byte & 0xF0 == 0xE0 { length = 3 } else if byte & 0xF8 == 0xF0, byte <= 0xF4 { length = 4 } else { return false }
+            if byte & 0xE0 == 0xC0, byte >= 0xC2 {
+                length = 2
+            } else if byte & 0xF0 == 0xE0 {
+                length = 3
+            } else if byte & 0xF8 == 0xF0, byte <= 0xF4 {
+                length = 4
+            } else {
+                return false
+            }
             guard index + length <= count else { return false }
             for offset in 1..<length where bytes[index + offset] & 0xC0 != 0x80 { return false }
             if length == 3 {

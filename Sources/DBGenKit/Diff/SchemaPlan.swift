@@ -66,8 +66,10 @@ struct SchemaPlan {
         planData(old: old, new: new, createdTables: createdTables, included: included)
     }
 
-    private mutating func planData(old: SchemaCatalog, new: SchemaCatalog, createdTables: Set<String>,
-                                   included: (SchemaObject, SchemaCatalog) -> Bool) {
+    private mutating func planData(
+        old: SchemaCatalog, new: SchemaCatalog, createdTables: Set<String>,
+        included: (SchemaObject, SchemaCatalog) -> Bool
+    ) {
         for table in new.ordinaryTables where included(table, new) && table.name != "sqlite_sequence" {
             let baseline: Baseline
             if let parent = new.shadowParent[table.name], createdTables.contains(parent) {

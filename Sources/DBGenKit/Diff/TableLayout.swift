@@ -41,12 +41,16 @@ struct TableLayout: Equatable {
         self.table = table
         let quotedTable = SQLIdentifier.quoteLiteral(table)
         var visible: [(name: String, pk: Int64)] = []
-        try connection.forEachRow("SELECT name, pk, hidden FROM pragma_table_xinfo(\(quotedTable), 'main') ORDER BY cid") { row in
-            guard case .text(let name) = row[0], case .integer(let pk) = row[1], case .integer(let hidden) = row[2] else { return }
+        try connection.forEachRow(
+            "SELECT name, pk, hidden FROM pragma_table_xinfo(\(quotedTable), 'main') ORDER BY cid"
+        ) { row in
+            guard case .text(let name) = row[0], case .integer(let pk) = row[1], case .integer(let hidden) = row[2]
+            else { return }
             if hidden == 0 { visible.append((name, pk)) }
         }
-        let withoutRowid = try connection.scalar(
-            "SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = \(quotedTable)") == .integer(1)
+        let withoutRowid =
+            try connection.scalar(
+                "SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = \(quotedTable)") == .integer(1)
         let pkIndex = try connection.scalar(
             "SELECT name FROM pragma_index_list(\(quotedTable), 'main') WHERE origin = 'pk'")
         let declared = visible.filter { $0.pk > 0 }.sorted { $0.pk < $1.pk }.map(\.name)
@@ -65,8 +69,9 @@ struct TableLayout: Equatable {
             keyColumns = declared // INTEGER PRIMARY KEY: an alias of the rowid
             // AUTOINCREMENT is allowed on such a key only.
             if !isShadowTable {
-                let program = try TableInsertProgram(connection: connection, table: table, schema: "main",
-                                                     valueCount: visible.count)
+                let program = try TableInsertProgram(
+                    connection: connection, table: table, schema: "main",
+                    valueCount: visible.count)
                 isAutoincrement = program.isAutoincrement
             }
         } else {
@@ -80,7 +85,9 @@ struct TableLayout: Equatable {
         dataColumns = visible.map(\.name).filter { !keys.contains($0) }
     }
 
-    private static func keyOrder(index: String, count: Int, connection: Connection, table: String) throws -> [KeyColumnOrder] {
+    private static func keyOrder(index: String, count: Int, connection: Connection, table: String) throws
+        -> [KeyColumnOrder]
+    {
         var order: [KeyColumnOrder] = []
         try connection.forEachRow(
             "SELECT coll, desc FROM pragma_index_xinfo(\(SQLIdentifier.quoteLiteral(index)), 'main') WHERE key = 1 ORDER BY seqno"

@@ -21,7 +21,10 @@ struct TablePatchWriter: RowChangeHandler {
     /// Rows written, of any kind.
     private(set) var changeCount = 0
 
-    init(layout: TableLayout, output: PatchOutput, literals: SQLLiteralWriter, beforeFirstChange: @escaping () throws -> Void) {
+    init(
+        layout: TableLayout, output: PatchOutput, literals: SQLLiteralWriter,
+        beforeFirstChange: @escaping () throws -> Void
+    ) {
         self.output = output
         self.literals = literals
         table = SQLIdentifier.quoteIfNeeded(layout.table)

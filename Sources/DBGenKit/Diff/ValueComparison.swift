@@ -29,7 +29,9 @@ enum ValueComparison {
         return order.descending ? -result : result
     }
 
-    private static func compareAscending(_ a: Statement, _ b: Statement, _ index: Int32, _ collation: KeyColumnOrder.Collation) -> Int {
+    private static func compareAscending(
+        _ a: Statement, _ b: Statement, _ index: Int32, _ collation: KeyColumnOrder.Collation
+    ) -> Int {
         let ca = a.storageClass(index), cb = b.storageClass(index)
         let ra = rank(ca), rb = rank(cb)
         if ra != rb { return ra < rb ? -1 : 1 }
@@ -45,7 +47,9 @@ enum ValueComparison {
         }
     }
 
-    private static func compareNumbers(_ a: Statement, _ ca: StorageClass, _ b: Statement, _ cb: StorageClass, _ index: Int32) -> Int {
+    private static func compareNumbers(
+        _ a: Statement, _ ca: StorageClass, _ b: Statement, _ cb: StorageClass, _ index: Int32
+    ) -> Int {
         switch (ca, cb) {
         case (.integer, .integer):
             let x = a.int64(index), y = b.int64(index)
@@ -79,7 +83,9 @@ enum ValueComparison {
         return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
     }
 
-    private static func compareText(_ x: UnsafeRawBufferPointer, _ y: UnsafeRawBufferPointer, _ collation: KeyColumnOrder.Collation) -> Int {
+    private static func compareText(
+        _ x: UnsafeRawBufferPointer, _ y: UnsafeRawBufferPointer, _ collation: KeyColumnOrder.Collation
+    ) -> Int {
         switch collation {
         case .binary:
             return compareBytes(x, y)

@@ -24,8 +24,9 @@ enum CSVImporter {
         progress: ((ImportProgress) -> Void)? = nil
     ) throws -> ImportResult {
         try withoutActuallyEscaping(diagnostics) { handler in
-            var session = try ImportSession(request: request, connection: connection, diagnostics: handler,
-                                            progress: progress)
+            var session = try ImportSession(
+                request: request, connection: connection, diagnostics: handler,
+                progress: progress)
             defer { session.finish() }
             return try session.run()
         }

@@ -32,9 +32,11 @@ final class ImportBatch: @unchecked Sendable {
     /// In the last batch: every warning of the import counted, for the summing-up warnings.
     let finalTally: ImportWarningTally?
 
-    init(bytes: ImportByteArena, entries: [Entry], fieldStarts: [Int], fieldLengths: [Int],
-         diagnostics: [Diagnostic], bytesRead: Int64, isLast: Bool, mayContainNul: Bool,
-         finalTally: ImportWarningTally?) {
+    init(
+        bytes: ImportByteArena, entries: [Entry], fieldStarts: [Int], fieldLengths: [Int],
+        diagnostics: [Diagnostic], bytesRead: Int64, isLast: Bool, mayContainNul: Bool,
+        finalTally: ImportWarningTally?
+    ) {
         self.bytes = bytes
         self.entries = entries
         self.fieldStarts = fieldStarts

@@ -48,8 +48,10 @@ struct ImportColumnNamer {
         let result = candidates(leadingZeros: zeros, width: 1)
         var renames: [Rename] = []
         for index in names.indices where repeated[index] {
-            renames.append(Rename(from: String(decoding: names[index], as: UTF8.self),
-                                  to: String(decoding: result[index], as: UTF8.self)))
+            renames.append(
+                Rename(
+                    from: String(decoding: names[index], as: UTF8.self),
+                    to: String(decoding: result[index], as: UTF8.self)))
         }
         return (result, renames)
     }

@@ -216,7 +216,8 @@ struct ImportFieldReader {
             if (c == columnSeparator && previous == quote)
                 || (c == rowSeparator && previous == quote)
                 || (c == rowSeparator && previous == Self.carriageReturn && beforePrevious == quote)
-                || (c == Self.endOfFile && previous == quote) {
+                || (c == Self.endOfFile && previous == quote)
+            {
                 // Drop the closing quote (and a CR after it).
                 var n = arena.count
                 repeat { n -= 1 } while arena[n] != UInt8(ascii: "\"")
@@ -258,8 +259,9 @@ struct ImportFormat: Equatable, Sendable {
     var emptyFirstFieldEndsRecord: Bool
 
     init(quoting: Quoting, columnSeparator: UInt8, rowSeparator: UInt8) {
-        self.init(quoting: quoting, columnSeparator: columnSeparator, rowSeparator: rowSeparator,
-                  emptyFirstFieldEndsRecord: quoting == .ascii)
+        self.init(
+            quoting: quoting, columnSeparator: columnSeparator, rowSeparator: rowSeparator,
+            emptyFirstFieldEndsRecord: quoting == .ascii)
     }
 
     init(quoting: Quoting, columnSeparator: UInt8, rowSeparator: UInt8, emptyFirstFieldEndsRecord: Bool) {
@@ -270,11 +272,13 @@ struct ImportFormat: Equatable, Sendable {
     }
 
     /// `.import --csv`: ',' and '\n', quotes honoured.
-    static let csv = ImportFormat(quoting: .csv, columnSeparator: UInt8(ascii: ","), rowSeparator: UInt8(ascii: "\n"),
-                                         emptyFirstFieldEndsRecord: false)
+    static let csv = ImportFormat(
+        quoting: .csv, columnSeparator: UInt8(ascii: ","), rowSeparator: UInt8(ascii: "\n"),
+        emptyFirstFieldEndsRecord: false)
     /// `.import --ascii` (or `.mode ascii`): 0x1F and 0x1E, no quoting.
-    static let ascii = ImportFormat(quoting: .ascii, columnSeparator: 0x1F, rowSeparator: 0x1E,
-                                           emptyFirstFieldEndsRecord: true)
+    static let ascii = ImportFormat(
+        quoting: .ascii, columnSeparator: 0x1F, rowSeparator: 0x1E,
+        emptyFirstFieldEndsRecord: true)
 }
 
 /// Finding the next separator in a buffer eight bytes at a time (SWAR): the reader's inner
@@ -285,7 +289,8 @@ enum ImportByteSearch {
 
     /// The index of the first byte in `start..<end` equal to `a` or `b`, or `end`.
     @inline(__always)
-    static func firstIndex(of a: UInt8, or b: UInt8, in base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
+    static func firstIndex(of a: UInt8, or b: UInt8, in base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int
+    {
         var index = start
         let patternA = ones &* UInt64(a)
         let patternB = ones &* UInt64(b)

@@ -52,8 +52,10 @@ struct ImportGroupedInsert {
     /// with `columnCount` columns, or nil when rows must go one statement each (including when
     /// the statement cannot be prepared: the one-row statement then reports the problem row by
     /// row).
-    static func prepare(connection: Connection, table: ImportTable?, qualifiedTable: String,
-                        columnCount: Int) -> ImportGroupedInsert? {
+    static func prepare(
+        connection: Connection, table: ImportTable?, qualifiedTable: String,
+        columnCount: Int
+    ) -> ImportGroupedInsert? {
         let variableLimit = connection.limit(.variableNumber)
         let rows = min(maximumRows, variableLimit / max(columnCount, 1))
         guard rows >= 2, let table, isSafe(table) else { return nil }
@@ -61,9 +63,11 @@ struct ImportGroupedInsert {
         let sql = "INSERT INTO \(qualifiedTable) VALUES" + Array(repeating: row, count: rows).joined(separator: ",")
         guard let statement = try? connection.prepare(sql) else { return nil }
         let integerColumns = integerAffinityColumns(table, columnCount: columnCount)
-        return ImportGroupedInsert(statement: statement, rows: rows, integerColumns: integerColumns,
-                                   rowidAlias: rowidAlias(connection: connection, table: table,
-                                                          integerColumns: integerColumns))
+        return ImportGroupedInsert(
+            statement: statement, rows: rows, integerColumns: integerColumns,
+            rowidAlias: rowidAlias(
+                connection: connection, table: table,
+                integerColumns: integerColumns))
     }
 
     /// Which of the `columnCount` values of `INSERT INTO table VALUES(…)` go to a column whose
@@ -102,7 +106,7 @@ struct ImportGroupedInsert {
         switch largest {
         case .null?:
             return RowidAlias(column: key.column, next: 1)
-        case .integer(let rowid)? where rowid < Int64.max:  // at the largest rowid SQLite picks one at random
+        case .integer(let rowid)? where rowid < Int64.max: // at the largest rowid SQLite picks one at random
             return RowidAlias(column: key.column, next: rowid + 1)
         default:
             return nil

@@ -24,8 +24,10 @@ struct ImportRecordParser {
     private(set) var finished = false
 
     /// A parser going on with `reader`, whose warnings so far (`--skip`) `tally` counted.
-    init(reader: ImportFieldReader, columnCount: Int, displayPath: String, emptyFirstFieldEnds: Bool,
-         tally: ImportWarningTally) {
+    init(
+        reader: ImportFieldReader, columnCount: Int, displayPath: String, emptyFirstFieldEnds: Bool,
+        tally: ImportWarningTally
+    ) {
         self.reader = reader
         self.columnCount = columnCount
         self.displayPath = displayPath
@@ -38,9 +40,10 @@ struct ImportRecordParser {
         while !finished && entries.count < maxRecords && bytes.count < maxBytes {
             parseRecord()
         }
-        let batch = ImportBatch(bytes: bytes, entries: entries, fieldStarts: fieldStarts, fieldLengths: fieldLengths,
-                                diagnostics: diagnostics, bytesRead: reader.bytesRead, isLast: finished,
-                                mayContainNul: reader.sawNulByte, finalTally: finished ? tally : nil)
+        let batch = ImportBatch(
+            bytes: bytes, entries: entries, fieldStarts: fieldStarts, fieldLengths: fieldLengths,
+            diagnostics: diagnostics, bytesRead: reader.bytesRead, isLast: finished,
+            mayContainNul: reader.sawNulByte, finalTally: finished ? tally : nil)
         bytes = ImportByteArena(capacity: max(64 * 1024, min(bytes.capacity, maxBytes * 2)))
         entries = []
         entries.reserveCapacity(maxRecords + 8)
@@ -80,7 +83,9 @@ struct ImportRecordParser {
             case .unescapedQuote(let line):
                 warn(.unescapedQuote, line: line) { "unescaped \" character" }
             case .unterminatedQuote(let line):
-                report(Diagnostic(.error, "unterminated \"-quoted field", at: SourceLocation(path: displayPath, line: line)))
+                report(
+                    Diagnostic(
+                        .error, "unterminated \"-quoted field", at: SourceLocation(path: displayPath, line: line)))
                 reader.events.removeAll()
                 return false
             }
@@ -130,7 +135,9 @@ struct ImportRecordParser {
                 i += 1
             } while reader.terminator == columnSeparator
             guard takeReaderEvents() else { return dropFields(from: firstField) }
-            warn(.extraFields, line: startLine, fields: i) { "expected \(nCol) columns but found \(i) - extras ignored" }
+            warn(.extraFields, line: startLine, fields: i) {
+                "expected \(nCol) columns but found \(i) - extras ignored"
+            }
         }
         guard takeReaderEvents() else { return dropFields(from: firstField) }
         if i >= nCol {
@@ -141,7 +148,9 @@ struct ImportRecordParser {
         if reader.terminator == ImportFieldReader.endOfFile {
             finished = true
             if reader.readError != 0 {
-                report(Diagnostic(.error, "cannot read \"\(displayPath)\": \(String(cString: strerror(reader.readError)))"))
+                report(
+                    Diagnostic(.error, "cannot read \"\(displayPath)\": \(String(cString: strerror(reader.readError)))")
+                )
             }
         }
     }

@@ -41,12 +41,15 @@ struct ImportRowInserter {
         if let group { pending.reserveCapacity(ImportSession.batchRecords + group.rows) }
     }
 
-    mutating func insert(_ batch: ImportBatch, location: (Int) -> SourceLocation,
-                         warn: (Diagnostic) throws -> Void) throws {
+    mutating func insert(
+        _ batch: ImportBatch, location: (Int) -> SourceLocation,
+        warn: (Diagnostic) throws -> Void
+    ) throws {
         try batch.fieldStarts.withUnsafeBufferPointer { starts in
             try batch.fieldLengths.withUnsafeBufferPointer { lengths in
-                let fields = BatchFields(base: batch.bytes.base, starts: starts, lengths: lengths,
-                                         checkNul: batch.mayContainNul)
+                let fields = BatchFields(
+                    base: batch.bytes.base, starts: starts, lengths: lengths,
+                    checkNul: batch.mayContainNul)
                 defer { pending.removeAll(keepingCapacity: true) }
                 try insert(batch, fields: fields, location: location, warn: warn)
             }
@@ -61,8 +64,10 @@ struct ImportRowInserter {
         let checkNul: Bool
     }
 
-    private mutating func insert(_ batch: ImportBatch, fields: BatchFields,
-                                 location: (Int) -> SourceLocation, warn: (Diagnostic) throws -> Void) throws {
+    private mutating func insert(
+        _ batch: ImportBatch, fields: BatchFields,
+        location: (Int) -> SourceLocation, warn: (Diagnostic) throws -> Void
+    ) throws {
         var field = 0
         var diagnostic = 0
         let nCol = columnCount
@@ -99,8 +104,9 @@ struct ImportRowInserter {
             let nCol = columnCount
             for _ in 0..<((count - 1) / size) {
                 for row in 0..<size {
-                    bind(group.statement, parameterOffset: Int32(row * nCol), fields: fields,
-                         field: pending[next + row].field, inGroup: true)
+                    bind(
+                        group.statement, parameterOffset: Int32(row * nCol), fields: fields,
+                        field: pending[next + row].field, inGroup: true)
                 }
                 _ = group.statement.stepStatus()
                 if group.statement.reset() == .SQLITE_OK {
@@ -118,21 +124,25 @@ struct ImportRowInserter {
                     // failed for that, and its rows go in again with their keys.
                     nextRowid = nil
                     for row in next..<(next + size) {
-                        try insertSingle(batch, fields: fields, field: pending[row].field, line: pending[row].line,
-                                         location: location)
+                        try insertSingle(
+                            batch, fields: fields, field: pending[row].field, line: pending[row].line,
+                            location: location)
                     }
                 }
                 next += size
             }
         }
         for row in next..<count {
-            try insertSingle(batch, fields: fields, field: pending[row].field, line: pending[row].line, location: location)
+            try insertSingle(
+                batch, fields: fields, field: pending[row].field, line: pending[row].line, location: location)
         }
         pending.removeAll(keepingCapacity: true)
     }
 
-    private mutating func insertSingle(_ batch: ImportBatch, fields: BatchFields, field: Int, line: Int,
-                                       location: (Int) -> SourceLocation) throws {
+    private mutating func insertSingle(
+        _ batch: ImportBatch, fields: BatchFields, field: Int, line: Int,
+        location: (Int) -> SourceLocation
+    ) throws {
         boundBatch = batch
         bind(statement, parameterOffset: 0, fields: fields, field: field)
         try step(statement, line: line, location: location)
@@ -152,13 +162,15 @@ struct ImportRowInserter {
     /// rowid equal to the one SQLite would give a row without one is bound as NULL
     /// (``ImportGroupedInsert/RowidAlias``); single rows keep their key, so `.reinsert` inserts
     /// the same row again.
-    private mutating func bind(_ statement: Statement, parameterOffset: Int32, fields: BatchFields, field: Int,
-                               inGroup: Bool = false) {
+    private mutating func bind(
+        _ statement: Statement, parameterOffset: Int32, fields: BatchFields, field: Int,
+        inGroup: Bool = false
+    ) {
         for column in 0..<columnCount {
             let parameter = parameterOffset + Int32(column + 1)
             let length = fields.lengths[field + column]
             if length < 0 {
-                if column == rowidColumn { nextRowid = nil }  // SQLite picks the rowid
+                if column == rowidColumn { nextRowid = nil } // SQLite picks the rowid
                 statement.bindNull(at: parameter)
             } else {
                 let pointer = fields.base + fields.starts[field + column]
@@ -173,14 +185,15 @@ struct ImportRowInserter {
                     statement.bindInt64(value, at: parameter)
                     continue
                 }
-                if column == rowidColumn { nextRowid = nil }  // SQLite converts the text: not followed here
+                if column == rowidColumn { nextRowid = nil } // SQLite converts the text: not followed here
                 // Bound as a C string by the shell: a NUL byte ends the value.
                 var textLength = length
                 if fields.checkNul, length > 0, let nul = memchr(pointer, 0, length) {
                     textLength = UnsafeRawPointer(nul) - UnsafeRawPointer(pointer)
                 }
-                statement.bindTextNoCopy(UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self),
-                                         count: Int32(textLength), at: parameter)
+                statement.bindTextNoCopy(
+                    UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self),
+                    count: Int32(textLength), at: parameter)
             }
         }
     }

@@ -26,15 +26,18 @@ struct ImportSession {
 
     private enum Transaction { case none, begun, savepoint }
 
-    init(request: ImportRequest, connection: Connection, diagnostics: @escaping DiagnosticHandler,
-         progress: ((ImportProgress) -> Void)?) throws {
+    init(
+        request: ImportRequest, connection: Connection, diagnostics: @escaping DiagnosticHandler,
+        progress: ((ImportProgress) -> Void)?
+    ) throws {
         self.request = request
         self.connection = connection
         self.diagnostics = diagnostics
         self.progress = progress
         if request.displayPath.hasPrefix("|") || request.file.lastPathComponent.hasPrefix("|") {
-            throw DBGenError(.refused,
-                             "running a program is not allowed: .import \"\(request.displayPath)\" would run a command")
+            throw DBGenError(
+                .refused,
+                "running a program is not allowed: .import \"\(request.displayPath)\" would run a command")
         }
         let descriptor = open(request.file.path, O_RDONLY)
         if descriptor < 0 {
@@ -85,7 +88,8 @@ struct ImportSession {
             switch event {
             case .unescapedQuote(let line):
                 if tally.count(.unescapedQuote, line: line) {
-                    try diagnostics(Diagnostic.importWarning(.unescapedQuote, "unescaped \" character", at: location(line)))
+                    try diagnostics(
+                        Diagnostic.importWarning(.unescapedQuote, "unescaped \" character", at: location(line)))
                 }
             case .unterminatedQuote(let line):
                 throw DBGenError(.importData, "unterminated \"-quoted field", at: location(line))
@@ -95,7 +99,8 @@ struct ImportSession {
 
     private func checkReadError() throws {
         if reader.readError != 0 {
-            throw DBGenError(.input, "cannot read \"\(request.displayPath)\": \(String(cString: strerror(reader.readError)))")
+            throw DBGenError(
+                .input, "cannot read \"\(request.displayPath)\": \(String(cString: strerror(reader.readError)))")
         }
     }
 
@@ -103,7 +108,8 @@ struct ImportSession {
         var scratch = ImportByteArena(capacity: 4096)
         defer { scratch.release() }
         try skipRecords(using: &scratch)
-        let qualifiedTable = (request.schema.map { SQLIdentifier.quote($0) + "." } ?? "") + SQLIdentifier.quote(request.table)
+        let qualifiedTable =
+            (request.schema.map { SQLIdentifier.quote($0) + "." } ?? "") + SQLIdentifier.quote(request.table)
         var createdTable = false
         var columnCount = try tableColumnCount(qualifiedTable)
         if columnCount == nil {
@@ -156,13 +162,15 @@ struct ImportSession {
         try drainReaderEvents()
         try checkReadError()
         guard let (sql, renames) = namer.createStatement(qualifiedTable: qualifiedTable) else {
-            throw DBGenError(.importData, "empty file: no header row to create table \(qualifiedTable) from",
-                             at: location(headerLine))
+            throw DBGenError(
+                .importData, "empty file: no header row to create table \(qualifiedTable) from",
+                at: location(headerLine))
         }
         if !renames.isEmpty {
-            try warn("columns renamed during .import due to duplicates: "
-                     + ImportColumnNamer.renameReport(renames).replacingOccurrences(of: ",\n", with: ", "),
-                     line: headerLine)
+            try warn(
+                "columns renamed during .import due to duplicates: "
+                    + ImportColumnNamer.renameReport(renames).replacingOccurrences(of: ",\n", with: ", "),
+                line: headerLine)
         }
         do {
             // The column names are the file's bytes, which need not be UTF-8: run them as they are.
@@ -172,14 +180,16 @@ struct ImportSession {
                 if let statement = prepared.statement { while try statement.step() {} }
             }
         } catch let error as SQLiteError {
-            throw DBGenError(.importData, "cannot create table \(qualifiedTable) from the header row: \(error.message)",
-                             at: location(headerLine))
+            throw DBGenError(
+                .importData, "cannot create table \(qualifiedTable) from the header row: \(error.message)",
+                at: location(headerLine))
         }
     }
 
     /// The one-row INSERT (and, when it cannot change the outcome, the multi-row one).
     private mutating func prepareInserts(_ qualifiedTable: String, columnCount: Int) throws {
-        let insertSQL = "INSERT INTO \(qualifiedTable) VALUES("
+        let insertSQL =
+            "INSERT INTO \(qualifiedTable) VALUES("
             + Array(repeating: "?", count: columnCount).joined(separator: ",") + ")"
         do {
             insert = try connection.prepare(insertSQL)
@@ -188,8 +198,9 @@ struct ImportSession {
         }
         // The table's metadata, read once for everything the import decides about it.
         let table = ImportTable.read(connection: connection, name: request.table, schema: request.schema)
-        groupedInsert = ImportGroupedInsert.prepare(connection: connection, table: table, qualifiedTable: qualifiedTable,
-                                                    columnCount: columnCount)
+        groupedInsert = ImportGroupedInsert.prepare(
+            connection: connection, table: table, qualifiedTable: qualifiedTable,
+            columnCount: columnCount)
     }
 
     /// The number of columns `SELECT * FROM table` has, or nil when the table does not exist
@@ -252,10 +263,12 @@ struct ImportSession {
 
     /// Parses the records (on a second thread for big files) and inserts them in order.
     private mutating func insertRows(columnCount nCol: Int) throws -> Int {
-        var parser = ImportRecordParser(reader: reader, columnCount: nCol, displayPath: request.displayPath,
-                                        emptyFirstFieldEnds: request.format.emptyFirstFieldEndsRecord, tally: tally)
-        var inserter = ImportRowInserter(statement: insert!, group: groupedInsert, columnCount: nCol,
-                                         connection: connection)
+        var parser = ImportRecordParser(
+            reader: reader, columnCount: nCol, displayPath: request.displayPath,
+            emptyFirstFieldEnds: request.format.emptyFirstFieldEndsRecord, tally: tally)
+        var inserter = ImportRowInserter(
+            statement: insert!, group: groupedInsert, columnCount: nCol,
+            connection: connection)
         progress?(ImportProgress(file: request.displayPath, bytesRead: 0, totalBytes: totalBytes))
         var nextProgress: Int64 = 4 << 20
         func consume(_ batch: ImportBatch) throws {

@@ -51,7 +51,8 @@ struct ImportWarningTally: Sendable {
             .sorted { entries[Self.index($0)].order < entries[Self.index($1)].order }
             .map { kind in
                 let entry = entries[Self.index(kind)]
-                var summary = Diagnostic.warning(message(kind, entry), at: SourceLocation(path: file, line: entry.firstLine))
+                var summary = Diagnostic.warning(
+                    message(kind, entry), at: SourceLocation(path: file, line: entry.firstLine))
                 summary.importWarning = kind
                 summary.foldedCount = entry.count - Self.reportedPerKind
                 return summary
@@ -60,7 +61,8 @@ struct ImportWarningTally: Sendable {
 
     private func message(_ kind: ImportWarningKind, _ entry: Entry) -> String {
         let first = "(first at line \(entry.firstLine))"
-        let fields = entry.fewestFields == entry.mostFields
+        let fields =
+            entry.fewestFields == entry.mostFields
             ? "\(entry.mostFields) field\(entry.mostFields == 1 ? "" : "s")"
             : "\(entry.fewestFields) to \(entry.mostFields) fields"
         switch kind {

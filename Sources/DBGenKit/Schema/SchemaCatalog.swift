@@ -19,7 +19,8 @@ struct SchemaCatalog {
             objects[name] = SchemaObject(type: type, name: name, tableName: tableName, sql: sql)
         }
         var shadows: [String] = []
-        try connection.forEachRow("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'shadow'") { row in
+        try connection.forEachRow("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'shadow'") {
+            row in
             if case .text(let name) = row[0] { shadows.append(name) }
         }
         let virtualNames = objects.values.filter(\.isVirtualTable).map(\.name).sorted { $0.count > $1.count }

@@ -23,7 +23,8 @@ final class BuildAuthorizer {
     /// Installs the authorizer on `connection`; relative database names resolve against
     /// `baseDirectory()` (as the connection's VFS resolves them); `recordInput` gets the absolute
     /// path of every existing database file the script attaches.
-    init(connection: Connection, baseDirectory: @escaping () -> String, recordInput: @escaping (String) -> Void) throws {
+    init(connection: Connection, baseDirectory: @escaping () -> String, recordInput: @escaping (String) -> Void) throws
+    {
         self.recordInput = recordInput
         self.baseDirectory = baseDirectory
         self.connection = connection
@@ -56,7 +57,8 @@ final class BuildAuthorizer {
         guard !vacuumed.isEmpty else { return nil }
         for row in try connection.query("SELECT seq, name FROM pragma_database_list") {
             guard case .integer(let index) = row[0], vacuumed.contains(index), case .text(let schema) = row[1],
-                  schema != "main", schema != "temp", connection.filename(ofSchema: schema) != "" else { continue }
+                schema != "main", schema != "temp", connection.filename(ofSchema: schema) != ""
+            else { continue }
             return "VACUUM rewrites the attached database \"\(schema)\" (attached databases are read-only inputs)"
         }
         return nil
@@ -81,7 +83,8 @@ final class BuildAuthorizer {
         if AuthorizerAction.writes.contains(request.action) || isPragmaWrite(request) {
             let schema = request.action == AuthorizerAction.alterTable ? request.argument1 : request.database
             if let schema, schema != "main", schema != "temp", connection.filename(ofSchema: schema) != "" {
-                return refuse("it writes into the attached database \"\(schema)\" (attached databases are read-only inputs)")
+                return refuse(
+                    "it writes into the attached database \"\(schema)\" (attached databases are read-only inputs)")
             }
         }
         return .allow
@@ -94,7 +97,9 @@ final class BuildAuthorizer {
     ]
 
     private func isPragmaWrite(_ request: AuthorizerRequest) -> Bool {
-        guard request.action == AuthorizerAction.pragma, let pragma = request.argument1?.lowercased() else { return false }
+        guard request.action == AuthorizerAction.pragma, let pragma = request.argument1?.lowercased() else {
+            return false
+        }
         return Self.writingPragmas.contains(pragma) && (request.argument2 != nil || pragma == "incremental_vacuum")
     }
 
@@ -106,12 +111,14 @@ final class BuildAuthorizer {
             return .allow // in memory, temporary
         }
         if Self.namesOtherVFSWithRelativePath(name) {
-            return refuse("ATTACH of \"\(name)\" names its own VFS, which would resolve the relative path against "
-                          + "the process's directory (and create the file there), not the script's; give an absolute path")
+            return refuse(
+                "ATTACH of \"\(name)\" names its own VFS, which would resolve the relative path against "
+                    + "the process's directory (and create the file there), not the script's; give an absolute path")
         }
         guard PathResolution.isFile(path) else {
-            return refuse("ATTACH of \"\(name)\", which does not exist, would create it (VACUUM INTO does so too); "
-                          + "dbgen writes no file but its output")
+            return refuse(
+                "ATTACH of \"\(name)\", which does not exist, would create it (VACUUM INTO does so too); "
+                    + "dbgen writes no file but its output")
         }
         recordInput(path)
         return .allow

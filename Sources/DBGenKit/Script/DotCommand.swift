@@ -63,7 +63,11 @@ struct ImportArguments: Equatable {
             var option = args[index]
             if option.hasPrefix("--") { option.removeFirst() }
             if !option.hasPrefix("-") {
-                if file == nil { file = args[index] } else if table == nil { table = args[index] } else {
+                if file == nil {
+                    file = args[index]
+                } else if table == nil {
+                    table = args[index]
+                } else {
                     throw DBGenError(.dotCommand, "extra argument to .import: \"\(args[index])\"")
                 }
             } else if option == "-v" {

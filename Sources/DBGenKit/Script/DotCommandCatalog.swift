@@ -38,7 +38,8 @@ enum DotCommandCatalog {
     static let writesFile = "it writes a file other than the output"
     static let testing = "it is a testing command of the shell"
     static let otherDatabase = "it works on another database than the one being built"
-    static let needsDbpage = "it needs the sqlite_dbpage virtual table, which this SQLite is built without "
+    static let needsDbpage =
+        "it needs the sqlite_dbpage virtual table, which this SQLite is built without "
         + "(the sqlite3 shell fails on it too)"
 
     static let entries: [DotCommandEntry] = [
@@ -163,7 +164,7 @@ enum OutputOnlyCommandCheck {
             // The options are case-insensitive prefixes of at least two characters.
             let options = args.dropFirst().map { $0.lowercased() }
             guard let first = args.first, !first.isEmpty, "fkey-indexes".hasPrefix(first),
-                  options.allSatisfy({ $0.count > 1 && ("-verbose".hasPrefix($0) || "-groupbyparent".hasPrefix($0)) })
+                options.allSatisfy({ $0.count > 1 && ("-verbose".hasPrefix($0) || "-groupbyparent".hasPrefix($0)) })
             else {
                 throw DotCommandParser.usage(".lint fkey-indexes ?-verbose? ?-groupbyparent?")
             }
@@ -176,20 +177,24 @@ enum OutputOnlyCommandCheck {
     private static func checkOptionsAndFiles(_ name: String, _ args: [String]) throws {
         switch name {
         case "schema":
-            try checkOptions(".schema", args, known: ["indent", "nosys", "debug"], patterns: 1,
-                             usage: ".schema ?--indent? ?--nosys? ?LIKE-PATTERN?")
+            try checkOptions(
+                ".schema", args, known: ["indent", "nosys", "debug"], patterns: 1,
+                usage: ".schema ?--indent? ?--nosys? ?LIKE-PATTERN?")
         case "dump":
-            try checkOptions(".dump", args, known: ["preserve-rowids", "newlines", "data-only", "nosys"],
-                             patterns: Int.max, usage: ".dump ?OPTIONS? ?OBJECTS?")
+            try checkOptions(
+                ".dump", args, known: ["preserve-rowids", "newlines", "data-only", "nosys"],
+                patterns: Int.max, usage: ".dump ?OPTIONS? ?OBJECTS?")
         case "sha3sum":
-            try checkOptions(".sha3sum", args, known: ["schema", "sha3-224", "sha3-256", "sha3-384", "sha3-512", "debug"],
-                             patterns: 1, usage: ".sha3sum ?OPTIONS? ?LIKE-PATTERN?")
+            try checkOptions(
+                ".sha3sum", args, known: ["schema", "sha3-224", "sha3-256", "sha3-384", "sha3-512", "debug"],
+                patterns: 1, usage: ".sha3sum ?OPTIONS? ?LIKE-PATTERN?")
         case "log":
             guard args.count == 1 else { throw DotCommandParser.usage(".log FILENAME") }
             try requireConsole(".log", args[0])
         case "trace":
-            let files = try checkOptions(".trace", args, known: ["expanded", "plain", "profile", "row", "stmt", "close"],
-                                         patterns: Int.max, usage: ".trace ?OPTIONS? ?FILE?")
+            let files = try checkOptions(
+                ".trace", args, known: ["expanded", "plain", "profile", "row", "stmt", "close"],
+                patterns: Int.max, usage: ".trace ?OPTIONS? ?FILE?")
             // The shell opens its first argument whenever there is a file argument, even when
             // that first argument is an option (`.trace --plain off` writes a file "--plain").
             if !files.isEmpty { try requireConsole(".trace", args[0]) }
@@ -197,7 +202,8 @@ enum OutputOnlyCommandCheck {
             try checkOutput(".\(name)", args)
         case "connection":
             guard args.isEmpty else {
-                throw DotCommandParser.refusal(".connection \(args.joined(separator: " "))", DotCommandCatalog.otherDatabase)
+                throw DotCommandParser.refusal(
+                    ".connection \(args.joined(separator: " "))", DotCommandCatalog.otherDatabase)
             }
         case "progress":
             try checkProgress(args)
@@ -225,8 +231,10 @@ enum OutputOnlyCommandCheck {
 
     /// Checks `--option`s against `known` and counts the other arguments; returns those.
     @discardableResult
-    private static func checkOptions(_ command: String, _ args: [String], known: Set<String>, patterns: Int,
-                                     usage: String) throws -> [String] {
+    private static func checkOptions(
+        _ command: String, _ args: [String], known: Set<String>, patterns: Int,
+        usage: String
+    ) throws -> [String] {
         var others: [String] = []
         for argument in args {
             if argument.hasPrefix("-") { // "-" alone too: an unknown option in the shell

@@ -118,7 +118,8 @@ enum DotCommandTokenizer {
                     var value = Int(c - UInt8(ascii: "0"))
                     for _ in 0..<2 {
                         guard index + 1 < input.count,
-                              (UInt8(ascii: "0")...UInt8(ascii: "7")).contains(input[index + 1]) else { break }
+                            (UInt8(ascii: "0")...UInt8(ascii: "7")).contains(input[index + 1])
+                        else { break }
                         index += 1
                         value = (value << 3) + Int(input[index] - UInt8(ascii: "0"))
                     }

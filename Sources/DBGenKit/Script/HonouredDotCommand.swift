@@ -73,8 +73,10 @@ enum HonouredDotCommand {
         let args = arguments.strings
         guard let name = args.first else { return .outputOnly("dbconfig") }
         guard let option = DatabaseOption.named(name) else {
-            throw DBGenError(.dotCommand, "unknown dbconfig \"\(name)\" (one of: "
-                             + DatabaseOption.all.map(\.name).joined(separator: " ") + ")")
+            throw DBGenError(
+                .dotCommand,
+                "unknown dbconfig \"\(name)\" (one of: "
+                    + DatabaseOption.all.map(\.name).joined(separator: " ") + ")")
         }
         guard args.count >= 2 else { return .databaseOption(option, enabled: nil) }
         guard let enabled = ShellArgumentValue.boolean(args[1]) else { throw DotCommandParser.notBoolean(args[1]) }
@@ -91,8 +93,10 @@ enum HonouredDotCommand {
         let matching = RuntimeLimit.all.filter { $0.name.lowercased().hasPrefix(name.lowercased()) }
         guard matching.count <= 1 else { throw DBGenError(.dotCommand, "ambiguous limit: \"\(name)\"") }
         guard let limit = matching.first else {
-            throw DBGenError(.dotCommand, "unknown limit: \"\(name)\" (one of: "
-                             + RuntimeLimit.all.map(\.name).joined(separator: " ") + ")")
+            throw DBGenError(
+                .dotCommand,
+                "unknown limit: \"\(name)\" (one of: "
+                    + RuntimeLimit.all.map(\.name).joined(separator: " ") + ")")
         }
         return .limit(limit, value: args.count == 2 ? ShellArgumentValue.integer(args[1]) : nil)
     }

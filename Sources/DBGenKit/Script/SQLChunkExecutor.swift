@@ -30,16 +30,19 @@ struct SQLChunkExecutor {
                     prepared = try connection.prepareFirst(of: base + offset, byteCount: end - offset)
                 } catch let error as SQLiteError {
                     if let refusal = refusal(error, chunk: chunk, statementStart: statementStart) { throw refusal }
-                    throw compileError(error, chunk: chunk, complete: complete, offset: offset,
-                                       statementStart: statementStart)
+                    throw compileError(
+                        error, chunk: chunk, complete: complete, offset: offset,
+                        statementStart: statementStart)
                 }
                 let next = offset + prepared.consumedBytes
                 defer { offset = max(next, offset + 1) }
                 guard let statement = prepared.statement else { continue }
                 try step(statement, chunk: chunk, statementStart: statementStart)
                 if !complete && next >= end - trailingTrivia(chunk.text) {
-                    try diagnostics(Diagnostic.warning("statement at end of file is not terminated by ';'",
-                                                       at: location(chunk, statementStart)))
+                    try diagnostics(
+                        Diagnostic.warning(
+                            "statement at end of file is not terminated by ';'",
+                            at: location(chunk, statementStart)))
                 }
             }
         }
@@ -63,10 +66,12 @@ struct SQLChunkExecutor {
             throw DBGenError(.sql, error.message, at: location(chunk, statementStart))
         }
         if authorizer.pragmasAsked.contains("journal_mode"), case .text(let mode)? = firstValue,
-           mode.lowercased() == "wal" {
-            try diagnostics(Diagnostic.warning(
-                "journal_mode=WAL is not kept: the output is sealed in rollback-journal mode, because a WAL database cannot be opened read-only from an app bundle",
-                at: location(chunk, statementStart)))
+            mode.lowercased() == "wal"
+        {
+            try diagnostics(
+                Diagnostic.warning(
+                    "journal_mode=WAL is not kept: the output is sealed in rollback-journal mode, because a WAL database cannot be opened read-only from an app bundle",
+                    at: location(chunk, statementStart)))
         }
     }
 
@@ -83,8 +88,10 @@ struct SQLChunkExecutor {
     /// The error at the byte SQLite points at (``SQLiteError/offset``), or at the statement's
     /// start when it points at none: "incomplete input" at end of file, or any error on an
     /// Apple system whose SQLite has no `sqlite3_error_offset` (before macOS 13 / iOS 16).
-    private func compileError(_ error: SQLiteError, chunk: SQLChunk, complete: Bool, offset: Int,
-                              statementStart: Int) -> DBGenError {
+    private func compileError(
+        _ error: SQLiteError, chunk: SQLChunk, complete: Bool, offset: Int,
+        statementStart: Int
+    ) -> DBGenError {
         let position = error.offset.map { offset + $0 } ?? statementStart
         let message = complete ? error.message : "unterminated statement at end of file (\(error.message))"
         return DBGenError(.sql, message, at: location(chunk, position))

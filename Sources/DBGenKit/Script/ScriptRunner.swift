@@ -49,16 +49,20 @@ final class ScriptRunner {
     ///   - relativePaths: the connection's VFS, told the running script's directory.
     ///   - afterStep: called after each statement or dot-command (the build starts writing the
     ///     database out to storage there).
-    init(connection: Connection, relativePaths: RelativePathVFS, diagnostics: @escaping DiagnosticHandler,
-         progress: ((ImportProgress) -> Void)? = nil, afterStep: (() -> Void)? = nil) throws {
+    init(
+        connection: Connection, relativePaths: RelativePathVFS, diagnostics: @escaping DiagnosticHandler,
+        progress: ((ImportProgress) -> Void)? = nil, afterStep: (() -> Void)? = nil
+    ) throws {
         self.connection = connection
         self.afterStep = afterStep
         self.relativePaths = relativePaths
         self.diagnostics = diagnostics
         self.progress = progress
-        authorizer = try BuildAuthorizer(connection: connection, baseDirectory: { [unowned self] in
-            self.workingDirectory
-        }, recordInput: { [unowned self] in self.recordInput($0) })
+        authorizer = try BuildAuthorizer(
+            connection: connection,
+            baseDirectory: { [unowned self] in
+                self.workingDirectory
+            }, recordInput: { [unowned self] in self.recordInput($0) })
         extensions = try ShellExtensionHost(connection: connection, baseDirectory: PathResolution.currentDirectory) {
             [unowned self] path in
             self.recordInput(PathResolution.absolute(path, relativeTo: self.workingDirectory))
@@ -92,7 +96,8 @@ final class ScriptRunner {
     func runScript(absolutePath: String, displayPath: String, namedAt location: SourceLocation?) throws {
         let canonical = (absolutePath as NSString).resolvingSymlinksInPath
         if readStack.contains(canonical) {
-            throw DBGenError(.dotCommand, "recursive .read of \"\(displayPath)\" (it is already being read)", at: location)
+            throw DBGenError(
+                .dotCommand, "recursive .read of \"\(displayPath)\" (it is already being read)", at: location)
         }
         guard PathResolution.isFile(absolutePath), let data = FileManager.default.contents(atPath: absolutePath) else {
             let reason = PathResolution.isDirectory(absolutePath) ? ": is a directory" : ""
@@ -100,8 +105,10 @@ final class ScriptRunner {
         }
         recordInput(absolutePath, displayPath)
         readStack.append(canonical)
-        enter(ScriptContext(displayPath: displayPath, directory: (absolutePath as NSString).deletingLastPathComponent,
-                            displayDirectory: (displayPath as NSString).deletingLastPathComponent))
+        enter(
+            ScriptContext(
+                displayPath: displayPath, directory: (absolutePath as NSString).deletingLastPathComponent,
+                displayDirectory: (displayPath as NSString).deletingLastPathComponent))
         defer {
             readStack.removeLast()
             leave()
@@ -144,8 +151,9 @@ final class ScriptRunner {
         switch item {
         case .sql(let chunk, let complete):
             currentLocation = chunk.lines.first.map { SourceLocation(path: script.displayPath, line: $0.line) }
-            let executor = SQLChunkExecutor(connection: connection, scriptPath: script.displayPath,
-                                            diagnostics: diagnostics, authorizer: authorizer)
+            let executor = SQLChunkExecutor(
+                connection: connection, scriptPath: script.displayPath,
+                diagnostics: diagnostics, authorizer: authorizer)
             try executor.execute(chunk, complete: complete)
         case .dotCommand(let line, let lineNumber):
             let location = SourceLocation(path: script.displayPath, line: lineNumber, column: 1)
@@ -174,9 +182,10 @@ extension ScriptRunner {
         case .separator(let column, let row):
             settings.setSeparator(columnBytes: column, rowBytes: row)
         case .read(let file):
-            try runScript(absolutePath: PathResolution.absolute(file, relativeTo: script.directory),
-                          displayPath: PathResolution.display(file, inDisplayDirectory: script.displayDirectory),
-                          namedAt: location)
+            try runScript(
+                absolutePath: PathResolution.absolute(file, relativeTo: script.directory),
+                displayPath: PathResolution.display(file, inDisplayDirectory: script.displayDirectory),
+                namedAt: location)
         case .importFile(let arguments):
             try runImport(arguments, at: location, in: script)
         case .restore(let schema, let file):
@@ -231,9 +240,12 @@ extension ScriptRunner {
             throw DBGenError(.input, "cannot open \"\(display)\" for .restore: no such file")
         }
         if let target = connection.filename(ofSchema: schema), !target.isEmpty,
-           schema.lowercased() != "main", schema.lowercased() != "temp" {
-            throw DotCommandParser.refusal(".restore \(schema)", "it writes into the attached database \"\(schema)\" "
-                                           + "(attached databases are read-only inputs)")
+            schema.lowercased() != "main", schema.lowercased() != "temp"
+        {
+            throw DotCommandParser.refusal(
+                ".restore \(schema)",
+                "it writes into the attached database \"\(schema)\" "
+                    + "(attached databases are read-only inputs)")
         }
         recordInput(absolute, display)
         do {
@@ -260,9 +272,10 @@ extension ScriptRunner {
         recordInput(absolute, display)
         // The shell's side effects included (csv mode's "\r\n" becomes "\n" for good).
         let format = try settings.formatForImport(forcing: arguments.forcedQuoting)
-        let request = ImportRequest(file: URL(fileURLWithPath: absolute), displayPath: display,
-                                    table: arguments.table, schema: arguments.schema,
-                                    skip: arguments.skip, format: format)
+        let request = ImportRequest(
+            file: URL(fileURLWithPath: absolute), displayPath: display,
+            table: arguments.table, schema: arguments.schema,
+            skip: arguments.skip, format: format)
         authorizer.reset()
         do {
             // Every few megabytes: the caller's progress, and a step for `afterStep`.
@@ -290,8 +303,10 @@ extension ScriptRunner {
             return nil
         }
         guard names.contains(schema.lowercased()) || schema.lowercased() == "temp" else {
-            throw DBGenError(.dotCommand, "unknown database \"\(schema)\" for .import --schema (attached: "
-                             + names.joined(separator: ", ") + ")")
+            throw DBGenError(
+                .dotCommand,
+                "unknown database \"\(schema)\" for .import --schema (attached: "
+                    + names.joined(separator: ", ") + ")")
         }
     }
 }

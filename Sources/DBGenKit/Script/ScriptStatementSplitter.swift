@@ -80,7 +80,9 @@ struct ScriptStatementSplitter {
         guard index < line.count else { return false }
         if line[index] == UInt8(ascii: "/") {
             index += 1
-        } else if index + 1 < line.count, line[index] | 0x20 == UInt8(ascii: "g"), line[index + 1] | 0x20 == UInt8(ascii: "o") {
+        } else if index + 1 < line.count, line[index] | 0x20 == UInt8(ascii: "g"),
+            line[index + 1] | 0x20 == UInt8(ascii: "o")
+        {
             index += 2
         } else {
             return false

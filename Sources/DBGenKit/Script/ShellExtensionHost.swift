@@ -18,13 +18,14 @@ final class ShellExtensionHost {
     init(connection: Connection, baseDirectory: String, recordInput: @escaping (String) -> Void) throws {
         inputRecorder = InputRecorder(recordInput)
         environment = .allocate(capacity: 1)
-        environment.initialize(to: shipyard_shell_environment(
-            base_directory: strdup(baseDirectory),
-            record_input: { context, path in
-                guard let context, let path else { return }
-                Unmanaged<InputRecorder>.fromOpaque(context).takeUnretainedValue().record(String(cString: path))
-            },
-            context: Unmanaged.passUnretained(inputRecorder).toOpaque()))
+        environment.initialize(
+            to: shipyard_shell_environment(
+                base_directory: strdup(baseDirectory),
+                record_input: { context, path in
+                    guard let context, let path else { return }
+                    Unmanaged<InputRecorder>.fromOpaque(context).takeUnretainedValue().record(String(cString: path))
+                },
+                context: Unmanaged.passUnretained(inputRecorder).toOpaque()))
         let status = shipyard_register_shell_extensions(try connection.openHandle(), environment)
         guard ResultCode(rawValue: status) == .SQLITE_OK else {
             throw DBGenError(.sql, "cannot register the shell's SQL functions: \(connection.errorMessage)")

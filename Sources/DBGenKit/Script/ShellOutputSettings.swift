@@ -37,8 +37,10 @@ struct ShellOutputSettings: Equatable, Sendable {
         let name = try Self.modeName(in: arguments) ?? mode.rawValue
         // The shell accepts any prefix of a mode name, trying them in this order.
         guard let choice = Self.modeChoices.first(where: { $0.name.utf8.starts(with: name.utf8) }) else {
-            throw DBGenError(.dotCommand,
-                "mode should be one of: ascii box column csv html insert json line list markdown qbox quote table tabs tcl")
+            throw DBGenError(
+                .dotCommand,
+                "mode should be one of: ascii box column csv html insert json line list markdown qbox quote table tabs tcl"
+            )
         }
         mode = choice.mode
         if let column = choice.column { columnSeparator = column }
@@ -65,7 +67,9 @@ struct ShellOutputSettings: Equatable, Sendable {
             let argument = arguments[index]
             if (optionMatches(argument, "wrap") || optionMatches(argument, "wordwrap")) && index + 1 < arguments.count {
                 index += 1
-            } else if optionMatches(argument, "ww") || optionMatches(argument, "quote") || optionMatches(argument, "noquote") {
+            } else if optionMatches(argument, "ww") || optionMatches(argument, "quote")
+                || optionMatches(argument, "noquote")
+            {
                 // display options: no effect on separators
             } else if chosen == nil {
                 chosen = argument == "qbox" ? "box" : argument
@@ -109,11 +113,13 @@ struct ShellOutputSettings: Equatable, Sendable {
         let asciiMode = mode == .ascii
         switch forcing {
         case .csv?:
-            return ImportFormat(quoting: .csv, columnSeparator: UInt8(ascii: ","), rowSeparator: UInt8(ascii: "\n"),
-                                emptyFirstFieldEndsRecord: asciiMode)
+            return ImportFormat(
+                quoting: .csv, columnSeparator: UInt8(ascii: ","), rowSeparator: UInt8(ascii: "\n"),
+                emptyFirstFieldEndsRecord: asciiMode)
         case .ascii?:
-            return ImportFormat(quoting: .ascii, columnSeparator: 0x1F, rowSeparator: 0x1E,
-                                emptyFirstFieldEndsRecord: asciiMode)
+            return ImportFormat(
+                quoting: .ascii, columnSeparator: 0x1F, rowSeparator: 0x1E,
+                emptyFirstFieldEndsRecord: asciiMode)
         case nil:
             break
         }
@@ -132,8 +138,9 @@ struct ShellOutputSettings: Equatable, Sendable {
         if rowSeparator.count > 1 {
             throw DBGenError(.dotCommand, "multi-character row separators not allowed for import")
         }
-        return ImportFormat(quoting: asciiMode ? .ascii : .csv, columnSeparator: columnSeparator[0],
-                            rowSeparator: rowSeparator[0], emptyFirstFieldEndsRecord: asciiMode)
+        return ImportFormat(
+            quoting: asciiMode ? .ascii : .csv, columnSeparator: columnSeparator[0],
+            rowSeparator: rowSeparator[0], emptyFirstFieldEndsRecord: asciiMode)
     }
 
     /// `-NAME` or `--NAME`, as the shell's option matching accepts.

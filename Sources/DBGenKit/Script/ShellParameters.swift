@@ -30,7 +30,8 @@ struct ShellParameters {
     /// `.parameter unset KEY`: nothing to do when there is no parameter table (the shell runs
     /// the DELETE and ignores that it fails).
     private func unset(_ key: String) throws {
-        guard try connection.scalar("SELECT count(*) FROM temp.sqlite_schema WHERE name = 'sqlite_parameters'") != 0 else {
+        guard try connection.scalar("SELECT count(*) FROM temp.sqlite_schema WHERE name = 'sqlite_parameters'") != 0
+        else {
             return
         }
         try connection.execute("DELETE FROM temp.sqlite_parameters WHERE key=\(SQLIdentifier.quoteLiteral(key))")
@@ -48,7 +49,8 @@ struct ShellParameters {
             _ = try? connection.setEnabled(.writableSchema, writableSchema)
             _ = try? connection.setEnabled(.defensive, defensive)
         }
-        try connection.execute("""
+        try connection.execute(
+            """
             CREATE TABLE IF NOT EXISTS temp.sqlite_parameters(
               key TEXT PRIMARY KEY,
               value
@@ -65,10 +67,12 @@ struct ShellParameters {
         let quotedKey = SQLIdentifier.quoteLiteral(key)
         let statement: Statement
         do {
-            statement = try firstStatement("REPLACE INTO temp.sqlite_parameters(key,value)VALUES(\(quotedKey),\(value));")
+            statement = try firstStatement(
+                "REPLACE INTO temp.sqlite_parameters(key,value)VALUES(\(quotedKey),\(value));")
         } catch is SQLiteError {
             statement = try firstStatement(
-                "REPLACE INTO temp.sqlite_parameters(key,value)VALUES(\(quotedKey),\(SQLIdentifier.quoteLiteral(value)));")
+                "REPLACE INTO temp.sqlite_parameters(key,value)VALUES(\(quotedKey),\(SQLIdentifier.quoteLiteral(value)));"
+            )
         }
         do {
             while try statement.step() {}

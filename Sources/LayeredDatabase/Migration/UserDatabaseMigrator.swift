@@ -48,7 +48,9 @@ public struct UserDatabaseMigrator {
     }
 
     /// Registers a step that runs a closure on the user database connection.
-    public mutating func registerMigration(version: Int32, _ identifier: String, migrate: @escaping (Connection) throws -> Void) {
+    public mutating func registerMigration(
+        version: Int32, _ identifier: String, migrate: @escaping (Connection) throws -> Void
+    ) {
         migrations.append(Migration(version: version, identifier: identifier, migrate: migrate))
     }
 
@@ -66,7 +68,8 @@ public struct UserDatabaseMigrator {
         for migration in migrations {
             guard migration.version > previous else {
                 throw LayeredDatabaseError.invalidMigrationOrder(
-                    "version \(migration.version) '\(migration.identifier)' must be ≥ 1 and greater than the version before it (\(previous))")
+                    "version \(migration.version) '\(migration.identifier)' must be ≥ 1 and greater than the version before it (\(previous))"
+                )
             }
             previous = migration.version
         }
@@ -82,7 +85,8 @@ public struct UserDatabaseMigrator {
                 }
                 if ran { applied.append(migration.version) }
             } catch let error as SQLiteError {
-                throw LayeredDatabaseError.migrationFailed(version: migration.version, identifier: migration.identifier, underlying: error)
+                throw LayeredDatabaseError.migrationFailed(
+                    version: migration.version, identifier: migration.identifier, underlying: error)
             } catch let error as LayeredDatabaseError {
                 throw error
             } catch {

@@ -86,13 +86,17 @@ public final class LayeredDatabase {
             throw LayeredDatabaseError.bundledDatabaseNotFound(path: bundledPath)
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw LayeredDatabaseError.bundledDatabaseUnreadable(path: bundledPath, reason: "not a regular file, not a SQLite database")
+            throw LayeredDatabaseError.bundledDatabaseUnreadable(
+                path: bundledPath, reason: "not a regular file, not a SQLite database")
         }
         guard info.st_size > 0 else {
-            throw LayeredDatabaseError.bundledDatabaseUnreadable(path: bundledPath, reason: "file is empty, not a SQLite database")
+            throw LayeredDatabaseError.bundledDatabaseUnreadable(
+                path: bundledPath, reason: "file is empty, not a SQLite database")
         }
 
-        let selected = try updatesDirectory.map { try DatabaseInEffect.select(bundledPath: bundledPath, updatesDirectory: $0) }
+        let selected = try updatesDirectory.map {
+            try DatabaseInEffect.select(bundledPath: bundledPath, updatesDirectory: $0)
+        }
         let attachedPath = selected?.path ?? bundledPath
         installOutcome = try UserDatabaseInstaller.installIfMissing(at: userPath, template: templatePath)
         connection = try Connection(uri: SQLiteURI.fileURI(path: userPath, parameters: [("mode", "rw")]))
@@ -101,7 +105,9 @@ public final class LayeredDatabase {
         do {
             _ = try connection.query("SELECT count(*) FROM main.sqlite_schema")
         } catch let error as SQLiteError {
-            let reason = error.resultCode == .SQLITE_NOTADB ? "file is not a SQLite database" : "cannot read it as a SQLite database"
+            let reason =
+                error.resultCode == .SQLITE_NOTADB
+                ? "file is not a SQLite database" : "cannot read it as a SQLite database"
             throw LayeredDatabaseError.userDatabaseUnreadable(path: userPath, reason: "\(reason) (\(error.message))")
         }
         try Self.applyUserDatabaseSettings(connection, newlyCreated: installOutcome == .createdEmpty)
@@ -116,14 +122,20 @@ public final class LayeredDatabase {
                 guard access(bundledPath, F_OK) == 0 else {
                     throw LayeredDatabaseError.bundledDatabaseNotFound(path: bundledPath)
                 }
-                throw LayeredDatabaseError.bundledDatabaseUnreadable(path: bundledPath, reason: "cannot open it (\(error.message))")
+                throw LayeredDatabaseError.bundledDatabaseUnreadable(
+                    path: bundledPath, reason: "cannot open it (\(error.message))")
             }
-            let reason = error.resultCode == .SQLITE_NOTADB ? "file is not a SQLite database" : "cannot read it as a SQLite database"
-            throw LayeredDatabaseError.bundledDatabaseUnreadable(path: bundledPath, reason: "\(reason) (\(error.message))")
+            let reason =
+                error.resultCode == .SQLITE_NOTADB
+                ? "file is not a SQLite database" : "cannot read it as a SQLite database"
+            throw LayeredDatabaseError.bundledDatabaseUnreadable(
+                path: bundledPath, reason: "\(reason) (\(error.message))")
         }
         try DetachGuard.install(on: connection, protecting: bundleName)
-        databaseInEffect = try selected ?? DatabaseInEffect(
-            path: bundledPath, userVersion: connection.userVersion(schema: bundleName), isInstalledUpdate: false)
+        databaseInEffect =
+            try selected
+            ?? DatabaseInEffect(
+                path: bundledPath, userVersion: connection.userVersion(schema: bundleName), isInstalledUpdate: false)
         self.userPath = userPath
         self.bundledPath = bundledPath
         self.bundleName = bundleName
@@ -188,10 +200,12 @@ public final class LayeredDatabase {
         let columnNames = columns ?? bundledColumns
         // Checked here because SQLite reads a double-quoted name that matches no column as a
         // string literal, which would silently fill the view with the column's name.
-        for (schema, table, existing) in [(bundleName, bundledTable, bundledColumns), ("main", userTable, userColumns)] {
+        for (schema, table, existing) in [(bundleName, bundledTable, bundledColumns), ("main", userTable, userColumns)]
+        {
             let known = Set(existing.map { $0.lowercased() })
             for column in columnNames where !known.contains(column.lowercased()) {
-                throw SQLiteError(extendedResultCode: .SQLITE_ERROR, message: "no such column: \(column) in \(schema).\(table)")
+                throw SQLiteError(
+                    extendedResultCode: .SQLITE_ERROR, message: "no such column: \(column) in \(schema).\(table)")
             }
         }
         guard !columnNames.isEmpty else {
@@ -199,17 +213,21 @@ public final class LayeredDatabase {
         }
         func select(_ schema: String, _ table: String) -> String {
             var list = columnNames.map(quote)
-            if let sourceColumn { list.append("'\(schema.replacingOccurrences(of: "'", with: "''"))' AS \(quote(sourceColumn))") }
+            if let sourceColumn {
+                list.append("'\(schema.replacingOccurrences(of: "'", with: "''"))' AS \(quote(sourceColumn))")
+            }
             return "SELECT \(list.joined(separator: ", ")) FROM \(quote(schema)).\(quote(table))"
         }
-        let sql = "CREATE TEMP VIEW \(quote(name)) AS \(select(bundleName, bundledTable)) UNION ALL \(select("main", userTable))"
+        let sql =
+            "CREATE TEMP VIEW \(quote(name)) AS \(select(bundleName, bundledTable)) UNION ALL \(select("main", userTable))"
         try connection.execute(sql)
         return sql
     }
 
     /// The column names of `schema.table`; throws "no such table" when it does not exist.
     private func tableColumns(_ schema: String, _ table: String) throws -> [String] {
-        let names = try connection
+        let names =
+            try connection
             .query("SELECT name FROM pragma_table_info(?, ?) ORDER BY cid", [.text(table), .text(schema)])
             .map { $0.values.first?.shellText ?? "" }
         guard !names.isEmpty else {

@@ -30,8 +30,10 @@ public enum ShippedDatabaseAttachment {
     ///   or when the connection does not interpret URI filenames (then nothing is attached or
     ///   created).
     @discardableResult
-    public static func attach(to handle: OpaquePointer, bundledPath: String, updatesDirectory: String?,
-                              as name: String = LayeredDatabase.defaultBundleName) throws -> DatabaseInEffect {
+    public static func attach(
+        to handle: OpaquePointer, bundledPath: String, updatesDirectory: String?,
+        as name: String = LayeredDatabase.defaultBundleName
+    ) throws -> DatabaseInEffect {
         try SchemaName.validate(name)
         let inEffect = try DatabaseInEffect.select(bundledPath: bundledPath, updatesDirectory: updatesDirectory)
         let connection = Connection(borrowing: handle)
@@ -44,13 +46,17 @@ public enum ShippedDatabaseAttachment {
             if error.resultCode == .SQLITE_CANTOPEN {
                 throw LayeredDatabaseError.bundledDatabaseUnreadable(
                     path: inEffect.path,
-                    reason: "cannot attach it: this connection does not interpret URI filenames (opened without SQLITE_OPEN_URI, and SQLite built without SQLITE_USE_URI) (\(error.message))")
+                    reason:
+                        "cannot attach it: this connection does not interpret URI filenames (opened without SQLITE_OPEN_URI, and SQLite built without SQLITE_USE_URI) (\(error.message))"
+                )
             }
-            throw LayeredDatabaseError.bundledDatabaseUnreadable(path: inEffect.path, reason: "cannot attach it (\(error.message))")
+            throw LayeredDatabaseError.bundledDatabaseUnreadable(
+                path: inEffect.path, reason: "cannot attach it (\(error.message))")
         }
         guard connection.isReadOnly(schema: name) else {
             try? connection.execute("DETACH DATABASE \(SQLIdentifier.quote(name))")
-            throw LayeredDatabaseError.bundledDatabaseUnreadable(path: inEffect.path, reason: "attached writable: URI parameters were not honoured")
+            throw LayeredDatabaseError.bundledDatabaseUnreadable(
+                path: inEffect.path, reason: "attached writable: URI parameters were not honoured")
         }
         return inEffect
     }

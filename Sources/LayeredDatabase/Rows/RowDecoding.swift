@@ -27,7 +27,9 @@ extension Row {
     public subscript<T: Decodable>(_ name: String, as type: T.Type) -> T {
         get throws {
             guard let value = self[name] else {
-                throw DecodingError.keyNotFound(ColumnKey(name), .init(codingPath: [], debugDescription: "no column named \(name) in \(columnNames)"))
+                throw DecodingError.keyNotFound(
+                    ColumnKey(name),
+                    .init(codingPath: [], debugDescription: "no column named \(name) in \(columnNames)"))
             }
             return try ValueDecoder(value: value, codingPath: [ColumnKey(name)]).decodeAny(T.self)
         }
@@ -71,12 +73,17 @@ private struct RowDecoder: Decoder {
     }
 
     func unkeyedContainer() throws -> UnkeyedDecodingContainer {
-        throw DecodingError.typeMismatch([Any].self, .init(codingPath: [], debugDescription: "a row decodes as a keyed container (columns by name)"))
+        throw DecodingError.typeMismatch(
+            [Any].self, .init(codingPath: [], debugDescription: "a row decodes as a keyed container (columns by name)"))
     }
 
     func singleValueContainer() throws -> SingleValueDecodingContainer {
         guard row.values.count == 1 else {
-            throw DecodingError.typeMismatch(Any.self, .init(codingPath: [], debugDescription: "a single value needs a row of one column, not \(row.values.count)"))
+            throw DecodingError.typeMismatch(
+                Any.self,
+                .init(
+                    codingPath: [],
+                    debugDescription: "a single value needs a row of one column, not \(row.values.count)"))
         }
         return ValueDecoder(value: row.values[0], codingPath: [ColumnKey(row.columnNames[0])])
     }
@@ -90,7 +97,9 @@ private struct RowDecoder: Decoder {
 
         private func value(_ key: Key) throws -> ValueDecoder {
             guard let value = row[key.stringValue] else {
-                throw DecodingError.keyNotFound(key, .init(codingPath: [], debugDescription: "no column named \(key.stringValue) in \(row.columnNames)"))
+                throw DecodingError.keyNotFound(
+                    key,
+                    .init(codingPath: [], debugDescription: "no column named \(key.stringValue) in \(row.columnNames)"))
             }
             return ValueDecoder(value: value, codingPath: [key])
         }
@@ -99,12 +108,17 @@ private struct RowDecoder: Decoder {
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try value(key).decodeAny(T.self) }
 
-        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-            throw DecodingError.typeMismatch(type, .init(codingPath: [key], debugDescription: "a column holds one value, not a nested container"))
+        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+            -> KeyedDecodingContainer<NestedKey>
+        {
+            throw DecodingError.typeMismatch(
+                type, .init(codingPath: [key], debugDescription: "a column holds one value, not a nested container"))
         }
 
         func nestedUnkeyedContainer(forKey key: Key) throws -> UnkeyedDecodingContainer {
-            throw DecodingError.typeMismatch([Any].self, .init(codingPath: [key], debugDescription: "a column holds one value, not a nested container"))
+            throw DecodingError.typeMismatch(
+                [Any].self,
+                .init(codingPath: [key], debugDescription: "a column holds one value, not a nested container"))
         }
 
         func superDecoder() throws -> Decoder { RowDecoder(row: row) }
@@ -164,7 +178,8 @@ private struct ValueDecoder: Decoder, SingleValueDecodingContainer {
     private func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
         guard case .integer(let integer) = value else { throw mismatch(type, "an INTEGER") }
         guard let exact = T(exactly: integer) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "\(integer) does not fit in \(type)"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: codingPath, debugDescription: "\(integer) does not fit in \(type)"))
         }
         return exact
     }
@@ -180,8 +195,13 @@ private struct ValueDecoder: Decoder, SingleValueDecodingContainer {
         case .blob: found = "a BLOB"
         }
         if value == .null {
-            return DecodingError.valueNotFound(type, .init(codingPath: codingPath, debugDescription: "column \(column) is NULL; decode an optional"))
+            return DecodingError.valueNotFound(
+                type, .init(codingPath: codingPath, debugDescription: "column \(column) is NULL; decode an optional"))
         }
-        return DecodingError.typeMismatch(type, .init(codingPath: codingPath, debugDescription: "column \(column) holds \(found), not \(expected) for \(type)"))
+        return DecodingError.typeMismatch(
+            type,
+            .init(
+                codingPath: codingPath, debugDescription: "column \(column) holds \(found), not \(expected) for \(type)"
+            ))
     }
 }

@@ -7,7 +7,9 @@ enum DatabaseFile {
     /// The file's size, or ``LayeredDatabaseError/fileNotFound(path:)`` unless it is a regular file.
     static func size(_ path: String) throws -> Int64 {
         var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { throw LayeredDatabaseError.fileNotFound(path: path) }
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw LayeredDatabaseError.fileNotFound(path: path)
+        }
         return Int64(info.st_size)
     }
 
@@ -39,7 +41,9 @@ enum DatabaseFile {
     /// Checks the 100-byte header of `path` (a copy of `reported`): the SQLite magic, and a
     /// file at least as long as the page count the header records (a truncated download).
     static func checkHeader(_ path: String, reported: String) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw LayeredDatabaseError.fileNotFound(path: reported) }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw LayeredDatabaseError.fileNotFound(path: reported)
+        }
         defer { try? handle.close() }
         let header = (try? handle.readChunk(upToCount: 100)) ?? Data()
         let size = try Self.size(path)
@@ -53,7 +57,8 @@ enum DatabaseFile {
         if pageSize == 1 { pageSize = 65536 }
         let pages = int(28)
         if pages > 0, int(24) == int(92), size < pages * pageSize {
-            throw LayeredDatabaseError.notADatabase(path: reported, reason: "truncated: \(size) bytes, the header says \(pages * pageSize)")
+            throw LayeredDatabaseError.notADatabase(
+                path: reported, reason: "truncated: \(size) bytes, the header says \(pages * pageSize)")
         }
     }
 
@@ -71,7 +76,8 @@ enum DatabaseFile {
                 if case .text(let text) = row[0] { return text } else { return nil }
             }
             guard report == ["ok"] else {
-                throw LayeredDatabaseError.integrityCheckFailed(path: reported, report: report.prefix(3).joined(separator: "; "))
+                throw LayeredDatabaseError.integrityCheckFailed(
+                    path: reported, report: report.prefix(3).joined(separator: "; "))
             }
             return try connection.userVersion()
         } catch let error as SQLiteError {

@@ -20,24 +20,30 @@ public struct DatabaseInEffect: Equatable, Sendable {
         let bundledVersion = try bundledUserVersion(bundledPath)
         let bundled = DatabaseInEffect(path: bundledPath, userVersion: bundledVersion, isInstalledUpdate: false)
         guard let updatesDirectory else { return bundled }
-        let installed = UpdatesDirectory(path: updatesDirectory, fileName: (bundledPath as NSString).lastPathComponent).installedPath
+        let installed = UpdatesDirectory(path: updatesDirectory, fileName: (bundledPath as NSString).lastPathComponent)
+            .installedPath
         guard FileManager.default.fileExists(atPath: installed), let version = try? userVersion(installed),
-              version > bundledVersion else { return bundled }
+            version > bundledVersion
+        else { return bundled }
         return DatabaseInEffect(path: installed, userVersion: version, isInstalledUpdate: true)
     }
 
     private static func bundledUserVersion(_ path: String) throws -> Int64 {
-        guard FileManager.default.fileExists(atPath: path) else { throw LayeredDatabaseError.bundledDatabaseNotFound(path: path) }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw LayeredDatabaseError.bundledDatabaseNotFound(path: path)
+        }
         do {
             return try userVersion(path)
         } catch let error as SQLiteError {
-            throw LayeredDatabaseError.bundledDatabaseUnreadable(path: path, reason: "cannot read it as a SQLite database (\(error.message))")
+            throw LayeredDatabaseError.bundledDatabaseUnreadable(
+                path: path, reason: "cannot read it as a SQLite database (\(error.message))")
         }
     }
 
     /// `user_version` read read-only and immutable (no lock, no file created).
     static func userVersion(_ path: String) throws -> Int64 {
-        let connection = try Connection(uri: SQLiteURI.fileURI(path: path, parameters: [("mode", "ro"), ("immutable", "1")]))
+        let connection = try Connection(
+            uri: SQLiteURI.fileURI(path: path, parameters: [("mode", "ro"), ("immutable", "1")]))
         defer { connection.close() }
         _ = try connection.scalar("SELECT count(*) FROM sqlite_schema")
         return try connection.userVersion()

@@ -117,8 +117,9 @@ public struct DatabaseUpdater {
                     return Outcome(userVersion: inEffect.userVersion, wasAlreadyInstalled: true)
                 }
                 guard inEffect.userVersion == header.base.userVersion, identities.contains(header.base.sha256) else {
-                    throw LayeredDatabaseError.patchForAnotherBase(path: path, base: header.base, target: header.target,
-                                                                   inEffect: inEffect.userVersion, inEffectPath: inEffect.path)
+                    throw LayeredDatabaseError.patchForAnotherBase(
+                        path: path, base: header.base, target: header.target,
+                        inEffect: inEffect.userVersion, inEffectPath: inEffect.path)
                 }
             }
             do {
@@ -139,7 +140,8 @@ public struct DatabaseUpdater {
     /// Creates the directory if needed (removing it again if the install fails, it was created
     /// for it and nothing else has been put there since), takes its lock, removes stale
     /// temporaries, and reads what is in effect.
-    private func withPreparedDirectory(_ body: (UpdatesDirectory, DatabaseInEffect) throws -> Outcome) throws -> Outcome {
+    private func withPreparedDirectory(_ body: (UpdatesDirectory, DatabaseInEffect) throws -> Outcome) throws -> Outcome
+    {
         let inEffectBefore = try databaseInEffect()
         let directory = self.directory
         let created = try directory.create()
@@ -159,7 +161,8 @@ public struct DatabaseUpdater {
 
     private static func requireNewer(_ version: Int64, than inEffect: DatabaseInEffect, path: String) throws {
         guard version > inEffect.userVersion else {
-            throw LayeredDatabaseError.notNewer(path: path, userVersion: version, inEffect: inEffect.userVersion, inEffectPath: inEffect.path)
+            throw LayeredDatabaseError.notNewer(
+                path: path, userVersion: version, inEffect: inEffect.userVersion, inEffectPath: inEffect.path)
         }
     }
 }
@@ -224,16 +227,18 @@ struct UpdatesDirectory {
 
     /// Removes what killed installs left (call holding the lock, so every temporary is stale).
     func removeStaleTemporaries() {
-        AtomicOutputFile.removeStaleTemporaries(of: installedPath, tag: Self.temporaryTag,
-                                                companionSuffixes: AtomicOutputFile.sqliteCompanionSuffixes)
+        AtomicOutputFile.removeStaleTemporaries(
+            of: installedPath, tag: Self.temporaryTag,
+            companionSuffixes: AtomicOutputFile.sqliteCompanionSuffixes)
         AtomicOutputFile.removeStaleTemporaries(of: contentRecordPath, tag: Self.recordTag)
     }
 
     /// A new, empty temporary database in the directory, to be committed over the installed one.
     func makeOutput() throws -> AtomicOutputFile {
         try Self.fileSystem {
-            try AtomicOutputFile(destination: installedPath, tag: Self.temporaryTag,
-                                 companionSuffixes: AtomicOutputFile.sqliteCompanionSuffixes)
+            try AtomicOutputFile(
+                destination: installedPath, tag: Self.temporaryTag,
+                companionSuffixes: AtomicOutputFile.sqliteCompanionSuffixes)
         }
     }
 

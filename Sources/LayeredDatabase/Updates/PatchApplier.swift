@@ -15,11 +15,15 @@ import SQLiteCore
 struct PatchApplier {
     let patchPath: String
 
-    private static let refusedFunctions: Set<String> = ["load_extension", "readfile", "writefile", "edit", "fts3_tokenizer"]
+    private static let refusedFunctions: Set<String> = [
+        "load_extension", "readfile", "writefile", "edit", "fts3_tokenizer",
+    ]
     private static let allowedPragmas: Set<String> = ["user_version", "application_id"]
 
     func apply(to connection: Connection) throws {
-        guard let handle = FileHandle(forReadingAtPath: patchPath) else { throw LayeredDatabaseError.fileNotFound(path: patchPath) }
+        guard let handle = FileHandle(forReadingAtPath: patchPath) else {
+            throw LayeredDatabaseError.fileNotFound(path: patchPath)
+        }
         defer { try? handle.close() }
         try connection.setEnabled(.loadExtension, false)
         let refusal = RefusalNote()
@@ -57,9 +61,11 @@ struct PatchApplier {
                 switch Self.leadingKeyword(statement.sql) {
                 case "BEGIN", "COMMIT", "END": return
                 case "ROLLBACK", "SAVEPOINT", "RELEASE":
-                    throw LayeredDatabaseError.patchRefused(path: patchPath, line: line, reason: "a patch runs in one transaction and may not control it")
+                    throw LayeredDatabaseError.patchRefused(
+                        path: patchPath, line: line, reason: "a patch runs in one transaction and may not control it")
                 case "VACUUM":
-                    throw LayeredDatabaseError.patchRefused(path: patchPath, line: line, reason: "VACUUM (VACUUM INTO writes another file)")
+                    throw LayeredDatabaseError.patchRefused(
+                        path: patchPath, line: line, reason: "VACUUM (VACUUM INTO writes another file)")
                 default:
                     while try statement.step() {}
                 }
@@ -82,7 +88,8 @@ struct PatchApplier {
             return refusedFunctions.contains(name) ? "the function \(name)() reaches outside the database" : nil
         case .pragma:
             let name = (request.argument1 ?? "").lowercased()
-            return allowedPragmas.contains(name) ? nil : "PRAGMA \(name) (only user_version and application_id may be set)"
+            return allowedPragmas.contains(name)
+                ? nil : "PRAGMA \(name) (only user_version and application_id may be set)"
         default:
             return nil
         }

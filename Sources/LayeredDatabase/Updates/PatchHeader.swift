@@ -52,7 +52,9 @@ public struct PatchHeader: Equatable, Sendable {
     /// - Throws: ``LayeredDatabaseError/invalidPatchHeader(path:line:reason:)`` for a header
     ///   line that is malformed or a header with one side only.
     public static func read(fromPatchAt path: String) throws -> PatchHeader? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw LayeredDatabaseError.fileNotFound(path: path) }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw LayeredDatabaseError.fileNotFound(path: path)
+        }
         defer { try? handle.close() }
         var reader = LineReader(handle: handle)
         var base: Version?, target: Version?
@@ -70,7 +72,9 @@ public struct PatchHeader: Equatable, Sendable {
         case (nil, nil): return nil
         case (let base?, let target?): return PatchHeader(base: base, target: target)
         default:
-            throw LayeredDatabaseError.invalidPatchHeader(path: path, line: lastLine, reason: "it names a \(base == nil ? "target" : "base") but no \(base == nil ? "base" : "target")")
+            throw LayeredDatabaseError.invalidPatchHeader(
+                path: path, line: lastLine,
+                reason: "it names a \(base == nil ? "target" : "base") but no \(base == nil ? "base" : "target")")
         }
     }
 
@@ -84,7 +88,8 @@ public struct PatchHeader: Equatable, Sendable {
             throw LayeredDatabaseError.invalidPatchHeader(path: path, line: line, reason: "no integer user_version=")
         }
         guard let sha256 = fields["sha256"], sha256.utf8.count == 64, sha256.allSatisfy(\.isHexDigit) else {
-            throw LayeredDatabaseError.invalidPatchHeader(path: path, line: line, reason: "no sha256= of 64 hexadecimal digits")
+            throw LayeredDatabaseError.invalidPatchHeader(
+                path: path, line: line, reason: "no sha256= of 64 hexadecimal digits")
         }
         return Version(userVersion: userVersion, sha256: sha256.lowercased())
     }

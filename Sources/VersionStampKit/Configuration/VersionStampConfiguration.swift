@@ -31,8 +31,10 @@ public struct VersionStampConfiguration: Decodable, Equatable, Sendable {
     public static let keys: Set<String> = ["format", "tagPattern", "firstParent", "paths", "offset", "buildNumberEnv"]
 
     /// A configuration; nil leaves the option to the command line.
-    public init(format: String? = nil, tagPattern: String? = nil, firstParent: Bool? = nil,
-                paths: [String]? = nil, offset: Int? = nil, buildNumberEnv: String? = nil) {
+    public init(
+        format: String? = nil, tagPattern: String? = nil, firstParent: Bool? = nil,
+        paths: [String]? = nil, offset: Int? = nil, buildNumberEnv: String? = nil
+    ) {
         self.format = format
         self.tagPattern = tagPattern
         self.firstParent = firstParent
@@ -53,34 +55,41 @@ public struct VersionStampConfiguration: Decodable, Equatable, Sendable {
                 VersionStampConfiguration.self, at: path, displayPath: displayPath, keys: keys,
                 expectations: ["firstParent": "true or false", "offset": "an integer", "paths": "an array of strings"])
         } catch let error as ConfigurationFileError {
-            throw VersionStampError(error.line == nil ? .fileAccess : .invalidConfiguration,
-                                    path: error.line == nil ? nil : error.path, line: error.line, message: error.message)
+            throw VersionStampError(
+                error.line == nil ? .fileAccess : .invalidConfiguration,
+                path: error.line == nil ? nil : error.path, line: error.line, message: error.message)
         }
         let text = String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
-        let strings: [(String, String?)] = [("format", configuration.format), ("tagPattern", configuration.tagPattern),
-                                            ("buildNumberEnv", configuration.buildNumberEnv)]
+        let strings: [(String, String?)] = [
+            ("format", configuration.format), ("tagPattern", configuration.tagPattern),
+            ("buildNumberEnv", configuration.buildNumberEnv),
+        ]
         for (key, value) in strings where value?.isEmpty == true {
-            throw VersionStampError(.invalidConfiguration, path: displayPath ?? path,
-                                    line: ConfigurationFile.line(ofKey: key, in: text), message: "'\(key)' must not be empty")
+            throw VersionStampError(
+                .invalidConfiguration, path: displayPath ?? path,
+                line: ConfigurationFile.line(ofKey: key, in: text), message: "'\(key)' must not be empty")
         }
         if configuration.paths?.contains(where: \.isEmpty) == true {
-            throw VersionStampError(.invalidConfiguration, path: displayPath ?? path,
-                                    line: ConfigurationFile.line(ofKey: "paths", in: text), message: "'paths' must not hold an empty path")
+            throw VersionStampError(
+                .invalidConfiguration, path: displayPath ?? path,
+                line: ConfigurationFile.line(ofKey: "paths", in: text), message: "'paths' must not hold an empty path")
         }
         return configuration
     }
 
     /// `query` with the file's history options where the command line gave none.
     public func filling(_ query: RevisionQuery) -> RevisionQuery {
-        RevisionQuery(tagPattern: query.tagPattern ?? tagPattern,
-                      firstParent: query.firstParent || firstParent == true,
-                      paths: query.paths.isEmpty ? paths ?? [] : query.paths)
+        RevisionQuery(
+            tagPattern: query.tagPattern ?? tagPattern,
+            firstParent: query.firstParent || firstParent == true,
+            paths: query.paths.isEmpty ? paths ?? [] : query.paths)
     }
 
     /// `buildNumber` with the file's offset and variable where the command line gave none
     /// (`givenOffset` false: no `--offset` on the command line).
     public func filling(_ buildNumber: BuildNumber, givenOffset: Bool) -> BuildNumber {
-        BuildNumber(offset: givenOffset ? buildNumber.offset : offset ?? buildNumber.offset,
-                    environmentVariable: buildNumber.environmentVariable ?? buildNumberEnv)
+        BuildNumber(
+            offset: givenOffset ? buildNumber.offset : offset ?? buildNumber.offset,
+            environmentVariable: buildNumber.environmentVariable ?? buildNumberEnv)
     }
 }

@@ -27,8 +27,10 @@ public struct VersionContext: Sendable {
     /// A context reading HEAD through `reader`; `{count}` is the build number `buildNumber`
     /// gives, its CI variable read from `environment`. Throws when that variable holds
     /// anything but a non-negative integer.
-    public init(reader: RevisionReader, buildNumber: BuildNumber = BuildNumber(),
-                environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    public init(
+        reader: RevisionReader, buildNumber: BuildNumber = BuildNumber(),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws {
         self.reader = reader
         self.buildNumber = buildNumber
         self.assignedBuildNumber = try buildNumber.assignedNumber(in: environment)
@@ -41,14 +43,17 @@ public struct VersionContext: Sendable {
     /// Throws when there is no repository, it is a shallow clone, libgit2 cannot read it
     /// (an unsupported extension), it has no commits, a path lies outside it, or the build
     /// number's CI variable is not an integer.
-    public static func load(repository: String?, environment: [String: String],
-                            query: RevisionQuery = RevisionQuery(),
-                            buildNumber: BuildNumber = BuildNumber(),
-                            caching: HistoryCaching = .inGitDirectory) throws -> VersionContext {
+    public static func load(
+        repository: String?, environment: [String: String],
+        query: RevisionQuery = RevisionQuery(),
+        buildNumber: BuildNumber = BuildNumber(),
+        caching: HistoryCaching = .inGitDirectory
+    ) throws -> VersionContext {
         if let value = environment["VERSIONSTAMP_VERSION"] {
             return VersionContext(revision: nil, override: value, buildNumber: buildNumber)
         }
-        let reader = try RevisionReader(discoveringFrom: repository, environment: environment, query: query, caching: caching)
+        let reader = try RevisionReader(
+            discoveringFrom: repository, environment: environment, query: query, caching: caching)
         return try VersionContext(reader: reader, buildNumber: buildNumber, environment: environment)
     }
 
@@ -73,7 +78,8 @@ public struct VersionContext: Sendable {
         if let override { return override }
         let parsed = try VersionFormat(format)
         guard let revision = try revision(parsed.requirements) else {
-            throw VersionStampError(.noRevision, message: "no revision to render (no repository and no VERSIONSTAMP_VERSION)")
+            throw VersionStampError(
+                .noRevision, message: "no revision to render (no repository and no VERSIONSTAMP_VERSION)")
         }
         if parsed.tokens.contains(where: \.needsReleaseVersion) {
             _ = try releaseVersion(of: revision)
@@ -87,10 +93,18 @@ public struct VersionContext: Sendable {
         let pattern = reader?.query.tagPattern
         let matching = pattern.map { " matching '\($0)'" } ?? ""
         guard let tag = revision.tag else {
-            throw VersionStampError(.noMatchingTag, message: "{version} needs a tag\(matching) reachable from HEAD, and there is none; tag a release (git tag v1.0.0)\(pattern == nil ? "" : " or change --tag-pattern")")
+            throw VersionStampError(
+                .noMatchingTag,
+                message:
+                    "{version} needs a tag\(matching) reachable from HEAD, and there is none; tag a release (git tag v1.0.0)\(pattern == nil ? "" : " or change --tag-pattern")"
+            )
         }
         guard let release = ReleaseVersion(tag: tag) else {
-            throw VersionStampError(.noMatchingTag, message: "{version} needs a version number in the nearest tag\(matching), and '\(tag)' has none; choose release tags with --tag-pattern (such as 'v[0-9]*')")
+            throw VersionStampError(
+                .noMatchingTag,
+                message:
+                    "{version} needs a version number in the nearest tag\(matching), and '\(tag)' has none; choose release tags with --tag-pattern (such as 'v[0-9]*')"
+            )
         }
         return release
     }
@@ -122,8 +136,13 @@ public struct BuildNumber: Equatable, Sendable {
     public func assignedNumber(in environment: [String: String]) throws -> Int? {
         guard let name = environmentVariable, let value = environment[name] else { return nil }
         guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-              let number = Int(value) else {
-            throw VersionStampError(.invalidBuildNumber, message: "--build-number-env \(name): the variable holds '\(value)', not a non-negative integer; set it to the build number (or unset it to use the commit count)")
+            let number = Int(value)
+        else {
+            throw VersionStampError(
+                .invalidBuildNumber,
+                message:
+                    "--build-number-env \(name): the variable holds '\(value)', not a non-negative integer; set it to the build number (or unset it to use the commit count)"
+            )
         }
         return number
     }
@@ -133,7 +152,11 @@ public struct BuildNumber: Equatable, Sendable {
     public func applied(to base: Int) throws -> Int {
         let (sum, overflow) = base.addingReportingOverflow(offset)
         guard !overflow, sum >= 0 else {
-            throw VersionStampError(.invalidBuildNumber, message: "--offset \(offset) added to \(base) gives \(overflow ? "an overflow" : String(sum)); a build number must be a non-negative integer")
+            throw VersionStampError(
+                .invalidBuildNumber,
+                message:
+                    "--offset \(offset) added to \(base) gives \(overflow ? "an overflow" : String(sum)); a build number must be a non-negative integer"
+            )
         }
         return sum
     }

@@ -35,19 +35,25 @@ public struct VersionFormat: Equatable, Sendable {
                     continue
                 }
                 guard let close = source[next...].firstIndex(of: "}") else {
-                    throw VersionStampError(.invalidFormat, message: "format '\(source)': unclosed '{' (write '{{' for a literal brace)")
+                    throw VersionStampError(
+                        .invalidFormat, message: "format '\(source)': unclosed '{' (write '{{' for a literal brace)")
                 }
                 let name = String(source[next..<close])
                 guard let token = VersionToken(rawValue: name) else {
                     let valid = VersionToken.allCases.map { "{\($0.rawValue)}" }.joined(separator: ", ")
-                    throw VersionStampError(.invalidFormat, message: "format '\(source)': unknown token '{\(name)}'; valid tokens: \(valid) ('{{' and '}}' for literal braces)")
+                    throw VersionStampError(
+                        .invalidFormat,
+                        message:
+                            "format '\(source)': unknown token '{\(name)}'; valid tokens: \(valid) ('{{' and '}}' for literal braces)"
+                    )
                 }
                 flush()
                 segments.append(.token(token))
                 index = source.index(after: close)
             } else if character == "}" {
                 guard next < source.endIndex, source[next] == "}" else {
-                    throw VersionStampError(.invalidFormat, message: "format '\(source)': lone '}' (write '}}' for a literal brace)")
+                    throw VersionStampError(
+                        .invalidFormat, message: "format '\(source)': lone '}' (write '}}' for a literal brace)")
                 }
                 literal.append("}")
                 index = source.index(after: next)
@@ -125,7 +131,8 @@ public struct ReleaseVersion: Equatable, Sendable {
             var cursor = end
             if components > 0 {
                 // Another component only when a '.' is followed by a digit.
-                guard cursor + 1 < characters.count, characters[cursor] == ".", Self.isDigit(characters[cursor + 1]) else { break }
+                guard cursor + 1 < characters.count, characters[cursor] == ".", Self.isDigit(characters[cursor + 1])
+                else { break }
                 cursor += 1
             }
             while cursor < characters.count, Self.isDigit(characters[cursor]) { cursor += 1 }

@@ -22,48 +22,60 @@ public enum VersionToken: String, CaseIterable, Sendable {
     var entry: Entry {
         switch self {
         case .count:
-            return Entry(summary: "commits reachable from HEAD (git rev-list --count HEAD), or the build number",
-                         field: "count",
-                         fieldDoc: "The build number: commits reachable from HEAD (`git rev-list --count HEAD`), "
-                            + "or the CI's number, plus the offset.")
+            return Entry(
+                summary: "commits reachable from HEAD (git rev-list --count HEAD), or the build number",
+                field: "count",
+                fieldDoc: "The build number: commits reachable from HEAD (`git rev-list --count HEAD`), "
+                    + "or the CI's number, plus the offset.")
         case .sha:
-            return Entry(summary: "full commit id of HEAD (git rev-parse HEAD)",
-                         field: "sha", fieldDoc: "The commit id of HEAD.")
+            return Entry(
+                summary: "full commit id of HEAD (git rev-parse HEAD)",
+                field: "sha", fieldDoc: "The commit id of HEAD.")
         case .short:
-            return Entry(summary: "abbreviated commit id (git rev-parse --short HEAD)",
-                         field: "short", fieldDoc: "The abbreviated commit id of HEAD.")
+            return Entry(
+                summary: "abbreviated commit id (git rev-parse --short HEAD)",
+                field: "short", fieldDoc: "The abbreviated commit id of HEAD.")
         case .dirty:
-            return Entry(summary: "the dirty marker when tracked files differ from HEAD, else empty",
-                         field: "dirty", fieldDoc: "Tracked files differed from HEAD.")
+            return Entry(
+                summary: "the dirty marker when tracked files differ from HEAD, else empty",
+                field: "dirty", fieldDoc: "Tracked files differed from HEAD.")
         case .describe:
-            return Entry(summary: "git describe --tags --long --always --dirty",
-                         field: "describe", fieldDoc: "`git describe --tags --long --always --dirty`.")
+            return Entry(
+                summary: "git describe --tags --long --always --dirty",
+                field: "describe", fieldDoc: "`git describe --tags --long --always --dirty`.")
         case .tag:
-            return Entry(summary: "nearest tag (git describe --tags), empty when none",
-                         field: "tag", fieldDoc: "The nearest tag, empty when there is none.")
+            return Entry(
+                summary: "nearest tag (git describe --tags), empty when none",
+                field: "tag", fieldDoc: "The nearest tag, empty when there is none.")
         case .distance:
-            return Entry(summary: "commits since that tag, {count} when there is no tag",
-                         field: "distance", fieldDoc: "Commits since the nearest tag (the count when there is none).")
+            return Entry(
+                summary: "commits since that tag, {count} when there is no tag",
+                field: "distance", fieldDoc: "Commits since the nearest tag (the count when there is none).")
         case .branch:
-            return Entry(summary: "branch name, HEAD when detached (git rev-parse --abbrev-ref HEAD)",
-                         field: "branch", fieldDoc: "The branch name, `HEAD` when detached.")
+            return Entry(
+                summary: "branch name, HEAD when detached (git rev-parse --abbrev-ref HEAD)",
+                field: "branch", fieldDoc: "The branch name, `HEAD` when detached.")
         case .date:
-            return Entry(summary: "committer date of HEAD, UTC YYYYMMDD",
-                         field: "date", fieldDoc: "The committer date of HEAD, UTC, `YYYYMMDD`.")
+            return Entry(
+                summary: "committer date of HEAD, UTC YYYYMMDD",
+                field: "date", fieldDoc: "The committer date of HEAD, UTC, `YYYYMMDD`.")
         case .timestamp:
-            return Entry(summary: "committer date of HEAD, Unix seconds",
-                         field: "timestamp", fieldDoc: "The committer time of HEAD, Unix seconds.")
+            return Entry(
+                summary: "committer date of HEAD, Unix seconds",
+                field: "timestamp", fieldDoc: "The committer time of HEAD, Unix seconds.")
         case .version:
             // `version` in the generated files is the stamped version; this token's field is `release`.
-            return Entry(summary: "nearest tag's version: v2.0.0-beta.1 gives 2.0.0 (no tag: an error)",
-                         field: "release",
-                         fieldDoc: "The nearest tag's version number (`{version}`: v2.0.0-beta.1 gives 2.0.0), "
-                            + "empty when no tag names one.")
+            return Entry(
+                summary: "nearest tag's version: v2.0.0-beta.1 gives 2.0.0 (no tag: an error)",
+                field: "release",
+                fieldDoc: "The nearest tag's version number (`{version}`: v2.0.0-beta.1 gives 2.0.0), "
+                    + "empty when no tag names one.")
         case .prerelease:
-            return Entry(summary: "what follows that version: v2.0.0-beta.1 gives beta.1",
-                         field: "prerelease",
-                         fieldDoc: "What follows that number in the tag (`{prerelease}`: beta.1), "
-                            + "empty when no tag names a version.")
+            return Entry(
+                summary: "what follows that version: v2.0.0-beta.1 gives beta.1",
+                field: "prerelease",
+                fieldDoc: "What follows that number in the tag (`{prerelease}`: beta.1), "
+                    + "empty when no tag names a version.")
         }
     }
 
@@ -98,11 +110,10 @@ public enum VersionToken: String, CaseIterable, Sendable {
         case .dirty: return .dirty
         case .describe: return [.describe, .short, .dirty]
         case .tag: return .nearestTag
-        case .distance: return .nearestTag  // the count only when there is no tag (read then)
+        case .distance: return .nearestTag // the count only when there is no tag (read then)
         case .branch: return .branch
         case .date, .timestamp: return .commitTime
         case .version, .prerelease: return .nearestTag
         }
     }
 }
-

@@ -85,7 +85,7 @@ final class CommitGraph {
 
     /// The root tree of `node`.
     func tree(_ node: Node) throws -> ObjectID {
-        try load(node)  // the tree line comes first: read even for parents only
+        try load(node) // the tree line comes first: read even for parents only
         return trees[Int(node)]
     }
 
@@ -111,7 +111,7 @@ final class CommitGraph {
         if loaded[i] == 0 {
             parentStart[i] = Int32(parentPool.count)
             if !grafts.isEmpty, let graft = grafts[ids[i]] {
-                parentCount[i] = Int32(graft.count)  // a graft's parents, whatever the commit says
+                parentCount[i] = Int32(graft.count) // a graft's parents, whatever the commit says
                 for parent in graft { parentPool.append(self.node(parent).node) }
             } else {
                 parentCount[i] = Int32(header!.parentCount)
@@ -231,7 +231,9 @@ struct CommitHeader {
         // Another parent line may follow beyond the bytes read.
         if !isWhole && (end - position < 7 || memcmp(base + position, "parent ", 7) == 0) { return nil }
         if needsDate {
-            guard let date = CommitHeader.committerDate(base, from: position, end: end, isWhole: isWhole) else { return nil }
+            guard let date = CommitHeader.committerDate(base, from: position, end: end, isWhole: isWhole) else {
+                return nil
+            }
             self.date = date
         }
     }
@@ -239,8 +241,9 @@ struct CommitHeader {
     /// git's `parse_commit_date`: the parent lines must be followed by an `author` line and
     /// then a `committer` line; the date is the number after that line's first `>`, and 0
     /// when anything is missing. Nil when the bytes (not the whole object) end too soon.
-    private static func committerDate(_ base: UnsafePointer<UInt8>, from start: Int, end: Int, isWhole: Bool) -> Int64? {
-        let missing: Int64? = isWhole ? 0 : nil  // past the bytes read: 0, or read more
+    private static func committerDate(_ base: UnsafePointer<UInt8>, from start: Int, end: Int, isWhole: Bool) -> Int64?
+    {
+        let missing: Int64? = isWhole ? 0 : nil // past the bytes read: 0, or read more
         if end - start <= 6 { return missing }
         if memcmp(base + start, "author", 6) != 0 { return 0 }
         var p = start
@@ -248,12 +251,12 @@ struct CommitHeader {
         p += 1
         if p + 9 >= end { return missing }
         if memcmp(base + p, "committer", 9) != 0 { return 0 }
-        while p < end && base[p] != 62 { p += 1 }  // the first '>'
+        while p < end && base[p] != 62 { p += 1 } // the first '>'
         if p >= end { return missing }
         p += 1
         let date = p
         while p < end && base[p] != 10 { p += 1 }
-        if p + 1 >= end { return missing }  // git wants a byte after the line's newline
+        if p + 1 >= end { return missing } // git wants a byte after the line's newline
         // strtoumax: leading white space, an optional '+', decimal digits.
         var digit = date
         while digit < p, [9, 10, 11, 12, 13, 32].contains(base[digit]) { digit += 1 }

@@ -14,15 +14,16 @@ enum CommitterTime {
         var start = 0
         while start < bytes.count {
             let end = bytes[start...].firstIndex(of: newline) ?? bytes.count
-            if end == start { break }  // the blank line that ends the header
+            if end == start { break } // the blank line that ends the header
             if bytes[start..<end].starts(with: prefix) { line = start + prefix.count..<end }
             start = end + 1
         }
         guard let line, let open = bytes[line].firstIndex(of: UInt8(ascii: "<")),
-              bytes[open..<line.upperBound].contains(UInt8(ascii: ">")),
-              let close = bytes[line].lastIndex(of: UInt8(ascii: ">")) else { return nil }
+            bytes[open..<line.upperBound].contains(UInt8(ascii: ">")),
+            let close = bytes[line].lastIndex(of: UInt8(ascii: ">"))
+        else { return nil }
         var p = close + 1
-        while p < line.upperBound, [9, 10, 13, 32].contains(bytes[p]) { p += 1 }  // git's isspace
+        while p < line.upperBound, [9, 10, 13, 32].contains(bytes[p]) { p += 1 } // git's isspace
         var value: UInt64 = 0
         let first = p
         while p < line.upperBound, bytes[p] >= 48, bytes[p] <= 57 {

@@ -32,8 +32,10 @@ enum DescribeWalk {
     private static let seen: UInt32 = 1
 
     /// The description of `head`, nil when no tag in `names` is reachable.
-    static func describe(_ head: CommitGraph.Node, in graph: CommitGraph,
-                         names: [CommitGraph.Node: TagMatcher.Name], firstParent: Bool) throws -> Result? {
+    static func describe(
+        _ head: CommitGraph.Node, in graph: CommitGraph,
+        names: [CommitGraph.Node: TagMatcher.Name], firstParent: Bool
+    ) throws -> Result? {
         if let exact = names[head] { return Result(name: exact, commit: head, depth: 0) }
         var flags = NodeFlags()
         flags[head] = seen
@@ -48,8 +50,10 @@ enum DescribeWalk {
             if let name = names[commit] {
                 if candidates.count < maxCandidates {
                     let within = UInt32(1) << UInt32(candidates.count + 1)
-                    candidates.append(Candidate(name: name, commit: commit, depth: seenCommits - 1,
-                                                within: within, foundOrder: candidates.count + 1))
+                    candidates.append(
+                        Candidate(
+                            name: name, commit: commit, depth: seenCommits - 1,
+                            within: within, foundOrder: candidates.count + 1))
                     flags[commit] |= within
                     if name.priority == 2 { annotated += 1 }
                 } else {
@@ -90,8 +94,10 @@ enum DescribeWalk {
 
     /// git's `finish_depth_computation`: walks on until every queued commit is reachable from
     /// the best candidate, counting the commits it cannot reach.
-    private static func finishDepth(_ best: inout Candidate, queue: inout DateQueue,
-                                    flags: inout NodeFlags, graph: CommitGraph) throws {
+    private static func finishDepth(
+        _ best: inout Candidate, queue: inout DateQueue,
+        flags: inout NodeFlags, graph: CommitGraph
+    ) throws {
         while let commit = queue.pop() {
             let commitFlags = flags[commit]
             if commitFlags & best.within != 0 {
@@ -114,7 +120,9 @@ struct NodeFlags {
     subscript(node: CommitGraph.Node) -> UInt32 {
         get { Int(node) < bits.count ? bits[Int(node)] : 0 }
         set {
-            if Int(node) >= bits.count { bits.append(contentsOf: repeatElement(0, count: Int(node) - bits.count + 1024)) }
+            if Int(node) >= bits.count {
+                bits.append(contentsOf: repeatElement(0, count: Int(node) - bits.count + 1024))
+            }
             bits[Int(node)] = newValue
         }
     }
@@ -154,16 +162,21 @@ struct TagMatcher {
 
     /// The tags of `references` (from `matchingReferences`) by the commit they name (tags of
     /// trees or blobs are left out, as describe leaves them out).
-    func names(of references: [(name: String, target: git_oid)], in repository: GitRepository) throws -> [ObjectID: Name] {
+    func names(of references: [(name: String, target: git_oid)], in repository: GitRepository) throws -> [ObjectID:
+        Name]
+    {
         var result: [ObjectID: Name] = [:]
         for (refname, target) in references {
             let short = String(refname.dropFirst("refs/tags/".count))
             guard let peeled = try peel(target, in: repository) else { continue }
-            let candidate = Name(display: peeled.tagName ?? short, priority: peeled.tagName == nil ? 1 : 2,
-                                 taggerDate: peeled.taggerDate)
+            let candidate = Name(
+                display: peeled.tagName ?? short, priority: peeled.tagName == nil ? 1 : 2,
+                taggerDate: peeled.taggerDate)
             if let existing = result[peeled.commit] {
-                guard existing.priority < candidate.priority
-                    || (existing.priority == 2 && candidate.priority == 2 && existing.taggerDate < candidate.taggerDate)
+                guard
+                    existing.priority < candidate.priority
+                        || (existing.priority == 2 && candidate.priority == 2
+                            && existing.taggerDate < candidate.taggerDate)
                 else { continue }
             }
             result[peeled.commit] = candidate
@@ -173,7 +186,9 @@ struct TagMatcher {
 
     /// Every `refs/tags/` reference and the object it points to, sorted by name.
     private func tagReferences(_ repository: GitRepository) throws -> [(String, git_oid)] {
-        try repository.references(under: "refs/tags/").sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
+        try repository.references(under: "refs/tags/").sorted {
+            Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8))
+        }
     }
 
     /// True when the object `id` is a commit, told by its header alone: libgit2 cannot parse
@@ -190,7 +205,8 @@ struct TagMatcher {
 
     /// Follows tag objects to the commit; the outermost tag's name and date when annotated.
     private func peel(_ target: git_oid, in repository: GitRepository)
-        throws -> (commit: ObjectID, tagName: String?, taggerDate: Int64)? {
+        throws -> (commit: ObjectID, tagName: String?, taggerDate: Int64)?
+    {
         var id = target
         var tagName: String?
         var taggerDate: Int64 = 0
@@ -198,7 +214,8 @@ struct TagMatcher {
         for _ in 0..<32 {
             if Self.isCommit(id, in: repository) { return (ObjectID(id), tagName, taggerDate) }
             var object: OpaquePointer?
-            var content = replacements.content(of: ObjectID(id)).gitOID  // a replaced tag or commit reads as its replacement
+            // A replaced tag or commit reads as its replacement.
+            var content = replacements.content(of: ObjectID(id)).gitOID
             guard git_object_lookup(&object, repository.handle, &content, GIT_OBJECT_ANY) == 0 else { return nil }
             defer { git_object_free(object) }
             switch git_object_type(object) {

@@ -41,7 +41,8 @@ struct HistoryCache {
     init?(_ caching: HistoryCaching, repository: GitRepository) {
         switch caching {
         case .inGitDirectory: path = repository.commonDirectory + "/versionstamp/" + Self.fileName
-        case let .inDirectory(directory): path = (directory.hasSuffix("/") ? directory : directory + "/") + Self.fileName
+        case let .inDirectory(directory):
+            path = (directory.hasSuffix("/") ? directory : directory + "/") + Self.fileName
         case .off: return nil
         }
     }

@@ -111,9 +111,11 @@ final class HistoryEngine {
         let graph = try graph()
         let filter = PathFilter(graph: graph, paths: query.paths)
         if let missing = try filter.firstMissingPath(in: graph.node(head).node) {
-            throw VersionStampError(.pathNotInHead, path: givenPaths[missing],
+            throw VersionStampError(
+                .pathNotInHead, path: givenPaths[missing],
                 message: "the path matches nothing in HEAD's tree (commit \(head.hex)), so no commit would be counted; "
-                    + "--path must name a directory or file tracked at HEAD, relative to --repo or the current directory")
+                    + "--path must name a directory or file tracked at HEAD, relative to --repo or the current directory"
+            )
         }
         loadedFilter = filter
         return filter
@@ -135,8 +137,9 @@ final class HistoryEngine {
     /// same options was cached, the count is derived from that one (`difference`), else walked
     /// in full.
     func count() throws -> Int {
-        let options = HistoryCache.key(["count", query.firstParent ? "first-parent" : "all"] + query.paths
-                                       + (try replacementKey()))
+        let options = HistoryCache.key(
+            ["count", query.firstParent ? "first-parent" : "all"] + query.paths
+                + (try replacementKey()))
         let key = options + "-" + head.hex
         let cached = cache?.entries(withPrefix: options + "-") ?? []
         if let known = cached.first(where: { $0.key == key }).flatMap({ Int($0.value) }), known >= 0 { return known }
@@ -144,7 +147,8 @@ final class HistoryEngine {
         for (otherKey, value) in cached.prefix(3) {
             // A cached commit that is gone (a rebase, a gc) or whose walk fails is skipped.
             guard let base = Int(value), base >= 0, let baseID = ObjectID(hex: otherKey.dropFirst(options.count + 1)),
-                  let difference = try? countSince(base: baseID), base + difference >= 0 else { continue }
+                let difference = try? countSince(base: baseID), base + difference >= 0
+            else { continue }
             count = base + difference
             break
         }
@@ -159,7 +163,9 @@ final class HistoryEngine {
         let filter = try filter()
         let firstParent = query.firstParent
         return try difference(from: graph.node(base).node, in: graph) { commit in
-            if let filter { return try Self.simplifiedStep(commit, in: graph, filter: filter, firstParent: firstParent) }
+            if let filter {
+                return try Self.simplifiedStep(commit, in: graph, filter: filter, firstParent: firstParent)
+            }
             if firstParent { return (try graph.firstParent(commit).map { [$0] } ?? [], true) }
             return (try graph.parents(commit), true)
         }
@@ -169,7 +175,8 @@ final class HistoryEngine {
     private func walkCount() throws -> Int {
         let graph = try graph()
         if let filter = try filter() {
-            return try Self.simplifiedCount(from: graph.node(head).node, in: graph, filter: filter, firstParent: query.firstParent)
+            return try Self.simplifiedCount(
+                from: graph.node(head).node, in: graph, filter: filter, firstParent: query.firstParent)
         }
         return query.firstParent ? try graph.countFirstParents(from: head) : try graph.countReachable(from: head)
     }
@@ -188,21 +195,23 @@ final class HistoryEngine {
     /// A commit dated before one of its descendants (clock skew) could be visited before all
     /// its marks arrive; a mark reaching a commit already visited gives up (nil), as does a walk
     /// of more than `derivationBudget` commits: the caller then walks HEAD's history in full.
-    private func difference(from base: CommitGraph.Node, in graph: CommitGraph,
-                            step: (CommitGraph.Node) throws -> (followed: [CommitGraph.Node], counted: Bool)) throws -> Int? {
+    private func difference(
+        from base: CommitGraph.Node, in graph: CommitGraph,
+        step: (CommitGraph.Node) throws -> (followed: [CommitGraph.Node], counted: Bool)
+    ) throws -> Int? {
         let tip = graph.node(head).node
         let fromHead: UInt8 = 1, fromBase: UInt8 = 2, both: UInt8 = 3
         var marks: [CommitGraph.Node: UInt8] = [tip: fromHead]
         marks[base, default: 0] |= fromBase
         var visited = Set<CommitGraph.Node>()
         var queue = DateQueue()
-        var single = 0  // queued commits reached from one side only
+        var single = 0 // queued commits reached from one side only
         for start in tip == base ? [tip] : [tip, base] {
             queue.insert(start, date: try graph.date(start))
             if marks[start] != both { single += 1 }
         }
         var difference = 0
-        var oldestSingle = Int64.max  // the oldest date of a commit visited from one side only
+        var oldestSingle = Int64.max // the oldest date of a commit visited from one side only
         var slop = 5
         while let commit = queue.pop() {
             let mark = marks[commit]!
@@ -219,13 +228,13 @@ final class HistoryEngine {
                 let old = marks[parent] ?? 0
                 let new = old | mark
                 if new == old { continue }
-                if visited.contains(parent) { return nil }  // a mark after the visit: clock skew
+                if visited.contains(parent) { return nil } // a mark after the visit: clock skew
                 marks[parent] = new
                 if old == 0 {
                     queue.insert(parent, date: try graph.date(parent))
                     if new != both { single += 1 }
                 } else if new == both {
-                    single -= 1  // queued with one mark, now both
+                    single -= 1 // queued with one mark, now both
                 }
             }
             guard single == 0 else { continue }
@@ -249,8 +258,10 @@ final class HistoryEngine {
     /// With nothing uninteresting in the walk the order of visits does not change the answer,
     /// so this walks depth-first; ranges (`TAG..HEAD`) go through `RangeWalk`, which follows
     /// git's date order because there it matters.
-    private static func simplifiedCount(from tip: CommitGraph.Node, in graph: CommitGraph, filter: PathFilter,
-                                        firstParent: Bool) throws -> Int {
+    private static func simplifiedCount(
+        from tip: CommitGraph.Node, in graph: CommitGraph, filter: PathFilter,
+        firstParent: Bool
+    ) throws -> Int {
         try graph.countDepthFirst(from: tip) { commit, follow in
             let (followed, counted) = try simplifiedStep(commit, in: graph, filter: filter, firstParent: firstParent)
             followed.forEach(follow)
@@ -264,8 +275,10 @@ final class HistoryEngine {
     /// - a commit that differs from every parent is counted, and all its parents are followed;
     /// - a root commit is counted when it holds something under the paths;
     /// - with `--first-parent`, only the first parent is compared and followed.
-    private static func simplifiedStep(_ commit: CommitGraph.Node, in graph: CommitGraph, filter: PathFilter,
-                                       firstParent: Bool) throws -> (followed: [CommitGraph.Node], counted: Bool) {
+    private static func simplifiedStep(
+        _ commit: CommitGraph.Node, in graph: CommitGraph, filter: PathFilter,
+        firstParent: Bool
+    ) throws -> (followed: [CommitGraph.Node], counted: Bool) {
         let parents = try graph.parents(commit)
         if parents.isEmpty { return ([], try !filter.isEmpty(commit)) }
         if firstParent { return ([parents[0]], try !filter.isSame(parents[0], commit)) }
@@ -283,11 +296,14 @@ final class HistoryEngine {
         let matcher = TagMatcher(pattern: query.tagPattern)
         let references = try matcher.matchingReferences(in: repository)
         let fingerprint = HistoryCache.key(references.map { "\($0.name) \($0.target.hex)" })
-        let key = HistoryCache.key(["describe", head.hex, query.firstParent ? "first-parent" : "all",
-                                    query.tagPattern.map { "match " + $0 } ?? "all tags", fingerprint] + query.paths
-                                    + (try replacementKey()))
+        let key = HistoryCache.key(
+            [
+                "describe", head.hex, query.firstParent ? "first-parent" : "all",
+                query.tagPattern.map { "match " + $0 } ?? "all tags", fingerprint,
+            ] + query.paths
+                + (try replacementKey()))
         if let known = cache?.value(for: key) {
-            if known == "-" { return nil }  // cached: no matching tag is reachable
+            if known == "-" { return nil } // cached: no matching tag is reachable
             if let cached = Description(cacheValue: known) { return cached }
         }
         let found = try search(names: try matcher.names(of: references, in: repository))
@@ -305,11 +321,13 @@ final class HistoryEngine {
         }
         var distance = found.depth
         if query.firstParent || !query.paths.isEmpty {
-            distance = try RangeWalk.count(bottom: found.commit, tip: tip, graph: graph, filter: try filter(),
-                                           firstParent: query.firstParent)
+            distance = try RangeWalk.count(
+                bottom: found.commit, tip: tip, graph: graph, filter: try filter(),
+                firstParent: query.firstParent)
         }
-        return Description(tag: found.name.display, tagCommit: graph.ids[Int(found.commit)].hex,
-                           depth: found.depth, distance: distance)
+        return Description(
+            tag: found.name.display, tagCommit: graph.ids[Int(found.commit)].hex,
+            depth: found.depth, distance: distance)
     }
 }
 
@@ -325,7 +343,8 @@ extension HistoryEngine.Description {
     /// Parses a cached value other than `-`; nil when malformed.
     init?(cacheValue value: String) {
         let fields = value.split(separator: ",").map(String.init)
-        guard fields.count == 4, fields[0].count % 2 == 0, let depth = Int(fields[1]), let distance = Int(fields[2]) else { return nil }
+        guard fields.count == 4, fields[0].count % 2 == 0, let depth = Int(fields[1]), let distance = Int(fields[2])
+        else { return nil }
         var bytes: [UInt8] = []
         var index = fields[0].startIndex
         while index < fields[0].endIndex {

@@ -3,7 +3,10 @@ import Foundation
 
 /// The kinds of object the history engine reads.
 enum ObjectKind: Int {
-    case commit = 1, tree = 2, blob = 3, tag = 4
+    case commit = 1
+    case tree = 2
+    case blob = 3
+    case tag = 4
 }
 
 /// Reads commits and trees from the object database, faster than libgit2 alone: objects
@@ -54,8 +57,10 @@ final class ObjectStore {
 
     /// Calls `body` with the object's bytes: the whole object, or with `limit` only its first
     /// `limit` bytes or more (the second argument tells whether they are the whole object).
-    func withObject<R>(_ id: ObjectID, _ kind: ObjectKind, limit: Int = .max,
-                       _ body: (UnsafeBufferPointer<UInt8>, Bool) throws -> R) throws -> R {
+    func withObject<R>(
+        _ id: ObjectID, _ kind: ObjectKind, limit: Int = .max,
+        _ body: (UnsafeBufferPointer<UInt8>, Bool) throws -> R
+    ) throws -> R {
         let id = hasReplacedObjects ? replacements.content(of: id) : id
         if let (pack, offset) = locate(id), let entry = packs[pack].entry(at: offset) {
             if entry.kind == kind.rawValue {
@@ -79,7 +84,8 @@ final class ObjectStore {
         let key = pack << 48 | offset
         if let cached = baseCache[key] { return cached }
         guard depth < 10_000, let entry = packs[pack].entry(at: offset),
-              let data = inflateWhole(entry.data, entry.available, size: entry.size) else { return nil }
+            let data = inflateWhole(entry.data, entry.available, size: entry.size)
+        else { return nil }
         var result: (kind: Int, bytes: [UInt8])
         if entry.kind <= 4 {
             result = (entry.kind, data)
@@ -87,7 +93,8 @@ final class ObjectStore {
             var baseOffset = entry.baseOffset
             if let baseID = entry.baseID { baseOffset = packs[pack].offset(of: baseID) }
             guard let baseOffset, let base = resolve(pack, baseOffset, depth: depth + 1),
-                  let rebuilt = PackDelta.apply(data, to: base.bytes) else { return nil }
+                let rebuilt = PackDelta.apply(data, to: base.bytes)
+            else { return nil }
             result = (base.kind, rebuilt)
         }
         remember(key, result)
@@ -124,8 +131,10 @@ final class ObjectStore {
     }
 
     /// The object through libgit2 (loose, deltified, alternates), checking its type.
-    private func withLibraryObject<R>(_ id: ObjectID, _ kind: ObjectKind,
-                                      _ body: (UnsafeBufferPointer<UInt8>) throws -> R) throws -> R {
+    private func withLibraryObject<R>(
+        _ id: ObjectID, _ kind: ObjectKind,
+        _ body: (UnsafeBufferPointer<UInt8>) throws -> R
+    ) throws -> R {
         libraryReads += 1
         var oid = id.gitOID
         var object: OpaquePointer?
@@ -160,15 +169,19 @@ final class ObjectStore {
     /// Inflates up to `size` bytes from `data` into `scratch`; the byte count, nil on error.
     private func inflate(_ data: UnsafePointer<UInt8>, _ available: Int, size: Int) -> Int? {
         if scratch.count < size + 1 { scratch = [UInt8](repeating: 0, count: max(size + 1, scratch.count * 2)) }
-        return scratch.withUnsafeMutableBufferPointer { out in inflate(data, available, into: out.baseAddress!, size: size) }
+        return scratch.withUnsafeMutableBufferPointer { out in
+            inflate(data, available, into: out.baseAddress!, size: size)
+        }
     }
 
     /// Inflates the zlib stream at `data` (its 2-byte header checked and skipped) into `out`,
     /// at most `size` bytes; the byte count written, nil on a zlib error.
-    private func inflate(_ data: UnsafePointer<UInt8>, _ available: Int, into out: UnsafeMutablePointer<UInt8>,
-                         size: Int) -> Int? {
+    private func inflate(
+        _ data: UnsafePointer<UInt8>, _ available: Int, into out: UnsafeMutablePointer<UInt8>,
+        size: Int
+    ) -> Int? {
         guard available > 2, data[0] & 0x0f == 8, data[1] & 0x20 == 0, inflateReset(&stream) == Z_OK else { return nil }
-        stream.next_in = UnsafeMutablePointer(mutating: data + 2)  // past the zlib header
+        stream.next_in = UnsafeMutablePointer(mutating: data + 2) // past the zlib header
         stream.avail_in = UInt32(clamping: available - 2)
         stream.next_out = out
         stream.avail_out = UInt32(size)

@@ -13,7 +13,8 @@ final class MappedFile {
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_size > 0 else { return nil }
         guard let pointer = mmap(nil, Int(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0),
-              pointer != MAP_FAILED else { return nil }
+            pointer != MAP_FAILED
+        else { return nil }
         bytes = UnsafePointer(pointer.assumingMemoryBound(to: UInt8.self))
         count = Int(info.st_size)
     }
@@ -41,7 +42,9 @@ struct PackFile {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
         return names.filter { $0.hasSuffix(".idx") }.sorted().compactMap { name in
             let base = directory + "/" + name.dropLast(4)
-            guard let index = MappedFile(path: base + ".idx"), let pack = MappedFile(path: base + ".pack") else { return nil }
+            guard let index = MappedFile(path: base + ".idx"), let pack = MappedFile(path: base + ".pack") else {
+                return nil
+            }
             return PackFile(index: index, pack: pack)
         }
     }
@@ -49,7 +52,8 @@ struct PackFile {
     private init?(index: MappedFile, pack: MappedFile) {
         // Header "\377tOc", version 2, 256 fan-out entries; pack header "PACK".
         guard index.count >= 8 + 1024, index.uint32(at: 0) == 0xff74_4f63, index.uint32(at: 4) == 2,
-              pack.count >= 12, pack.uint32(at: 0) == 0x5041_434b else { return nil }
+            pack.count >= 12, pack.uint32(at: 0) == 0x5041_434b
+        else { return nil }
         let count = Int(index.uint32(at: 8 + 255 * 4))
         // Ids, CRCs and offsets must fit (the large-offset table is checked on use).
         guard index.count >= 8 + 1024 + count * 28 else { return nil }
@@ -67,7 +71,7 @@ struct PackFile {
         let first = Int(key >> 56)
         var low = first == 0 ? 0 : Int(index.uint32(at: 8 + (first - 1) * 4))
         var high = Int(index.uint32(at: 8 + first * 4))
-        guard low <= high, high <= objectCount else { return nil }  // a damaged fan-out table
+        guard low <= high, high <= objectCount else { return nil } // a damaged fan-out table
         let ids = UnsafeRawPointer(index.bytes + 8 + 1024)
         func prefix(_ position: Int) -> UInt64 {
             UInt64(bigEndian: ids.loadUnaligned(fromByteOffset: position * 20, as: UInt64.self))
@@ -171,7 +175,8 @@ enum PackDelta {
     static func apply(_ delta: [UInt8], to base: [UInt8]) -> [UInt8]? {
         var position = 0
         guard let sourceSize = size(delta, &position), sourceSize == base.count,
-              let targetSize = size(delta, &position) else { return nil }
+            let targetSize = size(delta, &position)
+        else { return nil }
         var ok = true
         let result = [UInt8](unsafeUninitializedCapacity: max(targetSize, 1)) { target, initialized in
             delta.withUnsafeBufferPointer { d in
@@ -185,8 +190,10 @@ enum PackDelta {
     }
 
     /// Runs the copy and insert instructions from `start`, writing exactly `size` bytes.
-    private static func run(_ d: UnsafeBufferPointer<UInt8>, from start: Int, base b: UnsafeBufferPointer<UInt8>,
-                            into out: UnsafeMutablePointer<UInt8>, size: Int) -> Bool {
+    private static func run(
+        _ d: UnsafeBufferPointer<UInt8>, from start: Int, base b: UnsafeBufferPointer<UInt8>,
+        into out: UnsafeMutablePointer<UInt8>, size: Int
+    ) -> Bool {
         var position = start, written = 0
         while position < d.count {
             let op = d[position]
@@ -213,7 +220,7 @@ enum PackDelta {
                 (out + written).update(from: d.baseAddress! + position, count: length)
                 position += length
             } else {
-                return false  // reserved
+                return false // reserved
             }
             written += length
         }

@@ -25,7 +25,8 @@ struct TreeWalker {
         var start = 0
         while start < bytes.count {
             guard let base = bytes.baseAddress,
-                  let nul = memchr(base + start, 0, bytes.count - start) else { return start }
+                let nul = memchr(base + start, 0, bytes.count - start)
+            else { return start }
             let next = base.distance(to: nul.assumingMemoryBound(to: UInt8.self)) + 21
             if next > limit { return start }
             start = next
@@ -79,7 +80,8 @@ final class PathFilter {
     private var entryStore: [TreeEntry?] = []
     private var computed: [Bool] = []
     private var deepResults: [PairKey: Bool] = [:]
-    private var recentTrees = [(id: ObjectID, bytes: [UInt8])](repeating: (ObjectID(bytes: [UInt8](repeating: 0, count: 20)), []), count: 8)
+    private var recentTrees = [(id: ObjectID, bytes: [UInt8])](
+        repeating: (ObjectID(bytes: [UInt8](repeating: 0, count: 20)), []), count: 8)
     private var nextRecent = 0
 
     private struct LookupKey: Hashable {
@@ -182,7 +184,8 @@ final class PathFilter {
             try right.withUnsafeBufferPointer { r in
                 // Entries before the first differing byte are identical in both: skip them.
                 let start = TreeWalker.entryStart(atOrBefore: Self.commonPrefix(l, r), in: l)
-                return try sameEntries(TreeWalker(l, id: a ?? b!, start: start), TreeWalker(r, id: b ?? a!, start: start))
+                return try sameEntries(
+                    TreeWalker(l, id: a ?? b!, start: start), TreeWalker(r, id: b ?? a!, start: start))
             }
         }
         if a != nil && b != nil { deepResults[key] = same }
@@ -215,7 +218,9 @@ final class PathFilter {
         guard let pa = a.baseAddress, let pb = b.baseAddress else { return 0 }
         var i = 0
         while i + 8 <= count,
-              UnsafeRawPointer(pa + i).loadUnaligned(as: UInt64.self) == UnsafeRawPointer(pb + i).loadUnaligned(as: UInt64.self) {
+            UnsafeRawPointer(pa + i).loadUnaligned(as: UInt64.self)
+                == UnsafeRawPointer(pb + i).loadUnaligned(as: UInt64.self)
+        {
             i += 8
         }
         while i < count && pa[i] == pb[i] { i += 1 }

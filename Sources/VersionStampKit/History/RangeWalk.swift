@@ -27,8 +27,10 @@ final class RangeWalk {
     }
 
     /// The number of commits git lists for `BOTTOM..TIP` with these options.
-    static func count(bottom: CommitGraph.Node, tip: CommitGraph.Node, graph: CommitGraph,
-                      filter: PathFilter?, firstParent: Bool) throws -> Int {
+    static func count(
+        bottom: CommitGraph.Node, tip: CommitGraph.Node, graph: CommitGraph,
+        filter: PathFilter?, firstParent: Bool
+    ) throws -> Int {
         try RangeWalk(graph: graph, filter: filter, firstParent: firstParent).run(bottom: bottom, tip: tip)
     }
 
@@ -135,7 +137,7 @@ final class RangeWalk {
 
     private func markParentsUninteresting(_ commit: CommitGraph.Node) throws {
         var pending = try currentParents(commit)
-        pending.reverse()  // popped in parent order
+        pending.reverse() // popped in parent order
         while let node = pending.popLast() {
             if has(node, Self.uninteresting) { continue }
             set(node, Self.uninteresting)

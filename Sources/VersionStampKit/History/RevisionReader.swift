@@ -36,22 +36,28 @@ public final class RevisionReader: @unchecked Sendable {
     /// relative to `start` (or absolute) and must lie inside the work tree. History answers are
     /// remembered where `caching` says (under the git dir by default), unless the environment
     /// sets `VERSIONSTAMP_COUNT_CACHE=0`.
-    public init(discoveringFrom start: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
-                query: RevisionQuery = RevisionQuery(), caching: HistoryCaching = .inGitDirectory) throws {
+    public init(
+        discoveringFrom start: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+        query: RevisionQuery = RevisionQuery(), caching: HistoryCaching = .inGitDirectory
+    ) throws {
         repository = try GitRepository(discoveringFrom: start, environment: environment)
         self.environment = environment
         self.query = try query.relativeToRoot(of: repository, from: start)
         let path = repository.displayPath
         if repository.isHeadUnborn {
-            throw VersionStampError(.noCommits,
+            throw VersionStampError(
+                .noCommits,
                 path: path,
-                message: "the repository has no commits yet (HEAD is unborn); commit first, or set VERSIONSTAMP_VERSION")
+                message: "the repository has no commits yet (HEAD is unborn); commit first, or set VERSIONSTAMP_VERSION"
+            )
         }
         head = try repository.headCommitID()
         let cache = environment["VERSIONSTAMP_COUNT_CACHE"] == "0" ? nil : HistoryCache(caching, repository: repository)
-        engine = HistoryEngine(repository: repository, query: self.query, givenPaths: query.paths, head: ObjectID(head), cache: cache)
-        info = RevisionInfo(count: 0, sha: head.hex, short: "", isDirty: false, describe: "",
-                            tag: nil, distance: 0, branch: "", commitTime: 0)
+        engine = HistoryEngine(
+            repository: repository, query: self.query, givenPaths: query.paths, head: ObjectID(head), cache: cache)
+        info = RevisionInfo(
+            count: 0, sha: head.hex, short: "", isDirty: false, describe: "",
+            tag: nil, distance: 0, branch: "", commitTime: 0)
         known = .sha
     }
 
@@ -86,11 +92,14 @@ public final class RevisionReader: @unchecked Sendable {
     /// nearest tag read there would be wrong.
     private func requireWholeHistory() throws {
         guard repository.isShallow else { return }
-        throw VersionStampError(.shallowClone,
+        throw VersionStampError(
+            .shallowClone,
             path: repository.displayPath,
-            message: "the repository is a shallow clone: its history is incomplete, so the commit count would be wrong; "
+            message:
+                "the repository is a shallow clone: its history is incomplete, so the commit count would be wrong; "
                 + "fetch the full history with 'git fetch --unshallow' (GitHub Actions: actions/checkout with 'fetch-depth: 0'), "
-                + "or set VERSIONSTAMP_VERSION ({sha}, {short}, {branch}, {dirty}, {date} and {timestamp} need no history)")
+                + "or set VERSIONSTAMP_VERSION ({sha}, {short}, {branch}, {dirty}, {date} and {timestamp} need no history)"
+        )
     }
 
     private func readCount() throws {
@@ -120,7 +129,9 @@ public final class RevisionReader: @unchecked Sendable {
     /// reads a time before 1970 (a signed one, which git does not read), the history
     /// reader's, which reads the date as git does. Throws where git prints no time.
     private func committerTime() throws -> UInt64 {
-        if repository.canParseCommit(head), let time = try? repository.commitTime(head), time >= 0 { return UInt64(time) }
+        if repository.canParseCommit(head), let time = try? repository.commitTime(head), time >= 0 {
+            return UInt64(time)
+        }
         guard let time = try engine.headCommit().time else { throw Self.noCommitterTime(head) }
         return time
     }
@@ -128,7 +139,8 @@ public final class RevisionReader: @unchecked Sendable {
     /// HEAD's committer line holds no time git prints (`CommitterTime`): a date before 1970,
     /// or none; `{date}` and `{timestamp}` refuse it rather than print a number git would not.
     static func noCommitterTime(_ head: git_oid) -> VersionStampError {
-        VersionStampError(.gitFailure,
+        VersionStampError(
+            .gitFailure,
             message: "HEAD's commit \(head.hex) has no committer date git can read (a date before 1970, or none), "
                 + "so 'git log -1 --format=%ct' prints nothing; {date} and {timestamp} cannot be given: "
                 + "leave them out of the format, or set VERSIONSTAMP_VERSION")
@@ -143,7 +155,7 @@ public final class RevisionReader: @unchecked Sendable {
         if let found = nearest, let tag = info.tag {
             info.describe = "\(tag)-\(found.depth)-g\(info.short)\(suffix)"
         } else {
-            info.describe = info.short + suffix  // `--long --always` with no tag: just the abbreviated id
+            info.describe = info.short + suffix // `--long --always` with no tag: just the abbreviated id
         }
     }
 
@@ -188,8 +200,10 @@ public struct RevisionInfo: Equatable, Sendable {
     public var commitTime: UInt64
 
     /// A revision with every field given (for rendering without a repository).
-    public init(count: Int, sha: String, short: String, isDirty: Bool, describe: String,
-                tag: String?, distance: Int, branch: String, commitTime: UInt64) {
+    public init(
+        count: Int, sha: String, short: String, isDirty: Bool, describe: String,
+        tag: String?, distance: Int, branch: String, commitTime: UInt64
+    ) {
         self.count = count
         self.sha = sha
         self.short = short
@@ -264,8 +278,9 @@ extension RevisionQuery {
     func relativeToRoot(of repository: GitRepository, from start: String?) throws -> RevisionQuery {
         guard !paths.isEmpty else { return self }
         guard let workDirectory = repository.workDirectory else {
-            throw VersionStampError(.pathOutsideRepository, path: repository.displayPath,
-                                    message: "--path needs a work tree, and this repository is bare")
+            throw VersionStampError(
+                .pathOutsideRepository, path: repository.displayPath,
+                message: "--path needs a work tree, and this repository is bare")
         }
         let root = Self.canonical(workDirectory)
         let base = Self.canonical(start ?? FileManager.default.currentDirectoryPath)
@@ -273,8 +288,10 @@ extension RevisionQuery {
         resolved.paths = try paths.map { path in
             let relative = try Self.relative(path, root: root, base: base)
             if relative.contains(where: { "*?[".contains($0) }) || relative.hasPrefix(":") {
-                throw VersionStampError(.usage, path: path, message: "the path contains a pattern character (* ? [) or starts with ':', "
-                    + "which git would read as a pathspec pattern; --path takes a directory or file")
+                throw VersionStampError(
+                    .usage, path: path,
+                    message: "the path contains a pattern character (* ? [) or starts with ':', "
+                        + "which git would read as a pathspec pattern; --path takes a directory or file")
             }
             return relative
         }
@@ -290,8 +307,10 @@ extension RevisionQuery {
         let parent = canonicalExistingPrefix((absolute as NSString).deletingLastPathComponent)
         let full = (parent == "/" ? "" : parent) + "/" + (absolute as NSString).lastPathComponent
         guard full.hasPrefix(root == "/" ? "/" : root + "/") else {
-            throw VersionStampError(.pathOutsideRepository, path: path,
-                                    message: "the path is outside the repository at \(root); --path must name a directory or file inside it")
+            throw VersionStampError(
+                .pathOutsideRepository, path: path,
+                message: "the path is outside the repository at \(root); --path must name a directory or file inside it"
+            )
         }
         return String(full.dropFirst(root == "/" ? 1 : root.count + 1))
     }

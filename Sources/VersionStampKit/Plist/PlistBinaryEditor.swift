@@ -26,12 +26,14 @@ struct PlistBinaryEditor {
         do {
             object = try PropertyListSerialization.propertyList(from: data, options: [], format: &format)
         } catch {
-            throw VersionStampError(.malformedPlist, path: path, message: "malformed binary plist: \(error.localizedDescription)")
+            throw VersionStampError(
+                .malformedPlist, path: path, message: "malformed binary plist: \(error.localizedDescription)")
         }
         var steps: [[Step]] = []
         func build(_ value: Any, _ at: [Step]) -> PlistNode {
             if let dictionary = value as? [String: Any] {
-                return .dictionary(dictionary.keys.sorted().map { ($0, build(dictionary[$0]!, at + [.key($0)])) }, line: nil)
+                return .dictionary(
+                    dictionary.keys.sorted().map { ($0, build(dictionary[$0]!, at + [.key($0)])) }, line: nil)
             }
             if let array = value as? [Any] {
                 return .array(array.enumerated().map { build($0.element, at + [.index($0.offset)]) }, line: nil)
@@ -56,19 +58,24 @@ struct PlistBinaryEditor {
             let data = try PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0)
             // Read it back: the stamped strings must be there.
             let reread = try PlistBinaryEditor(data: data, path: path)
-            let strings = Dictionary(reread.root.strings().map { ($0.path, $0.string.value) }, uniquingKeysWith: { a, _ in a })
+            let strings = Dictionary(
+                reread.root.strings().map { ($0.path, $0.string.value) }, uniquingKeysWith: { a, _ in a })
             let expected = root.strings()
             for edit in edits {
                 guard let entry = expected.first(where: { $0.string.slot == edit.slot }),
-                      strings[entry.path] == edit.newValue else {
-                    throw VersionStampError(.internalError, path: path, message: "internal error: the rewritten binary plist lost a stamped value")
+                    strings[entry.path] == edit.newValue
+                else {
+                    throw VersionStampError(
+                        .internalError, path: path,
+                        message: "internal error: the rewritten binary plist lost a stamped value")
                 }
             }
             return data
         } catch let error as VersionStampError {
             throw error
         } catch {
-            throw VersionStampError(.writeFailed, path: path, message: "cannot write the binary plist: \(error.localizedDescription)")
+            throw VersionStampError(
+                .writeFailed, path: path, message: "cannot write the binary plist: \(error.localizedDescription)")
         }
     }
 
@@ -139,14 +146,17 @@ enum PlistBinaryValidator {
             offsetSize = Int(bytes[trailer + 6])
             referenceSize = Int(bytes[trailer + 7])
             guard (1...8).contains(offsetSize), (1...8).contains(referenceSize) else {
-                throw error("the trailer gives offset size \(offsetSize) and reference size \(referenceSize) (1 to 8 allowed)")
+                throw error(
+                    "the trailer gives offset size \(offsetSize) and reference size \(referenceSize) (1 to 8 allowed)")
             }
             guard let objects = integer(at: trailer + 8, size: 8), let top = integer(at: trailer + 16, size: 8),
-                  let tableStart = integer(at: trailer + 24, size: 8) else {
+                let tableStart = integer(at: trailer + 24, size: 8)
+            else {
                 throw error("the trailer's counts are out of range")
             }
             guard objects >= 1, top < objects, tableStart >= 9, tableStart <= trailer,
-                  objects <= (trailer - tableStart) / offsetSize else {
+                objects <= (trailer - tableStart) / offsetSize
+            else {
                 throw error("the trailer's object count, top object or offset table is out of range")
             }
             objectCount = objects
@@ -157,8 +167,9 @@ enum PlistBinaryValidator {
         /// The file offset of object `reference`, checked to lie between the header and the offset table.
         func offset(of reference: Int) throws -> Int {
             guard reference >= 0, reference < objectCount,
-                  let offset = integer(at: offsetTableStart + reference * offsetSize, size: offsetSize),
-                  offset >= 8, offset < offsetTableStart else {
+                let offset = integer(at: offsetTableStart + reference * offsetSize, size: offsetSize),
+                offset >= 8, offset < offsetTableStart
+            else {
                 throw error("object \(reference) lies outside the object table")
             }
             return offset
@@ -187,7 +198,9 @@ enum PlistBinaryValidator {
         }
 
         func references(at start: Int, count: Int) throws -> [Int] {
-            guard count <= (offsetTableStart - start) / referenceSize else { throw error("a container runs into the offset table") }
+            guard count <= (offsetTableStart - start) / referenceSize else {
+                throw error("a container runs into the offset table")
+            }
             return try (0..<count).map { index in
                 guard let reference = integer(at: start + index * referenceSize, size: referenceSize) else {
                     throw error("a container runs into the offset table")
@@ -211,12 +224,16 @@ enum PlistBinaryValidator {
             let marker = bytes[start]
             switch marker >> 4 {
             case 0x0:
-                guard [0x00, 0x08, 0x09, 0x0F].contains(marker) else { throw error(String(format: "unknown object type 0x%02x", marker)) }
+                guard [0x00, 0x08, 0x09, 0x0F].contains(marker) else {
+                    throw error(String(format: "unknown object type 0x%02x", marker))
+                }
             case 0x1:
                 guard marker & 0x0F <= 4 else { throw error("an integer wider than 16 bytes") }
                 try require(start + 1, 1 << Int(marker & 0x0F))
             case 0x2:
-                guard marker & 0x0F == 2 || marker & 0x0F == 3 else { throw error("a real that is neither 4 nor 8 bytes") }
+                guard marker & 0x0F == 2 || marker & 0x0F == 3 else {
+                    throw error("a real that is neither 4 nor 8 bytes")
+                }
                 try require(start + 1, 1 << Int(marker & 0x0F))
             case 0x3:
                 guard marker == 0x33 else { throw error(String(format: "unknown object type 0x%02x", marker)) }

@@ -20,7 +20,11 @@ struct PlistDocument {
         if bytes.starts(with: PlistBinaryEditor.magic) {
             storage = .binary(try PlistBinaryEditor(data: data, path: path))
         } else if bytes.starts(with: Array("bplist".utf8)) {
-            throw VersionStampError(.unsupportedPlist, path: path, message: "unsupported binary plist version '\(String(decoding: bytes.prefix(8), as: UTF8.self))'; versionstamp reads bplist00")
+            throw VersionStampError(
+                .unsupportedPlist, path: path,
+                message:
+                    "unsupported binary plist version '\(String(decoding: bytes.prefix(8), as: UTF8.self))'; versionstamp reads bplist00"
+            )
         } else {
             storage = .xml(try PlistXMLEditor(bytes: bytes, path: path))
         }
@@ -121,7 +125,8 @@ indirect enum PlistNode: Equatable {
                 node = entry.value
             case let .array(items, line):
                 guard let index = Int(component), index >= 0, index < items.count,
-                      component.allSatisfy(\.isASCII) else {
+                    component.allSatisfy(\.isASCII)
+                else {
                     return .missing(parent: walked, component: component, container: "array", line: line)
                 }
                 node = items[index]
@@ -200,7 +205,11 @@ public struct PlistKeyPath: Hashable, Sendable, CustomStringConvertible {
         if escaping { current.append("\\") }
         components.append(current)
         if components.contains(where: \.isEmpty) {
-            throw VersionStampError(.invalidKeyPath, message: "invalid key path '\(text)': key paths look like 'CFBundleVersion' or 'Parent:Child:0', with no empty component")
+            throw VersionStampError(
+                .invalidKeyPath,
+                message:
+                    "invalid key path '\(text)': key paths look like 'CFBundleVersion' or 'Parent:Child:0', with no empty component"
+            )
         }
         self.components = components
     }
@@ -230,7 +239,8 @@ extension String {
         var index = 0
         while index < bytes.count {
             if index + needle.count <= bytes.count, bytes[index] == needle[0],
-               bytes[index..<(index + needle.count)].elementsEqual(needle) {
+                bytes[index..<(index + needle.count)].elementsEqual(needle)
+            {
                 result.append(contentsOf: replacement.utf8)
                 index += needle.count
             } else {

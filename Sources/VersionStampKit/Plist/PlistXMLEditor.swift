@@ -28,12 +28,14 @@ struct PlistXMLEditor {
         var builder = Builder(bytes: bytes, path: path, lineStarts: starts)
         try builder.checkSame(parsed, scanned)
         guard parsed.name == "plist" else {
-            throw VersionStampError(.malformedPlist, path: path, line: parsed.line,
-                                    message: "not a property list: the root element is <\(parsed.name)>, expected <plist>")
+            throw VersionStampError(
+                .malformedPlist, path: path, line: parsed.line,
+                message: "not a property list: the root element is <\(parsed.name)>, expected <plist>")
         }
         guard parsed.children.count == 1, parsed.text.allSatisfy(\.isWhitespace) else {
-            throw VersionStampError(.malformedPlist, path: path, line: parsed.line,
-                                    message: "<plist> must hold exactly one value, found \(parsed.children.count)")
+            throw VersionStampError(
+                .malformedPlist, path: path, line: parsed.line,
+                message: "<plist> must hold exactly one value, found \(parsed.children.count)")
         }
         self.root = try builder.node(parsed.children[0], scanned.children[0])
         self.stringElements = builder.strings
@@ -54,7 +56,9 @@ struct PlistXMLEditor {
         output.reserveCapacity(bytes.count + 64)
         var copied = 0
         var expected: [Int: String] = [:]
-        for edit in edits.sorted(by: { stringElements[$0.slot].range.lowerBound < stringElements[$1.slot].range.lowerBound }) {
+        for edit in edits.sorted(by: {
+            stringElements[$0.slot].range.lowerBound < stringElements[$1.slot].range.lowerBound
+        }) {
             let element = stringElements[edit.slot]
             expected[edit.slot] = edit.newValue
             let line = Self.line(of: element.range.lowerBound, in: lineStarts)
@@ -62,7 +66,9 @@ struct PlistXMLEditor {
                 // <string/> (or <string attr="…"/>): open it up around the new value.
                 output += bytes[copied..<element.range.lowerBound]
                 var tag = Array(bytes[element.range.lowerBound..<(element.range.upperBound - 2)])
-                while let last = tag.last, last == 0x20 || last == 0x09 || last == 0x0A || last == 0x0D { tag.removeLast() }
+                while let last = tag.last, last == 0x20 || last == 0x09 || last == 0x0A || last == 0x0D {
+                    tag.removeLast()
+                }
                 tag.append(UInt8(ascii: ">"))
                 output += tag
                 output += try escaped(edit.newValue, line: line)
@@ -82,10 +88,16 @@ struct PlistXMLEditor {
     /// The new raw content of a string element: in placeholder mode only the token's bytes in
     /// the element's text change when that gives the right value; otherwise the whole value,
     /// escaped.
-    private func newContent(for element: ScannedElement, contentRange: Range<Int>, edit: PlistStringEdit,
-                            line: Int) throws -> [UInt8] {
+    private func newContent(
+        for element: ScannedElement, contentRange: Range<Int>, edit: PlistStringEdit,
+        line: Int
+    ) throws -> [UInt8] {
         if let placeholder = edit.placeholder,
-           !placeholder.token.utf8.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "\r") }) {
+            !placeholder.token.utf8.contains(where: {
+                $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">")
+                    || $0 == UInt8(ascii: "\r")
+            })
+        {
             let token = Array(placeholder.token.utf8)
             let replacement = try escaped(placeholder.replacement, line: line)
             var content: [UInt8] = []
@@ -106,7 +118,8 @@ struct PlistXMLEditor {
             }
             content += bytes[position..<contentRange.upperBound]
             if let segments = PlistXMLScanner.segments(ofContent: content),
-               PlistXMLScanner.decode(segments, in: content) == edit.newValue {
+                PlistXMLScanner.decode(segments, in: content) == edit.newValue
+            {
                 return content
             }
         }
@@ -126,8 +139,11 @@ struct PlistXMLEditor {
             case "\t", "\n": out.append(UInt8(scalar.value))
             default:
                 if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
-                    throw VersionStampError(.unrepresentableValue, path: path, line: line,
-                                            message: "the new value contains the character U+\(String(scalar.value, radix: 16, uppercase: true)), which an XML plist cannot hold")
+                    throw VersionStampError(
+                        .unrepresentableValue, path: path, line: line,
+                        message:
+                            "the new value contains the character U+\(String(scalar.value, radix: 16, uppercase: true)), which an XML plist cannot hold"
+                    )
                 }
                 out += Array(String(scalar).utf8)
             }
@@ -141,12 +157,15 @@ struct PlistXMLEditor {
         do {
             reread = try PlistXMLEditor(bytes: output, path: path)
         } catch {
-            throw VersionStampError(.internalError, path: path, message: "internal error: the edited plist does not parse (\(error)); the file was left untouched")
+            throw VersionStampError(
+                .internalError, path: path,
+                message: "internal error: the edited plist does not parse (\(error)); the file was left untouched")
         }
         /// The tree without lines, strings replaced by `values[slot]` where given.
         func normalized(_ node: PlistNode, _ values: [Int: String]) -> PlistNode {
             switch node {
-            case let .dictionary(entries, _): return .dictionary(entries.map { ($0.key, normalized($0.value, values)) }, line: nil)
+            case let .dictionary(entries, _):
+                return .dictionary(entries.map { ($0.key, normalized($0.value, values)) }, line: nil)
             case let .array(items, _): return .array(items.map { normalized($0, values) }, line: nil)
             case let .string(string):
                 return .string(PlistString(value: values[string.slot] ?? string.value, slot: string.slot, line: nil))
@@ -154,7 +173,11 @@ struct PlistXMLEditor {
             }
         }
         guard normalized(root, expected) == normalized(reread.root, [:]) else {
-            throw VersionStampError(.internalError, path: path, message: "internal error: the edited plist would differ in more than the stamped values; the file was left untouched")
+            throw VersionStampError(
+                .internalError, path: path,
+                message:
+                    "internal error: the edited plist would differ in more than the stamped values; the file was left untouched"
+            )
         }
     }
 }
@@ -176,9 +199,12 @@ private struct Builder {
     func checkSame(_ parsed: LibXMLElement, _ scanned: ScannedElement) throws {
         let scannedText = PlistXMLScanner.decode(scanned.segments, in: bytes)
         guard parsed.name == scanned.name, parsed.children.count == scanned.children.count,
-              parsed.text == scannedText else {
-            throw VersionStampError(.internalError, path: path, line: line(scanned),
-                                    message: "internal error: cannot locate <\(parsed.name)> in the file's bytes; the file was left untouched")
+            parsed.text == scannedText
+        else {
+            throw VersionStampError(
+                .internalError, path: path, line: line(scanned),
+                message:
+                    "internal error: cannot locate <\(parsed.name)> in the file's bytes; the file was left untouched")
         }
         for (p, s) in zip(parsed.children, scanned.children) { try checkSame(p, s) }
     }
@@ -193,12 +219,14 @@ private struct Builder {
             while index < parsed.children.count {
                 let keyElement = parsed.children[index]
                 guard keyElement.name == "key", keyElement.children.isEmpty else {
-                    throw VersionStampError(.malformedPlist, path: path, line: self.line(scanned.children[index]),
-                                            message: "expected <key> in <dict>, found <\(keyElement.name)>")
+                    throw VersionStampError(
+                        .malformedPlist, path: path, line: self.line(scanned.children[index]),
+                        message: "expected <key> in <dict>, found <\(keyElement.name)>")
                 }
                 guard index + 1 < parsed.children.count else {
-                    throw VersionStampError(.malformedPlist, path: path, line: self.line(scanned.children[index]),
-                                            message: "the key '\(keyElement.text)' has no value")
+                    throw VersionStampError(
+                        .malformedPlist, path: path, line: self.line(scanned.children[index]),
+                        message: "the key '\(keyElement.text)' has no value")
                 }
                 entries.append((keyElement.text, try node(parsed.children[index + 1], scanned.children[index + 1])))
                 index += 2
@@ -211,23 +239,28 @@ private struct Builder {
             return .array(items, line: line)
         case "string":
             guard parsed.children.isEmpty else {
-                throw VersionStampError(.malformedPlist, path: path, line: line, message: "<string> must not contain elements")
+                throw VersionStampError(
+                    .malformedPlist, path: path, line: line, message: "<string> must not contain elements")
             }
             strings.append(scanned)
             return .string(PlistString(value: parsed.text, slot: strings.count - 1, line: line))
         case let name where Self.scalarTypes.contains(name):
             guard parsed.children.isEmpty else {
-                throw VersionStampError(.malformedPlist, path: path, line: line, message: "<\(name)> must not contain elements")
+                throw VersionStampError(
+                    .malformedPlist, path: path, line: line, message: "<\(name)> must not contain elements")
             }
             return .other(type: name, line: line)
         default:
-            throw VersionStampError(.malformedPlist, path: path, line: line, message: "unexpected <\(parsed.name)>: not a property list element")
+            throw VersionStampError(
+                .malformedPlist, path: path, line: line,
+                message: "unexpected <\(parsed.name)>: not a property list element")
         }
     }
 
     func requireNoText(_ parsed: LibXMLElement, line: Int) throws {
         guard parsed.text.allSatisfy(\.isWhitespace) else {
-            throw VersionStampError(.malformedPlist, path: path, line: line, message: "unexpected text in <\(parsed.name)>")
+            throw VersionStampError(
+                .malformedPlist, path: path, line: line, message: "unexpected text in <\(parsed.name)>")
         }
     }
 }
@@ -262,7 +295,8 @@ enum PlistLibXMLParser {
         // is reported through the context's own error.
         xmlSetStructuredErrorFunc(nil) { _, _ in }
         guard let context = xmlNewParserCtxt() else {
-            throw VersionStampError(.malformedPlist, path: url, message: "malformed XML: libxml2 could not create a parser")
+            throw VersionStampError(
+                .malformedPlist, path: url, message: "malformed XML: libxml2 could not create a parser")
         }
         defer { xmlFreeParserCtxt(context) }
         let observer = Observer()
@@ -284,12 +318,14 @@ enum PlistLibXMLParser {
                 guard error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue, observer.error == nil else { return }
                 let message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
                 // One line: libxml2 puts details (such as the bad bytes) on further lines.
-                let oneLine = message.trimmingTrailingWhitespace().split(whereSeparator: \.isNewline).joined(separator: " ")
+                let oneLine = message.trimmingTrailingWhitespace().split(whereSeparator: \.isNewline).joined(
+                    separator: " ")
                 observer.error = (Int(error.pointee.line), oneLine)
             }
         }
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
-            | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue)
+        let options = Int32(
+            XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
+                | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue)
         let document: xmlDocPtr? = bytes.withUnsafeBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { pointer in
                 xmlCtxtReadMemory(context, pointer, Int32(buffer.count), url, nil, options)
@@ -300,7 +336,8 @@ enum PlistLibXMLParser {
             throw VersionStampError.entityDeclaration(path: url, line: entity.line, name: entity.name)
         }
         if let error = observer.error {
-            throw VersionStampError(.malformedPlist, path: url, line: error.line, message: "malformed XML: \(error.message)")
+            throw VersionStampError(
+                .malformedPlist, path: url, line: error.line, message: "malformed XML: \(error.message)")
         }
         guard let document, let root = xmlDocGetRootElement(document) else {
             throw VersionStampError(.malformedPlist, path: url, message: "malformed XML: not well-formed XML")
@@ -322,8 +359,9 @@ enum PlistLibXMLParser {
     }
 
     private static func element(_ node: xmlNodePtr, url: String) throws -> LibXMLElement {
-        var result = LibXMLElement(name: String(cString: node.pointee.name), line: Int(xmlGetLineNo(node)),
-                                   text: "", children: [])
+        var result = LibXMLElement(
+            name: String(cString: node.pointee.name), line: Int(xmlGetLineNo(node)),
+            text: "", children: [])
         var child = node.pointee.children
         while let current = child {
             switch current.pointee.type {
@@ -332,7 +370,8 @@ enum PlistLibXMLParser {
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
                 if let content = current.pointee.content { result.text += String(cString: content) }
             case XML_ENTITY_REF_NODE:
-                throw VersionStampError.entityDeclaration(path: url, line: Int(xmlGetLineNo(current)), name: String(cString: current.pointee.name))
+                throw VersionStampError.entityDeclaration(
+                    path: url, line: Int(xmlGetLineNo(current)), name: String(cString: current.pointee.name))
             default:
                 break
             }

@@ -56,8 +56,9 @@ struct PlistXMLScanner {
 
     /// Bytes the scanner cannot locate elements in, at `offset`.
     private func malformed(_ offset: Int, _ message: String) -> VersionStampError {
-        VersionStampError(.malformedPlist, path: path, line: line(offset),
-                          message: "cannot locate the plist's bytes (\(message)); the file was left untouched")
+        VersionStampError(
+            .malformedPlist, path: path, line: line(offset),
+            message: "cannot locate the plist's bytes (\(message)); the file was left untouched")
     }
 
     /// Scans `content` as the inside of an element (used to check a replacement) and returns
@@ -66,8 +67,11 @@ struct PlistXMLScanner {
         let wrapped = Array("<x>".utf8) + content + Array("</x>".utf8)
         var scanner = PlistXMLScanner(bytes: wrapped)
         guard let element = try? scanner.scanElement(), element.children.isEmpty,
-              scanner.index == wrapped.count else { return nil }
-        return element.segments.map { ScannedSegment(kind: $0.kind, range: ($0.range.lowerBound - 3)..<($0.range.upperBound - 3)) }
+            scanner.index == wrapped.count
+        else { return nil }
+        return element.segments.map {
+            ScannedSegment(kind: $0.kind, range: ($0.range.lowerBound - 3)..<($0.range.upperBound - 3))
+        }
     }
 
     /// The text of `segments` in `bytes` as an XML parser reports it: references decoded,
@@ -83,8 +87,9 @@ struct PlistXMLScanner {
                     out.append(UInt8(ascii: "\n"))
                     i += (i + 1 < end && bytes[i + 1] == UInt8(ascii: "\n")) ? 2 : 1
                 } else if byte == UInt8(ascii: "&") && segment.kind == .text,
-                          let semicolon = bytes[i..<end].firstIndex(of: UInt8(ascii: ";")),
-                          let scalar = referencedScalar(bytes[(i + 1)..<semicolon]) {
+                    let semicolon = bytes[i..<end].firstIndex(of: UInt8(ascii: ";")),
+                    let scalar = referencedScalar(bytes[(i + 1)..<semicolon])
+                {
                     out.append(contentsOf: String(Character(scalar)).utf8)
                     i = semicolon + 1
                 } else {
@@ -172,7 +177,8 @@ struct PlistXMLScanner {
                         try skip(past: "-->")
                     } else if hasPrefix("<!ENTITY") {
                         let start = index + "<!ENTITY".utf8.count
-                        let name = String(decoding: bytes[start...].drop(while: isSpace).prefix { !isSpace($0) }, as: UTF8.self)
+                        let name = String(
+                            decoding: bytes[start...].drop(while: isSpace).prefix { !isSpace($0) }, as: UTF8.self)
                         throw VersionStampError.entityDeclaration(path: path, line: line(index), name: name)
                     } else if bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") {
                         try skipQuoted()
@@ -222,8 +228,9 @@ struct PlistXMLScanner {
                     throw malformed(index, "unterminated end tag")
                 }
                 index += 1
-                return ScannedElement(name: name, range: start..<index, contentRange: contentStart..<contentEnd,
-                                      segments: segments, children: children)
+                return ScannedElement(
+                    name: name, range: start..<index, contentRange: contentStart..<contentEnd,
+                    segments: segments, children: children)
             } else if hasPrefix("<!--") {
                 try skip(past: "-->")
             } else if hasPrefix("<![CDATA[") {
@@ -278,7 +285,8 @@ struct PlistXMLScanner {
                     throw malformed(i, "unterminated reference")
                 }
                 if Self.referencedScalar(bytes[(i + 1)..<semicolon]) == nil {
-                    throw VersionStampError.entityDeclaration(path: path, line: line(i), name: String(decoding: bytes[(i + 1)..<semicolon], as: UTF8.self))
+                    throw VersionStampError.entityDeclaration(
+                        path: path, line: line(i), name: String(decoding: bytes[(i + 1)..<semicolon], as: UTF8.self))
                 }
                 i = semicolon + 1
             } else {

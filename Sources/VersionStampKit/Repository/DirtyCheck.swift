@@ -22,10 +22,12 @@ import Foundation
 /// missing altogether (not merely empty, as a clone leaves it), a change for git, is looked
 /// for separately (the cache tree's shortcut runs no status).
 extension GitRepository {
-    private static let indexChanges = GIT_STATUS_INDEX_NEW.rawValue | GIT_STATUS_INDEX_MODIFIED.rawValue
+    private static let indexChanges =
+        GIT_STATUS_INDEX_NEW.rawValue | GIT_STATUS_INDEX_MODIFIED.rawValue
         | GIT_STATUS_INDEX_DELETED.rawValue | GIT_STATUS_INDEX_RENAMED.rawValue | GIT_STATUS_INDEX_TYPECHANGE.rawValue
         | GIT_STATUS_CONFLICTED.rawValue
-    private static let workTreeChanges = GIT_STATUS_WT_MODIFIED.rawValue | GIT_STATUS_WT_DELETED.rawValue
+    private static let workTreeChanges =
+        GIT_STATUS_WT_MODIFIED.rawValue | GIT_STATUS_WT_DELETED.rawValue
         | GIT_STATUS_WT_TYPECHANGE.rawValue | GIT_STATUS_WT_RENAMED.rawValue | GIT_STATUS_WT_UNREADABLE.rawValue
 
     /// True when tracked files differ from HEAD in the index or the work tree, as
@@ -40,13 +42,15 @@ extension GitRepository {
         func askGit(_ reason: GitFallback.Reason) throws -> Bool {
             var gitEnvironment = environment
             gitEnvironment["GIT_INDEX_FILE"] = indexPath
-            return try GitFallback.hasTrackedChanges(gitDirectory: gitDirectory, workDirectory: workDirectory,
-                                                     becauseOf: reason, environment: gitEnvironment)
+            return try GitFallback.hasTrackedChanges(
+                gitDirectory: gitDirectory, workDirectory: workDirectory,
+                becauseOf: reason, environment: gitEnvironment)
         }
         if !unreadableIndexExtensions.isEmpty { return try askGit(.indexExtensions(unreadableIndexExtensions)) }
         if let submodule = checkedOutSubmodule() { return try askGit(.submodule(submodule)) }
         var options = git_status_options()
-        try GitLibrary.check(git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "checking the work tree")
+        try GitLibrary.check(
+            git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "checking the work tree")
         // HEAD's tree as git reads it: the history reader's where libgit2 cannot parse HEAD
         // (given), the replacement's where a replace ref replaces HEAD (`git replace HEAD
         // OTHER`), else nil for libgit2's own peel of HEAD.
@@ -62,7 +66,9 @@ extension GitRepository {
         // is left to compare: nothing at all when the index's cache tree is HEAD's tree, else
         // libgit2 compares the two.
         let proof = workTreeMatchesIndexByStat()
-        if let cached = proof?.cachedTree, cached == (baseline.map { ObjectID(git_tree_id($0).pointee) } ?? headTreeID()) {
+        if let cached = proof?.cachedTree,
+            cached == (baseline.map { ObjectID(git_tree_id($0).pointee) } ?? headTreeID())
+        {
             var index: OpaquePointer?
             try GitLibrary.check(git_repository_index(&index, handle), "reading the index")
             defer { git_index_free(index) }
@@ -96,7 +102,8 @@ extension GitRepository {
             if Self.isRealIndexChange(entry) { return true }
             guard Self.isRealWorkTreeChange(entry, index: index) else { continue }
             guard entry.status.rawValue & Self.workTreeChanges == GIT_STATUS_WT_MODIFIED.rawValue,
-                  let path = entry.index_to_workdir?.pointee.new_file.path else { return true }
+                let path = entry.index_to_workdir?.pointee.new_file.path
+            else { return true }
             if drivers == nil { drivers = filterDrivers() }
             guard let conversion = conversionLibgit2Lacks(path, drivers: drivers ?? []) else { return true }
             converted = converted ?? (String(cString: path), conversion)
@@ -104,8 +111,10 @@ extension GitRepository {
         // With core.ignoreCase, libgit2 pairs a tracked file with a work-tree file whose name
         // differs only in case (`a.txt` renamed `A.txt`) and reports nothing, where git finds
         // the file deleted on a case-sensitive file system: so every name is looked up too.
-        if Self.hasChangeStatusMisses(index: index, workDirectory: workDirectory,
-                                      lookingUpNames: configBool("core.ignorecase") == true) {
+        if Self.hasChangeStatusMisses(
+            index: index, workDirectory: workDirectory,
+            lookingUpNames: configBool("core.ignorecase") == true)
+        {
             return true
         }
         if let converted { return try askGit(.conversion(path: converted.path, converted.conversion)) }
@@ -123,10 +132,13 @@ extension GitRepository {
     /// the full status then reports why, or asks git) and for a bare repository.
     func workTreeMatchesIndexByStat() -> IndexProof? {
         var index: OpaquePointer?
-        guard let workDirectory, let before = FileStamp.of(indexPath), git_repository_index(&index, handle) == 0, let index else { return nil }
+        guard let workDirectory, let before = FileStamp.of(indexPath), git_repository_index(&index, handle) == 0,
+            let index
+        else { return nil }
         defer { git_index_free(index) }
         guard git_index_read(index, 0) == 0,
-              WorkTreeStatCheck.isUnchanged(index: index, workDirectory: workDirectory, indexModified: before) else { return nil }
+            WorkTreeStatCheck.isUnchanged(index: index, workDirectory: workDirectory, indexModified: before)
+        else { return nil }
         let cachedTree = IndexWalk.read(indexPath) { $0.cacheTreeRoot() }
         return FileStamp.of(indexPath) == before ? IndexProof(cachedTree: cachedTree) : nil
     }
@@ -148,7 +160,8 @@ extension GitRepository {
         var replacement = try replacements().content(of: head).gitOID
         guard ObjectID(replacement) != head else { return nil }
         var commit: OpaquePointer?
-        try GitLibrary.check(git_commit_lookup(&commit, handle, &replacement), "reading HEAD's replacement \(replacement.hex)")
+        try GitLibrary.check(
+            git_commit_lookup(&commit, handle, &replacement), "reading HEAD's replacement \(replacement.hex)")
         defer { git_commit_free(commit) }
         var tree: OpaquePointer?
         try GitLibrary.check(git_commit_tree(&tree, commit), "reading the tree of HEAD's replacement")
@@ -165,7 +178,8 @@ extension GitRepository {
         defer { git_index_free(index) }
         for i in 0..<git_index_entrycount(index) {
             guard let entry = git_index_get_byindex(index, i)?.pointee, entry.isSubmodule,
-                  !entry.isConflicted, !entry.skipsWorktree else { continue }
+                !entry.isConflicted, !entry.skipsWorktree
+            else { continue }
             let path = String(cString: entry.path)
             var info = stat()
             if lstat(workDirectory + "/" + path + "/.git", &info) == 0 { return path }
@@ -189,7 +203,8 @@ extension GitRepository {
             return "attributes libgit2 cannot read"
         }
         if git_attr_value(values[0]) == GIT_ATTR_VALUE_STRING, let driver = values[0].map({ String(cString: $0) }),
-           drivers.contains(driver) {
+            drivers.contains(driver)
+        {
             return "the '\(driver)' filter"
         }
         if git_attr_value(values[1]) == GIT_ATTR_VALUE_STRING, let encoding = values[1] {
@@ -203,12 +218,14 @@ extension GitRepository {
     private func filterDrivers() -> Set<String> {
         withConfig { config -> Set<String>? in
             var iterator: OpaquePointer?
-            guard git_config_iterator_glob_new(&iterator, config, "^filter\\..+\\.(clean|process)$") == 0 else { return nil }
+            guard git_config_iterator_glob_new(&iterator, config, "^filter\\..+\\.(clean|process)$") == 0 else {
+                return nil
+            }
             defer { git_config_iterator_free(iterator) }
             var drivers = Set<String>()
             var entry: UnsafeMutablePointer<git_config_entry>?
             while git_config_next(&entry, iterator) == 0, let name = entry?.pointee.name {
-                let key = String(cString: name).dropFirst("filter.".count)  // DRIVER.clean, DRIVER as written
+                let key = String(cString: name).dropFirst("filter.".count) // DRIVER.clean, DRIVER as written
                 drivers.insert(String(key[..<(key.lastIndex(of: ".") ?? key.endIndex)]))
             }
             return drivers
@@ -224,17 +241,23 @@ extension GitRepository {
     /// fails with `ENOENT` or `ENOTDIR`, which git reports as deleted; where the file system
     /// folds case, git's lookup and this one find the file alike). Skip-worktree and conflicted
     /// entries are not looked at, nor, for their names, assume-unchanged ones: git does not.
-    private static func hasChangeStatusMisses(index: OpaquePointer?, workDirectory: String, lookingUpNames: Bool = false) -> Bool {
+    private static func hasChangeStatusMisses(
+        index: OpaquePointer?, workDirectory: String, lookingUpNames: Bool = false
+    ) -> Bool {
         for i in 0..<git_index_entrycount(index) {
-            guard let entry = git_index_get_byindex(index, i)?.pointee, !entry.isConflicted, !entry.skipsWorktree else { continue }
+            guard let entry = git_index_get_byindex(index, i)?.pointee, !entry.isConflicted, !entry.skipsWorktree else {
+                continue
+            }
             let nameLookedUp = lookingUpNames && !entry.isSubmodule && !entry.assumesUnchanged
             guard entry.isSubmodule || entry.isSmudged || nameLookedUp else { continue }
             var info = stat()
             let path = workDirectory + "/" + String(cString: entry.path)
             let found = lstat(path, &info) == 0
             if !found, nameLookedUp, errno == ENOENT || errno == ENOTDIR { return true }
-            if entry.isSubmodule ? (!found || info.st_mode & S_IFMT != S_IFDIR)
-                                 : (entry.isSmudged && found && info.st_mode & S_IFMT == S_IFREG && info.st_size == 0) {
+            if entry.isSubmodule
+                ? (!found || info.st_mode & S_IFMT != S_IFDIR)
+                : (entry.isSmudged && found && info.st_mode & S_IFMT == S_IFREG && info.st_size == 0)
+            {
                 return true
             }
         }
@@ -255,7 +278,8 @@ extension GitRepository {
     private static func isRealWorkTreeChange(_ entry: git_status_entry, index: OpaquePointer?) -> Bool {
         guard entry.status.rawValue & workTreeChanges != 0 else { return false }
         guard let delta = entry.index_to_workdir?.pointee, let path = delta.old_file.path,
-              let indexEntry = git_index_get_bypath(index, path, 0) else { return true }
+            let indexEntry = git_index_get_bypath(index, path, 0)
+        else { return true }
         return !indexEntry.pointee.skipsWorktree
     }
 }

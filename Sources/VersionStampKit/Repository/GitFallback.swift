@@ -68,17 +68,22 @@ enum GitFallback {
     /// or the work tree? Runs `git update-index -q --refresh` (as describe refreshes the
     /// index; a failure there, such as a locked index, is ignored as describe ignores it) and
     /// `git diff-index --quiet HEAD --` over exactly the repository libgit2 opened.
-    static func hasTrackedChanges(gitDirectory: String, workDirectory: String, becauseOf reason: Reason,
-                                  environment: [String: String]) throws -> Bool {
+    static func hasTrackedChanges(
+        gitDirectory: String, workDirectory: String, becauseOf reason: Reason,
+        environment: [String: String]
+    ) throws -> Bool {
         guard let git = executable("git", path: environment["PATH"]) else {
-            throw VersionStampError(.gitFailure, path: workDirectory,
+            throw VersionStampError(
+                .gitFailure, path: workDirectory,
                 message: "\(reason.explanation), and git, which {dirty} then asks, is not on PATH; \(reason.remedy)")
         }
         let repository = ["--git-dir=" + gitDirectory, "--work-tree=" + workDirectory]
-        _ = try run(git, repository + ["update-index", "-q", "--ignore-submodules", "--refresh"], environment: environment)
+        _ = try run(
+            git, repository + ["update-index", "-q", "--ignore-submodules", "--refresh"], environment: environment)
         let status = try run(git, repository + ["diff-index", "--quiet", "HEAD", "--"], environment: environment)
         guard status.code == 0 || status.code == 1 else {
-            throw VersionStampError(.gitFailure, path: workDirectory,
+            throw VersionStampError(
+                .gitFailure, path: workDirectory,
                 message: "\(reason.explanation), and 'git diff-index' failed (exit \(status.code)): \(status.error)")
         }
         return status.code == 1
@@ -97,7 +102,9 @@ enum GitFallback {
     /// standard error (standard output is discarded). Spawned directly: Foundation's `Process`
     /// sets up a thread and a run loop to watch the child, which costs several times git's own
     /// work, and a superproject with a submodule runs two each build (docs/Performance.md).
-    private static func run(_ tool: String, _ arguments: [String], environment: [String: String]) throws -> (code: Int32, error: String) {
+    private static func run(_ tool: String, _ arguments: [String], environment: [String: String]) throws -> (
+        code: Int32, error: String
+    ) {
         var variables = environment
         variables["LC_ALL"] = "C"
         variables["GIT_TERMINAL_PROMPT"] = "0"

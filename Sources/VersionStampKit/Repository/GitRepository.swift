@@ -57,19 +57,24 @@ final class GitRepository {
             // 1.5 fails with GIT_ENOTFOUND from looking up safe.directory, an error of the
             // configuration (GIT_ERROR_CONFIG) where "not a repository" is one of the repository.
             if status == GIT_EOWNER.rawValue
-                || (status == GIT_ENOTFOUND.rawValue && errorClass == GIT_ERROR_CONFIG.rawValue) {
-                throw VersionStampError(.repositoryOwnership,
+                || (status == GIT_ENOTFOUND.rawValue && errorClass == GIT_ERROR_CONFIG.rawValue)
+            {
+                throw VersionStampError(
+                    .repositoryOwnership,
                     path: startPath,
-                    message: "the repository is owned by another user, so git and libgit2 refuse it (\"dubious ownership\"); "
+                    message:
+                        "the repository is owned by another user, so git and libgit2 refuse it (\"dubious ownership\"); "
                         + "if it is trusted, mark it safe with 'git config --global --add safe.directory DIR'")
             }
             if status == GIT_ENOTFOUND.rawValue, let gitDir = variables.gitDirectory {
-                throw VersionStampError(.notARepository,
+                throw VersionStampError(
+                    .notARepository,
                     path: gitDir,
                     message: "GIT_DIR names no git repository; point it at a repository's git dir, or unset it")
             }
             if status == GIT_ENOTFOUND.rawValue {
-                throw VersionStampError(.notARepository,
+                throw VersionStampError(
+                    .notARepository,
                     path: startPath,
                     message: "not a git repository (or any of the parent directories); "
                         + "set VERSIONSTAMP_VERSION to build without one (e.g. from a source tarball)")
@@ -77,12 +82,16 @@ final class GitRepository {
             // An unsupported extension is a failure of the repository class; the extension is
             // found by reading the repository's own configuration (`RepositoryExtensions`).
             if errorClass == GIT_ERROR_REPOSITORY.rawValue,
-               let name = RepositoryExtensions.firstUnsupported(gitDirectory: variables.gitDirectory, start: startPath,
-                                                                ceilingDirectories: variables.ceilingDirectories) {
-                throw VersionStampError(.unsupportedExtension,
+                let name = RepositoryExtensions.firstUnsupported(
+                    gitDirectory: variables.gitDirectory, start: startPath,
+                    ceilingDirectories: variables.ceilingDirectories)
+            {
+                throw VersionStampError(
+                    .unsupportedExtension,
                     path: startPath,
                     message: "the repository uses the unsupported repository extension '\(name)' "
-                        + "(libgit2 cannot read it: \(message)); set VERSIONSTAMP_VERSION to build without reading the repository")
+                        + "(libgit2 cannot read it: \(message)); set VERSIONSTAMP_VERSION to build without reading the repository"
+                )
             }
             throw VersionStampError(.gitFailure, path: startPath, message: "cannot open the git repository: \(message)")
         }
@@ -98,7 +107,9 @@ final class GitRepository {
         commonDirectory = common
         workDirectory = git_repository_workdir(repo).map { GitRepository.trimmed(String(cString: $0)) }
         indexPath = variables.indexFile ?? gitDirectory + "/index"
-        replacementSettings = environment.filter { ["GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE", "GIT_GRAFT_FILE"].contains($0.key) }
+        replacementSettings = environment.filter {
+            ["GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE", "GIT_GRAFT_FILE"].contains($0.key)
+        }
         objectDirectories = RepositoryEnvironment.objectDirectories(
             primary: variables.objectDirectory ?? common + "/objects", alternates: variables.alternateObjectDirectories)
     }
@@ -216,6 +227,8 @@ final class GitRepository {
     /// unambiguous unless `core.warnAmbiguousRefs` is false.
     func branchName() throws -> String {
         guard let full = try headReferenceName() else { return "HEAD" }
-        return RefAbbreviation.shorten(full, strict: configBool("core.warnAmbiguousRefs") ?? true) { referenceExists($0) }
+        return RefAbbreviation.shorten(full, strict: configBool("core.warnAmbiguousRefs") ?? true) {
+            referenceExists($0)
+        }
     }
 }

@@ -22,7 +22,8 @@ struct IndexWalk {
     /// such an index.
     func extensions() -> [(signature: String, data: Range<Int>)]? {
         let hashSize = Self.hashSize
-        guard bytes.count >= 12 + hashSize, bytes[0] == 0x44, bytes[1] == 0x49, bytes[2] == 0x52, bytes[3] == 0x43 else { return nil }
+        guard bytes.count >= 12 + hashSize, bytes[0] == 0x44, bytes[1] == 0x49, bytes[2] == 0x52, bytes[3] == 0x43
+        else { return nil }
         let version = word(4)
         guard (2...4).contains(version) else { return nil }
         let entries = word(8)

@@ -20,8 +20,10 @@ struct ObjectID: Hashable {
     }
 
     private static func words(_ p: UnsafeRawPointer) -> (UInt64, UInt64, UInt32) {
-        (p.loadUnaligned(as: UInt64.self), p.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
-         p.loadUnaligned(fromByteOffset: 16, as: UInt32.self))
+        (
+            p.loadUnaligned(as: UInt64.self), p.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+            p.loadUnaligned(fromByteOffset: 16, as: UInt32.self)
+        )
     }
 
     /// The id as libgit2's `git_oid`.

@@ -33,7 +33,8 @@ struct ObjectReplacements {
 
     /// The replace refs and grafts of `repository`, as `environment` enables and places them.
     init(repository: GitRepository, environment: [String: String]) throws {
-        let disabled = environment["GIT_NO_REPLACE_OBJECTS"] != nil || repository.configBool("core.useReplaceRefs") == false
+        let disabled =
+            environment["GIT_NO_REPLACE_OBJECTS"] != nil || repository.configBool("core.useReplaceRefs") == false
         if !disabled {
             let base = environment["GIT_REPLACE_REF_BASE"].flatMap { $0.isEmpty ? nil : $0 } ?? "refs/replace/"
             let direct = try Self.replaceReferences(in: repository, base: base)
@@ -43,9 +44,12 @@ struct ObjectReplacements {
                 while let next = direct[target] {
                     depth += 1
                     if depth > Self.maximumDepth {
-                        throw VersionStampError(.gitFailure, path: repository.displayPath,
-                            message: "replace depth too high for object \(original.hex) (more than \(Self.maximumDepth) replace refs in a chain, "
-                                + "which git refuses too); fix the chain under \(base), or set GIT_NO_REPLACE_OBJECTS=1")
+                        throw VersionStampError(
+                            .gitFailure, path: repository.displayPath,
+                            message:
+                                "replace depth too high for object \(original.hex) (more than \(Self.maximumDepth) replace refs in a chain, "
+                                + "which git refuses too); fix the chain under \(base), or set GIT_NO_REPLACE_OBJECTS=1"
+                        )
                     }
                     target = next
                 }
@@ -53,11 +57,14 @@ struct ObjectReplacements {
             }
             entries += direct.map { "replace \($0.key.hex) \($0.value.hex)" }.sorted()
         }
-        let graftFile = environment["GIT_GRAFT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+        let graftFile =
+            environment["GIT_GRAFT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
             ?? repository.commonDirectory + "/info/grafts"
         if let text = try? String(contentsOfFile: graftFile, encoding: .utf8) {
             for line in text.split(separator: "\n") {
-                guard !line.hasPrefix("#"), let (commit, parents) = Self.graft(line), grafts[commit] == nil else { continue }
+                guard !line.hasPrefix("#"), let (commit, parents) = Self.graft(line), grafts[commit] == nil else {
+                    continue
+                }
                 grafts[commit] = parents
                 entries.append("graft " + ([commit] + parents).map(\.hex).joined(separator: " "))
             }

@@ -70,9 +70,11 @@ struct RepositoryEnvironment {
     /// sparse index; `{dirty}` then asks git, `GitFallback`), else an empty list.
     func apply(to repository: OpaquePointer, start: String, commonDirectory libraryCommon: String) throws -> [String] {
         if let commonDirectory, Self.canonical(commonDirectory) != Self.canonical(libraryCommon) {
-            throw VersionStampError(.gitFailure, path: commonDirectory,
+            throw VersionStampError(
+                .gitFailure, path: commonDirectory,
                 message: "GIT_COMMON_DIR names another common dir than the git dir's own (\(libraryCommon)), "
-                    + "which libgit2 cannot open; unset GIT_COMMON_DIR, or set GIT_DIR to a git dir whose 'commondir' file names it")
+                    + "which libgit2 cannot open; unset GIT_COMMON_DIR, or set GIT_DIR to a git dir whose 'commondir' file names it"
+            )
         }
         if let workTree = workTree ?? implicitWorkTree(repository, start: start) {
             try GitLibrary.check(git_repository_set_workdir(repository, workTree, 0), "using the work tree \(workTree)")
@@ -84,7 +86,9 @@ struct RepositoryEnvironment {
             defer { git_index_free(index) }
             if opened < 0 {
                 unreadableIndexExtensions = GitFallback.mandatoryIndexExtensions(at: indexFile)
-                if unreadableIndexExtensions.isEmpty { try GitLibrary.check(opened, "reading GIT_INDEX_FILE \(indexFile)") }
+                if unreadableIndexExtensions.isEmpty {
+                    try GitLibrary.check(opened, "reading GIT_INDEX_FILE \(indexFile)")
+                }
             } else {
                 try GitLibrary.check(git_repository_set_index(repository, index), "using GIT_INDEX_FILE \(indexFile)")
             }
@@ -95,7 +99,8 @@ struct RepositoryEnvironment {
             try GitLibrary.check(git_odb_open(&odb, primary), "opening the object directory \(primary)")
             defer { git_odb_free(odb) }
             for alternate in alternateObjectDirectories {
-                try GitLibrary.check(git_odb_add_disk_alternate(odb, alternate), "adding the alternate object directory \(alternate)")
+                try GitLibrary.check(
+                    git_odb_add_disk_alternate(odb, alternate), "adding the alternate object directory \(alternate)")
             }
             try GitLibrary.check(git_repository_set_odb(repository, odb), "using the object directory \(primary)")
         }

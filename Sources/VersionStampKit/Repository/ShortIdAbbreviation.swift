@@ -89,7 +89,8 @@ enum ShortIdAbbreviation {
     /// The object count and pack index names of a multi-pack-index file, nil when absent or unreadable.
     static func readMultiPackIndex(_ path: String) -> (objectCount: Int, packIndexNames: Set<String>)? {
         guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped),
-              data.count >= 12 else { return nil }
+            data.count >= 12
+        else { return nil }
         let bytes = [UInt8](data)
         guard bytes[0..<4] == [0x4D, 0x49, 0x44, 0x58] /* MIDX */ else { return nil }
         let chunkCount = Int(bytes[6])
@@ -125,9 +126,11 @@ extension GitRepository {
     /// `git rev-parse --short ID`: git's starting length (`core.abbrev`, or scaled with the
     /// approximate object count), extended until no other object shares the prefix.
     func shortID(_ oid: git_oid) throws -> String {
-        let start = try ShortIdAbbreviation.configuredLength(configString("core.abbrev"))
+        let start =
+            try ShortIdAbbreviation.configuredLength(configString("core.abbrev"))
             ?? ShortIdAbbreviation.automaticLength(
-                approximateObjectCount: ShortIdAbbreviation.approximateObjectCount(objectDirectories: objectDirectories))
+                approximateObjectCount: ShortIdAbbreviation.approximateObjectCount(objectDirectories: objectDirectories)
+            )
         let hex = oid.hex
         if start >= ShortIdAbbreviation.fullLength { return hex }
         var odb: OpaquePointer?

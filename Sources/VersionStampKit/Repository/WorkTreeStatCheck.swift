@@ -57,8 +57,10 @@ enum WorkTreeStatCheck {
     /// Checks `entries` (in index order, so each directory's entries are contiguous) against
     /// the files under `root`, holding open one handle per directory on the current path and
     /// opening none through a symbolic link.
-    private static func check(_ entries: ArraySlice<UnsafePointer<git_index_entry>>, root: String,
-                              indexTime: (Int64, Int64)) -> Bool {
+    private static func check(
+        _ entries: ArraySlice<UnsafePointer<git_index_entry>>, root: String,
+        indexTime: (Int64, Int64)
+    ) -> Bool {
         let rootHandle = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard rootHandle >= 0 else { return false }
         // The open directories below the root, each with the length of its path ("lib/net": 7).
@@ -72,7 +74,9 @@ enum WorkTreeStatCheck {
         for pointer in entries {
             let entry = pointer.pointee
             if entry.skipsWorktree || entry.isSubmodule { continue }
-            guard !entry.isConflicted, !entry.isIntentToAdd, !entry.isSmudged, let path = entry.path else { return false }
+            guard !entry.isConflicted, !entry.isIntentToAdd, !entry.isSmudged, let path = entry.path else {
+                return false
+            }
             let bytes = UnsafeRawPointer(path).assumingMemoryBound(to: UInt8.self)
             let length = strlen(path)
             var nameStart = length
@@ -81,9 +85,11 @@ enum WorkTreeStatCheck {
             guard nameStart < length else { return false }
             if directoryLength != directory.count || memcmp(bytes, directory, directoryLength) != 0 {
                 // Keep the levels the new directory shares with the last one; open the rest.
-                while let level = levels.last, !(level.end <= directoryLength
+                while let level = levels.last,
+                    !(level.end <= directoryLength
                         && (level.end == directoryLength || bytes[level.end] == slash)
-                        && memcmp(bytes, directory, level.end) == 0) {
+                        && memcmp(bytes, directory, level.end) == 0)
+                {
                     close(level.handle)
                     levels.removeLast()
                 }
@@ -93,8 +99,10 @@ enum WorkTreeStatCheck {
                     while end < directoryLength, bytes[end] != slash { end += 1 }
                     let component = Array(UnsafeBufferPointer(start: bytes + start, count: end - start)) + [0]
                     let handle = component.withUnsafeBufferPointer { name in
-                        openat(levels.last?.handle ?? rootHandle, UnsafeRawPointer(name.baseAddress!).assumingMemoryBound(to: CChar.self),
-                               O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                        openat(
+                            levels.last?.handle ?? rootHandle,
+                            UnsafeRawPointer(name.baseAddress!).assumingMemoryBound(to: CChar.self),
+                            O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
                     }
                     guard handle >= 0 else { return false }
                     levels.append((end, handle))
@@ -104,7 +112,8 @@ enum WorkTreeStatCheck {
             }
             var info = stat()
             guard fstatat(levels.last?.handle ?? rootHandle, path + nameStart, &info, AT_SYMLINK_NOFOLLOW) == 0,
-                  matches(entry, info, indexTime: indexTime) else { return false }
+                matches(entry, info, indexTime: indexTime)
+            else { return false }
         }
         return true
     }
@@ -125,13 +134,14 @@ enum WorkTreeStatCheck {
         default: sameKind = false
         }
         guard sameKind,
-              entry.mtime.seconds == Int32(truncatingIfNeeded: mtime.tv_sec),
-              entry.mtime.nanoseconds == UInt32(truncatingIfNeeded: mtime.tv_nsec),
-              entry.ctime.seconds == Int32(truncatingIfNeeded: ctime.tv_sec),
-              entry.ctime.nanoseconds == UInt32(truncatingIfNeeded: ctime.tv_nsec),
-              entry.file_size == UInt32(truncatingIfNeeded: info.st_size),
-              entry.ino == UInt32(truncatingIfNeeded: info.st_ino),
-              entry.uid == UInt32(info.st_uid), entry.gid == UInt32(info.st_gid) else { return false }
+            entry.mtime.seconds == Int32(truncatingIfNeeded: mtime.tv_sec),
+            entry.mtime.nanoseconds == UInt32(truncatingIfNeeded: mtime.tv_nsec),
+            entry.ctime.seconds == Int32(truncatingIfNeeded: ctime.tv_sec),
+            entry.ctime.nanoseconds == UInt32(truncatingIfNeeded: ctime.tv_nsec),
+            entry.file_size == UInt32(truncatingIfNeeded: info.st_size),
+            entry.ino == UInt32(truncatingIfNeeded: info.st_ino),
+            entry.uid == UInt32(info.st_uid), entry.gid == UInt32(info.st_gid)
+        else { return false }
         // Racily clean: modified at or after the index was written (the index's own time
         // compared in full; the entry's seconds widened as git stores them, unsigned).
         let modified = (Int64(UInt32(bitPattern: entry.mtime.seconds)), Int64(entry.mtime.nanoseconds))

@@ -64,17 +64,23 @@ public enum GeneratedVersionFile: String, CaseIterable, Sendable {
         init(version: String, context: VersionContext) throws {
             let revision = try context.revision(.all)
             if revision == nil && context.override == nil {
-                throw VersionStampError(.noRevision, message: "cannot read the revision of HEAD for the generated files")
+                throw VersionStampError(
+                    .noRevision, message: "cannot read the revision of HEAD for the generated files")
             }
             hasRevision = revision != nil
             buildNumber = context.override ?? revision.map { String($0.count) } ?? ""
             let release = revision?.tag.flatMap(ReleaseVersion.init(tag:))
             marketingVersion = release?.version
-            fields = [Field(name: "version", value: .string(version),
-                            doc: "The stamped version (the format rendered, or VERSIONSTAMP_VERSION).")]
+            fields =
+                [
+                    Field(
+                        name: "version", value: .string(version),
+                        doc: "The stamped version (the format rendered, or VERSIONSTAMP_VERSION).")
+                ]
                 + Self.tokenOrder.map { token in
-                    Field(name: token.entry.field, value: Self.value(of: token, in: revision, release: release),
-                          doc: token.entry.fieldDoc)
+                    Field(
+                        name: token.entry.field, value: Self.value(of: token, in: revision, release: release),
+                        doc: token.entry.fieldDoc)
                 }
         }
 
@@ -85,8 +91,10 @@ public enum GeneratedVersionFile: String, CaseIterable, Sendable {
 
         /// The value of `token`'s field: nil (written as 0, `""`, `false`, `null` or empty)
         /// without a revision.
-        private static func value(of token: VersionToken, in revision: RevisionInfo?,
-                                  release: ReleaseVersion?) -> Value {
+        private static func value(
+            of token: VersionToken, in revision: RevisionInfo?,
+            release: ReleaseVersion?
+        ) -> Value {
             switch token {
             case .count: return .integer(revision.map { Int64($0.count) })
             case .sha: return .string(revision?.sha)
@@ -174,7 +182,9 @@ public enum GeneratedVersionFile: String, CaseIterable, Sendable {
             lines.append("\(xcconfigPrefix)\(field.name.uppercased()) = \(try xcconfigValue(value, name: field.name))")
         }
         lines.append("")
-        lines.append("// The build settings Xcode's generated Info.plist reads: $(CURRENT_PROJECT_VERSION) and $(MARKETING_VERSION).")
+        lines.append(
+            "// The build settings Xcode's generated Info.plist reads: $(CURRENT_PROJECT_VERSION) and $(MARKETING_VERSION)."
+        )
         lines.append("CURRENT_PROJECT_VERSION = \(try xcconfigValue(fields.buildNumber, name: "build number"))")
         if let marketing = fields.marketingVersion {
             lines.append("MARKETING_VERSION = \(try xcconfigValue(marketing, name: "marketing version"))")
@@ -187,7 +197,9 @@ public enum GeneratedVersionFile: String, CaseIterable, Sendable {
     /// `value` as an xcconfig value; a line break cannot be held.
     private static func xcconfigValue(_ value: String, name: String) throws -> String {
         if value.contains(where: { $0.isNewline }) {
-            throw VersionStampError(.unrepresentableValue, message: "the \(name) value contains a line break, which an xcconfig file cannot hold")
+            throw VersionStampError(
+                .unrepresentableValue,
+                message: "the \(name) value contains a line break, which an xcconfig file cannot hold")
         }
         // `//` starts a comment in an xcconfig value; `/$()/` is the usual way to keep it.
         var setting = value

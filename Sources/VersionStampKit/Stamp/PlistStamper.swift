@@ -18,8 +18,10 @@ enum PlistStamper {
 
     /// What stamping `document` changes. `format` is `--format` (nil: the mode's default);
     /// with `force`, a build-setting reference (`$(NAME)`) is overwritten instead of refused.
-    static func stamp(_ document: PlistDocument, mode: StampMode, format: String?,
-                      context: VersionContext, dirtyMarker: String, force: Bool = false) throws -> Result {
+    static func stamp(
+        _ document: PlistDocument, mode: StampMode, format: String?,
+        context: VersionContext, dirtyMarker: String, force: Bool = false
+    ) throws -> Result {
         let planned: [Planned]
         switch try resolved(mode, in: document) {
         case let .placeholder(token):
@@ -33,7 +35,9 @@ enum PlistStamper {
             var values: [(PlistKeyPath, String)] = []
             for assignment in assignments {
                 let itsFormat = assignment.format ?? format ?? StampMode.defaultKeyFormat
-                if rendered[itsFormat] == nil { rendered[itsFormat] = try context.render(itsFormat, dirtyMarker: dirtyMarker) }
+                if rendered[itsFormat] == nil {
+                    rendered[itsFormat] = try context.render(itsFormat, dirtyMarker: dirtyMarker)
+                }
                 values.append((assignment.keyPath, rendered[itsFormat]!))
             }
             planned = try keyEdits(values, in: document)
@@ -59,21 +63,28 @@ enum PlistStamper {
             return .placeholder(token)
         }
         if case .missing = root.lookup(.bundleVersion) {
-            throw VersionStampError(.neitherPlaceholderNorKey, path: document.path, message: "contains neither the placeholder '\(token)' (in any string) nor the key '\(PlistKeyPath.bundleVersion)'; name the key with --key KEYPATH or the placeholder with --placeholder TOKEN")
+            throw VersionStampError(
+                .neitherPlaceholderNorKey, path: document.path,
+                message:
+                    "contains neither the placeholder '\(token)' (in any string) nor the key '\(PlistKeyPath.bundleVersion)'; name the key with --key KEYPATH or the placeholder with --placeholder TOKEN"
+            )
         }
         return .keys([.bundleVersion])
     }
 
     /// Every string holding `token`, with the token replaced by `value`.
-    private static func placeholderEdits(_ token: String, value: String, in document: PlistDocument) throws -> [Planned] {
+    private static func placeholderEdits(_ token: String, value: String, in document: PlistDocument) throws -> [Planned]
+    {
         let matches = document.root.strings().filter { $0.string.value.containsBytes(of: token) }
         guard !matches.isEmpty else {
-            throw VersionStampError(.noPlaceholder, path: document.path, message: "no string contains the placeholder '\(token)'")
+            throw VersionStampError(
+                .noPlaceholder, path: document.path, message: "no string contains the placeholder '\(token)'")
         }
         return matches.map { match in
             let newValue = match.string.value.replacingBytes(of: token, with: value)
-            return Planned(path: match.path, string: match.string,
-                           edit: PlistStringEdit(slot: match.string.slot, newValue: newValue, placeholder: (token, value)))
+            return Planned(
+                path: match.path, string: match.string,
+                edit: PlistStringEdit(slot: match.string.slot, newValue: newValue, placeholder: (token, value)))
         }
     }
 
@@ -84,7 +95,8 @@ enum PlistStamper {
         for (keyPath, value) in values {
             let string = try lookUpString(keyPath, in: document)
             if !planned.contains(where: { $0.string.slot == string.slot }) {
-                planned.append(Planned(path: keyPath, string: string, edit: PlistStringEdit(slot: string.slot, newValue: value)))
+                planned.append(
+                    Planned(path: keyPath, string: string, edit: PlistStringEdit(slot: string.slot, newValue: value)))
             }
         }
         return planned
@@ -96,8 +108,9 @@ enum PlistStamper {
         case let .found(string):
             return string
         case let .notString(type, line):
-            throw VersionStampError(.notAString, path: document.path, line: line,
-                                    message: "the key '\(keyPath)' holds a <\(type)>, not a <string>")
+            throw VersionStampError(
+                .notAString, path: document.path, line: line,
+                message: "the key '\(keyPath)' holds a <\(type)>, not a <string>")
         case let .missing(parent, component, container, line):
             let place = parent.components.isEmpty ? "the root \(container)" : "the \(container) at '\(parent)'"
             let reason: String
@@ -106,7 +119,8 @@ enum PlistStamper {
             case "array": reason = "\(place) has no item \(component)"
             default: reason = "\(place) is not a dict or array"
             }
-            throw VersionStampError(.missingKey, path: document.path, line: line, message: "key '\(keyPath)' not found: \(reason)")
+            throw VersionStampError(
+                .missingKey, path: document.path, line: line, message: "key '\(keyPath)' not found: \(reason)")
         }
     }
 
@@ -115,8 +129,11 @@ enum PlistStamper {
     private static func checkBuildSettingReferences(_ planned: [Planned], in document: PlistDocument) throws {
         for item in planned where item.edit.placeholder == nil && item.edit.newValue != item.string.value {
             guard let setting = BuildSettingReference.settingName(in: item.string.value) else { continue }
-            throw VersionStampError(.buildSettingReference, path: document.path, line: item.string.line,
-                                    message: "'\(item.path)' is \(item.string.value), a reference to the build setting \(setting); stamping it would detach the plist from the setting. Write the setting instead with --xcconfig FILE (it sets CURRENT_PROJECT_VERSION and MARKETING_VERSION), or pass --force to overwrite the reference")
+            throw VersionStampError(
+                .buildSettingReference, path: document.path, line: item.string.line,
+                message:
+                    "'\(item.path)' is \(item.string.value), a reference to the build setting \(setting); stamping it would detach the plist from the setting. Write the setting instead with --xcconfig FILE (it sets CURRENT_PROJECT_VERSION and MARKETING_VERSION), or pass --force to overwrite the reference"
+            )
         }
     }
 
@@ -138,7 +155,8 @@ public enum AppStoreVersionRule {
     public static let keys: Set<String> = ["CFBundleVersion", "CFBundleShortVersionString"]
 
     /// The rule, as quoted in error messages.
-    public static let description = "one to three period-separated non-negative integers (such as 42, 1.2 or 1.2.3), at most 18 characters"
+    public static let description =
+        "one to three period-separated non-negative integers (such as 42, 1.2 or 1.2.3), at most 18 characters"
 
     /// True when `value` follows the rule.
     public static func isValid(_ value: String) -> Bool {
@@ -177,8 +195,8 @@ enum BuildSettingReference {
         let nameEnd = inner.firstIndex(of: ":") ?? inner.endIndex
         let name = inner[inner.startIndex..<nameEnd]
         guard let first = name.first, first == "_" || isLetter(first),
-              name.allSatisfy({ $0 == "_" || isLetter($0) || ($0 >= "0" && $0 <= "9") }),
-              !inner[nameEnd...].contains(where: { $0 == "(" || $0 == ")" || $0 == "{" || $0 == "}" || $0 == "$" })
+            name.allSatisfy({ $0 == "_" || isLetter($0) || ($0 >= "0" && $0 <= "9") }),
+            !inner[nameEnd...].contains(where: { $0 == "(" || $0 == ")" || $0 == "{" || $0 == "}" || $0 == "$" })
         else { return nil }
         var text = ""
         text.unicodeScalars.append(contentsOf: name)

@@ -20,9 +20,11 @@ public struct StampOptions: Equatable, Sendable {
 
     /// Options for stamping `plists` (or, with `output`, for writing the stamped one there);
     /// the defaults are those of `versionstamp stamp`.
-    public init(plists: [String], output: String? = nil, format: String? = nil,
-                mode: StampMode = .automatic(placeholder: StampMode.defaultPlaceholder),
-                dirtyMarker: String = "M", generatedFiles: [GeneratedVersionFile: String] = [:], force: Bool = false) {
+    public init(
+        plists: [String], output: String? = nil, format: String? = nil,
+        mode: StampMode = .automatic(placeholder: StampMode.defaultPlaceholder),
+        dirtyMarker: String = "M", generatedFiles: [GeneratedVersionFile: String] = [:], force: Bool = false
+    ) {
         self.plists = plists
         self.output = output
         self.format = format
@@ -37,14 +39,20 @@ public struct StampOptions: Equatable, Sendable {
     public static func mode(keys: [String], assignments: [String] = [], placeholder: String?) throws -> StampMode {
         if (!keys.isEmpty || !assignments.isEmpty) && placeholder != nil {
             let option = keys.isEmpty ? "--set" : "--key"
-            throw VersionStampError(.usage, message: "\(option) and --placeholder cannot be used together: a stamp either sets keys or replaces a placeholder")
+            throw VersionStampError(
+                .usage,
+                message:
+                    "\(option) and --placeholder cannot be used together: a stamp either sets keys or replaces a placeholder"
+            )
         }
         if !assignments.isEmpty {
             let plain = try keys.map { KeyAssignment(try PlistKeyPath(parsing: $0)) }
             return .assignments(plain + (try assignments.map(KeyAssignment.init(parsing:))))
         }
         if let placeholder {
-            guard !placeholder.isEmpty else { throw VersionStampError(.usage, message: "--placeholder must not be empty") }
+            guard !placeholder.isEmpty else {
+                throw VersionStampError(.usage, message: "--placeholder must not be empty")
+            }
             return .placeholder(placeholder)
         }
         if !keys.isEmpty { return .keys(try keys.map(PlistKeyPath.init(parsing:))) }
@@ -54,14 +62,21 @@ public struct StampOptions: Equatable, Sendable {
     /// The plists to stamp: `plists` when given; otherwise, when no generated file is asked
     /// for either, Xcode's `$BUILT_PRODUCTS_DIR/$INFOPLIST_PATH`. Throws a usage message when
     /// there is nothing to stamp.
-    public static func resolvePlists(_ plists: [String], generatingFiles: Bool,
-                                     environment: [String: String]) throws -> [String] {
+    public static func resolvePlists(
+        _ plists: [String], generatingFiles: Bool,
+        environment: [String: String]
+    ) throws -> [String] {
         if !plists.isEmpty || generatingFiles { return plists }
         if let products = environment["BUILT_PRODUCTS_DIR"], !products.isEmpty,
-           let infoPlist = environment["INFOPLIST_PATH"], !infoPlist.isEmpty {
+            let infoPlist = environment["INFOPLIST_PATH"], !infoPlist.isEmpty
+        {
             return [products.hasSuffix("/") ? products + infoPlist : products + "/" + infoPlist]
         }
-        throw VersionStampError(.usage, message: "no PLIST given: name the plist files to stamp, run from an Xcode build phase (which sets BUILT_PRODUCTS_DIR and INFOPLIST_PATH), or ask for --swift/--json/--xcconfig output")
+        throw VersionStampError(
+            .usage,
+            message:
+                "no PLIST given: name the plist files to stamp, run from an Xcode build phase (which sets BUILT_PRODUCTS_DIR and INFOPLIST_PATH), or ask for --swift/--json/--xcconfig output"
+        )
     }
 }
 
@@ -103,7 +118,9 @@ public struct KeyAssignment: Equatable, Sendable {
     /// cannot). Throws when there is no `=` (a usage error) or the key path is invalid.
     public init(parsing text: String) throws {
         guard let equals = text.firstIndex(of: "=") else {
-            throw VersionStampError(.usage, message: "--set '\(text)': expected KEYPATH=FORMAT, such as CFBundleShortVersionString={version}")
+            throw VersionStampError(
+                .usage,
+                message: "--set '\(text)': expected KEYPATH=FORMAT, such as CFBundleShortVersionString={version}")
         }
         do {
             keyPath = try PlistKeyPath(parsing: String(text[..<equals]))

@@ -38,8 +38,11 @@ public struct StampPlan {
             return
         }
         if options.output != nil && options.plists.count != 1 {
-            errors.append(VersionStampError(.usage, message: "--output takes exactly one PLIST to read (the source), "
-                + "and \(options.plists.count) were given; stamp each file with its own --output"))
+            errors.append(
+                VersionStampError(
+                    .usage,
+                    message: "--output takes exactly one PLIST to read (the source), "
+                        + "and \(options.plists.count) were given; stamp each file with its own --output"))
             return
         }
         for path in options.plists {
@@ -68,27 +71,35 @@ public struct StampPlan {
 
     /// The update of one plist, or with `output` of the file its stamped content goes to; nil
     /// when the file to write already holds that content.
-    private static func plan(plist path: String, output: String?, options: StampOptions, context: VersionContext) throws -> Update? {
+    private static func plan(plist path: String, output: String?, options: StampOptions, context: VersionContext) throws
+        -> Update?
+    {
         guard let data = FileManager.default.contents(atPath: path) else {
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            throw VersionStampError(.fileAccess, path: path, message: exists && isDirectory.boolValue ? "is a directory, not a plist" : exists ? "cannot read the file" : "no such file")
+            throw VersionStampError(
+                .fileAccess, path: path,
+                message: exists && isDirectory.boolValue
+                    ? "is a directory, not a plist" : exists ? "cannot read the file" : "no such file")
         }
         let document = try PlistDocument(data: data, path: path)
-        let result = try PlistStamper.stamp(document, mode: options.mode, format: options.format,
-                                            context: context, dirtyMarker: options.dirtyMarker, force: options.force)
+        let result = try PlistStamper.stamp(
+            document, mode: options.mode, format: options.format,
+            context: context, dirtyMarker: options.dirtyMarker, force: options.force)
         guard let output else {
             guard result.contents != data else { return nil }
             return Update(path: path, contents: result.contents, changes: result.changes, isGenerated: false)
         }
         guard FileManager.default.contents(atPath: output) != result.contents else { return nil }
-        return Update(path: output, contents: result.contents, changes: result.changes, isGenerated: false, source: path)
+        return Update(
+            path: output, contents: result.contents, changes: result.changes, isGenerated: false, source: path)
     }
 
     /// Plans the `--swift`, `--json` and `--xcconfig` outputs.
     private mutating func planGeneratedFiles(_ options: StampOptions, context: VersionContext) {
         do {
-            let version = try context.render(options.format ?? StampMode.defaultKeyFormat, dirtyMarker: options.dirtyMarker)
+            let version = try context.render(
+                options.format ?? StampMode.defaultKeyFormat, dirtyMarker: options.dirtyMarker)
             // Read the revision once for all generated files.
             let context = VersionContext(revision: try context.revision(.all), override: context.override)
             for kind in GeneratedVersionFile.allCases {
@@ -96,7 +107,8 @@ public struct StampPlan {
                 do {
                     let contents = Data(try kind.contents(version: version, context: context).utf8)
                     if FileManager.default.contents(atPath: path) != contents {
-                        updates.append(Update(path: path, contents: contents, changes: [], isGenerated: true, source: nil))
+                        updates.append(
+                            Update(path: path, contents: contents, changes: [], isGenerated: true, source: nil))
                     }
                 } catch var error as VersionStampError {
                     if error.path == nil { error.path = path }
@@ -123,7 +135,8 @@ public struct StampPlan {
             }
             return update.changes.map { change in
                 let location = change.line.map { "\(update.path):\($0)" } ?? update.path
-                return "\(location): \(change.keyPath): \(change.oldValue.quotedForReport) → \(change.newValue.quotedForReport)"
+                return
+                    "\(location): \(change.keyPath): \(change.oldValue.quotedForReport) → \(change.newValue.quotedForReport)"
             }
         }
     }

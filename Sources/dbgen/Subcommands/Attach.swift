@@ -27,7 +27,11 @@ extension DBGenCommand {
         @Option(name: .long, help: ArgumentHelp("The shipped database, attached read-only.", valueName: "file"))
         var bundled: String
 
-        @Option(name: .long, help: ArgumentHelp("Updates installed by `dbgen update`: attached instead of --bundled when newer (user_version).", valueName: "dir"))
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "Updates installed by `dbgen update`: attached instead of --bundled when newer (user_version).",
+                valueName: "dir"))
         var updates: String?
 
         @Option(name: .long, help: ArgumentHelp("The writable user database (created if missing).", valueName: "file"))
@@ -36,7 +40,9 @@ extension DBGenCommand {
         @Option(name: .long, help: ArgumentHelp("Template copied to --user when it does not exist.", valueName: "file"))
         var template: String?
 
-        @Option(name: .customLong("as"), help: ArgumentHelp("Schema name of the bundled database (not main or temp).", valueName: "name"))
+        @Option(
+            name: .customLong("as"),
+            help: ArgumentHelp("Schema name of the bundled database (not main or temp).", valueName: "name"))
         var name: String = LayeredDatabase.defaultBundleName
 
         @Argument(help: ArgumentHelp("SQL to run, in order; rows are printed '|'-separated.", valueName: "sql"))

@@ -33,7 +33,9 @@ extension DBGenCommand {
         @Argument(help: "The schema script.")
         var schema: String = BuildOptions.defaultSchema
 
-        @Option(name: .shortAndLong, help: "The database to build (default: SCHEMA's base name + .sqlite, in the current directory).")
+        @Option(
+            name: .shortAndLong,
+            help: "The database to build (default: SCHEMA's base name + .sqlite, in the current directory).")
         var output: String?
 
         @Flag(help: "Rebuild even when no input changed.")
@@ -59,11 +61,13 @@ extension DBGenCommand {
         var progressDelay: Double = ProgressBar.defaultDelay
 
         func run() throws {
-            var options = buildSystem.applied(to: BuildOptions(schema: schema, output: output ?? BuildOptions.defaultOutput(forSchema: schema)))
+            var options = buildSystem.applied(
+                to: BuildOptions(schema: schema, output: output ?? BuildOptions.defaultOutput(forSchema: schema)))
             options.force = force
             options.strict = strict
             options.depfile = depfile
-            options.cacheDirectory = BuildOptions.defaultCacheDirectory(environment: ProcessInfo.processInfo.environment)
+            options.cacheDirectory = BuildOptions.defaultCacheDirectory(
+                environment: ProcessInfo.processInfo.environment)
             let progressBar = ProgressBar(enabled: !quiet && isatty(STDERR_FILENO) != 0, delay: progressDelay)
             let printer = DBGenPrinter(beforeWriting: progressBar.finish)
             if !quiet {
@@ -82,9 +86,11 @@ extension DBGenCommand {
                 FileHandle.standardOutput.write(Data("\n".utf8))
             } else if !quiet {
                 let rows = summary.tables.reduce(0) { $0 + $1.rows }
-                printer.write(summary.upToDate
-                    ? "\(summary.output) is up to date"
-                    : "built \(summary.output): \(summary.tables.count) tables, \(rows) rows in \(String(format: "%.2f", summary.seconds)) s")
+                printer.write(
+                    summary.upToDate
+                        ? "\(summary.output) is up to date"
+                        : "built \(summary.output): \(summary.tables.count) tables, \(rows) rows in \(String(format: "%.2f", summary.seconds)) s"
+                )
             }
         }
     }

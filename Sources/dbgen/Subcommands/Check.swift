@@ -28,7 +28,8 @@ extension DBGenCommand {
             let printer = DBGenPrinter()
             let result: SchemaCheck.Result
             do {
-                result = try SchemaCheck.run(schema: schema, output: output, diagnosticHandler: quiet ? nil : printer.print)
+                result = try SchemaCheck.run(
+                    schema: schema, output: output, diagnosticHandler: quiet ? nil : printer.print)
             } catch {
                 throw printer.fail(error, status: 2)
             }

@@ -33,7 +33,9 @@ extension DBGenCommand {
         @Flag(help: "Print sqldiff's per-table summary lines instead of SQL.")
         var summary = false
 
-        @Option(help: ArgumentHelp("Write a session-extension changeset of the row changes to FILE instead of SQL.", valueName: "file"))
+        @Option(
+            help: ArgumentHelp(
+                "Write a session-extension changeset of the row changes to FILE instead of SQL.", valueName: "file"))
         var changeset: String?
 
         @Option(help: ArgumentHelp("Compare only this table (with its indexes and triggers).", valueName: "name"))

@@ -31,22 +31,30 @@ extension DBGenCommand {
         @Option(name: .long, help: ArgumentHelp("The database shipped in the app (only read).", valueName: "file"))
         var bundled: String
 
-        @Option(name: .long, help: ArgumentHelp(
-            "The app-owned directory updates are installed into (created if missing; its parent must exist).",
-            valueName: "dir"))
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "The app-owned directory updates are installed into (created if missing; its parent must exist).",
+                valueName: "dir"))
         var updates: String
 
         @Option(name: .long, help: ArgumentHelp("A whole newer database to install.", valueName: "file"))
         var database: String?
 
-        @Option(name: .long, help: ArgumentHelp("A patch printed by `dbgen diff` to apply to the database in effect.", valueName: "file"))
+        @Option(
+            name: .long,
+            help: ArgumentHelp("A patch printed by `dbgen diff` to apply to the database in effect.", valueName: "file")
+        )
         var patch: String?
 
-        @Option(name: .long, help: ArgumentHelp("The expected SHA-256 of --database or --patch (hex).", valueName: "hex"))
+        @Option(
+            name: .long, help: ArgumentHelp("The expected SHA-256 of --database or --patch (hex).", valueName: "hex"))
         var sha256: String?
 
         func validate() throws {
-            guard (database == nil) != (patch == nil) else { throw ValidationError("give exactly one of --database and --patch") }
+            guard (database == nil) != (patch == nil) else {
+                throw ValidationError("give exactly one of --database and --patch")
+            }
             if let sha256, sha256.count != 64 || !sha256.allSatisfy(\.isHexDigit) {
                 throw ValidationError("--sha256 must be 64 hexadecimal digits")
             }
@@ -57,7 +65,9 @@ extension DBGenCommand {
             // directory above it, so a mistyped path fails instead of growing a tree of folders.
             let parent = ((updates as NSString).standardizingPath as NSString).deletingLastPathComponent
             var isDirectory: ObjCBool = false
-            if !parent.isEmpty, !FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory) || !isDirectory.boolValue {
+            if !parent.isEmpty,
+                !FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory) || !isDirectory.boolValue
+            {
                 DBGenPrinter().write(
                     "dbgen: error: cannot create \"\(updates)\": directory \"\(parent)\" does not exist")
                 throw ExitCode(1)
@@ -72,7 +82,9 @@ extension DBGenCommand {
                 }
                 print(outcome.userVersion)
                 if outcome.wasAlreadyInstalled {
-                    DBGenPrinter().write("\(database ?? patch!): note: already installed (user_version \(outcome.userVersion)); nothing changed")
+                    DBGenPrinter().write(
+                        "\(database ?? patch!): note: already installed (user_version \(outcome.userVersion)); nothing changed"
+                    )
                 }
             } catch let error as LayeredDatabaseError {
                 throw DBGenPrinter().fail(located: error)

@@ -4,8 +4,11 @@ import VersionStampKit
 /// `--config FILE`: release-numbering options read from a JSON file (`versionstamp.json`)
 /// when the command runs; an option given on the command line wins over the file's.
 struct ConfigurationFileOption: ParsableArguments {
-    @Option(name: .customLong("config"),
-            help: ArgumentHelp("Read options from this JSON file (versionstamp.json: format, tagPattern, firstParent, paths, offset, buildNumberEnv); the command line wins.", valueName: "file"))
+    @Option(
+        name: .customLong("config"),
+        help: ArgumentHelp(
+            "Read options from this JSON file (versionstamp.json: format, tagPattern, firstParent, paths, offset, buildNumberEnv); the command line wins.",
+            valueName: "file"))
     var path: String?
 
     /// The file's options, or none when no file is given.

@@ -24,10 +24,14 @@ extension VersionStampCommand {
         @OptionGroup
         var repository: RepositoryOptions
 
-        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The version format (default {count}); may start with -.", valueName: "fmt"))
+        @Option(
+            name: .long, parsing: .unconditional,
+            help: ArgumentHelp("The version format (default {count}); may start with -.", valueName: "fmt"))
         var format: String?
 
-        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("What {dirty} renders when tracked files changed; may start with -.", valueName: "m"))
+        @Option(
+            name: .long, parsing: .unconditional,
+            help: ArgumentHelp("What {dirty} renders when tracked files changed; may start with -.", valueName: "m"))
         var dirtyMarker: String = "M"
 
         @OptionGroup(title: "Release numbering")
@@ -38,10 +42,11 @@ extension VersionStampCommand {
         func run() throws {
             do {
                 let configuration = try configurationFile.load()
-                let context = try VersionContext.load(repository: repository.repo, environment: ProcessInfo.processInfo.environment,
-                                                      query: numbering.query(configuredBy: configuration),
-                                                      buildNumber: numbering.buildNumber(configuredBy: configuration),
-                                                      caching: repository.caching)
+                let context = try VersionContext.load(
+                    repository: repository.repo, environment: ProcessInfo.processInfo.environment,
+                    query: numbering.query(configuredBy: configuration),
+                    buildNumber: numbering.buildNumber(configuredBy: configuration),
+                    caching: repository.caching)
                 print(try context.render(format ?? configuration.format ?? "{count}", dirtyMarker: dirtyMarker))
             } catch {
                 throw CommandFailure(errors: [error])

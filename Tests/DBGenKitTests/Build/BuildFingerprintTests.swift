@@ -15,15 +15,18 @@ final class BuildFingerprintTests: XCTestCase {
 
     /// A record of a build of `output` from `input` that began at `started` (default: now, as
     /// a file written now shows it).
-    private func fingerprint(input: String, output: String, options: [String] = [],
-                             started: FileStamp? = nil) throws -> BuildFingerprint {
+    private func fingerprint(
+        input: String, output: String, options: [String] = [],
+        started: FileStamp? = nil
+    ) throws -> BuildFingerprint {
         let marker = directory.appendingPathComponent("started")
         try Data().write(to: marker)
-        return BuildFingerprint(dbgenVersion: DBGenKit.version, sqliteVersion: SQLiteLibrary.sourceID,
-                                options: options, schema: input, outputPath: output,
-                                inputs: [InputFile(path: input, displayPath: "in.txt", stamp: FileStamp.of(input))],
-                                output: FileStamp.of(output), started: started ?? FileStamp.of(marker.path),
-                                summary: BuildSummary(output: "out", upToDate: false, seconds: 0, tables: [], warnings: [], inputs: []))
+        return BuildFingerprint(
+            dbgenVersion: DBGenKit.version, sqliteVersion: SQLiteLibrary.sourceID,
+            options: options, schema: input, outputPath: output,
+            inputs: [InputFile(path: input, displayPath: "in.txt", stamp: FileStamp.of(input))],
+            output: FileStamp.of(output), started: started ?? FileStamp.of(marker.path),
+            summary: BuildSummary(output: "out", upToDate: false, seconds: 0, tables: [], warnings: [], inputs: []))
     }
 
     func testStaleWhenAnythingChanges() throws {
@@ -37,7 +40,9 @@ final class BuildFingerprintTests: XCTestCase {
         try stored.save(to: record)
         let loaded = try XCTUnwrap(BuildFingerprint.load(from: record))
         XCTAssertEqual(loaded, stored)
-        XCTAssertFalse(loaded.isCurrent(schema: input, outputPath: output + "-elsewhere", options: []), "recorded for another output")
+        XCTAssertFalse(
+            loaded.isCurrent(schema: input, outputPath: output + "-elsewhere", options: []),
+            "recorded for another output")
         XCTAssertTrue(loaded.isCurrent(schema: input, outputPath: output, options: []))
         XCTAssertFalse(loaded.isCurrent(schema: input, outputPath: output, options: ["strict"]))
         XCTAssertFalse(loaded.isCurrent(schema: output, outputPath: output, options: []))
@@ -89,11 +94,15 @@ extension BuildFingerprintTests {
 /// The record is kept beside the depfile or in the cache directory, never beside the output.
 final class FingerprintStoreTests: XCTestCase {
     func testRecordIsNeverInTheOutputsDirectory() {
-        let withDepfile = FingerprintStore.path(forOutput: "/app/Resources/food.sqlite", depfile: "/build/food.d", cacheDirectory: "/cache")
+        let withDepfile = FingerprintStore.path(
+            forOutput: "/app/Resources/food.sqlite", depfile: "/build/food.d", cacheDirectory: "/cache")
         XCTAssertEqual(withDepfile, "/build/.food.d.dbgen-fingerprint")
-        let cached = FingerprintStore.path(forOutput: "/app/Resources/food.sqlite", depfile: nil, cacheDirectory: "/cache")
+        let cached = FingerprintStore.path(
+            forOutput: "/app/Resources/food.sqlite", depfile: nil, cacheDirectory: "/cache")
         XCTAssertTrue(cached?.hasPrefix("/cache/food.sqlite-") ?? false, "\(cached ?? "nil")")
-        XCTAssertNotEqual(cached, FingerprintStore.path(forOutput: "/other/Resources/food.sqlite", depfile: nil, cacheDirectory: "/cache"))
+        XCTAssertNotEqual(
+            cached,
+            FingerprintStore.path(forOutput: "/other/Resources/food.sqlite", depfile: nil, cacheDirectory: "/cache"))
         XCTAssertNil(FingerprintStore.path(forOutput: "/app/Resources/food.sqlite", depfile: nil, cacheDirectory: nil))
     }
 
@@ -101,14 +110,16 @@ final class FingerprintStoreTests: XCTestCase {
         XCTAssertEqual(BuildOptions.defaultCacheDirectory(environment: ["DBGEN_CACHE_DIR": "/c"]), "/c")
         XCTAssertEqual(BuildOptions.defaultCacheDirectory(environment: [:]), BuildOptions.systemCacheDirectory)
         XCTAssertTrue(BuildOptions.systemCacheDirectory?.hasSuffix("/dbgen") ?? false)
-        XCTAssertEqual(BuildOptions(schema: "s.txt", output: "o.sqlite").cacheDirectory, BuildOptions.systemCacheDirectory)
+        XCTAssertEqual(
+            BuildOptions(schema: "s.txt", output: "o.sqlite").cacheDirectory, BuildOptions.systemCacheDirectory)
     }
 }
 
 final class DepfileTests: XCTestCase {
     func testEscapesSpacesHashAndDollar() {
-        XCTAssertEqual(Depfile.contents(target: "out db.sqlite", inputs: ["a b.txt", "c#$.csv"]),
-                       "out\\ db.sqlite: a\\ b.txt \\\n  c\\#$$.csv\n")
+        XCTAssertEqual(
+            Depfile.contents(target: "out db.sqlite", inputs: ["a b.txt", "c#$.csv"]),
+            "out\\ db.sqlite: a\\ b.txt \\\n  c\\#$$.csv\n")
     }
 }
 

@@ -33,7 +33,10 @@ final class BuildSystemOptionsTests: XCTestCase {
         try directory.write("Data/food.dbgen.txt", "CREATE TABLE t(a);\n")
         let cases: [(String, String)] = [
             ("{\n  \"strict\": 1\n}\n", "dbgen.json:2: error: 'strict' must be true or false"),
-            ("{\"strict\": true,\n \"colour\": \"red\"}", "dbgen.json:2: error: unknown key 'colour'; the keys are strict"),
+            (
+                "{\"strict\": true,\n \"colour\": \"red\"}",
+                "dbgen.json:2: error: unknown key 'colour'; the keys are strict"
+            ),
             ("[true]", "dbgen.json:1: error: expected a JSON object of options, such as {\"strict\": …}"),
         ]
         for (text, expected) in cases {
@@ -42,8 +45,9 @@ final class BuildSystemOptionsTests: XCTestCase {
             options.configurationFile = directory.url("dbgen.json").path
             XCTAssertThrowsError(try DatabaseBuilder.build(options), text) { error in
                 XCTAssertEqual((error as? DBGenError)?.code, .configuration, text)
-                XCTAssertEqual((error as? DBGenError)?.description.replacingOccurrences(of: directory.url.path + "/", with: ""),
-                               expected, text)
+                XCTAssertEqual(
+                    (error as? DBGenError)?.description.replacingOccurrences(of: directory.url.path + "/", with: ""),
+                    expected, text)
             }
         }
         var options = options(directory)
@@ -84,12 +88,14 @@ final class BuildSystemOptionsTests: XCTestCase {
     func testReadsUnderTheWatchedDirectoryAreAllowed() throws {
         let directory = try TemporaryDirectory("build-system", removedAfter: self)
         try directory.write("Data/sub dir/units.csv", "1|g\n")
-        try directory.write("Data/food.dbgen.txt", "CREATE TABLE t(a, b);\n.separator |\n.import \"sub dir/../sub dir/units.csv\" t\n")
+        try directory.write(
+            "Data/food.dbgen.txt", "CREATE TABLE t(a, b);\n.separator |\n.import \"sub dir/../sub dir/units.csv\" t\n")
         var options = options(directory)
         options.inputRoots = [directory.url("Data").path + "/"]
         XCTAssertEqual(try DatabaseBuilder.build(options).tables, [BuildSummary.Table(name: "t", rows: 1)])
         // Without roots nothing is checked (dbgen run by hand reads what it likes).
-        try directory.write("Data/food.dbgen.txt", "CREATE TABLE t(a, b);\n.separator |\n.import \"../Data/sub dir/units.csv\" t\n")
+        try directory.write(
+            "Data/food.dbgen.txt", "CREATE TABLE t(a, b);\n.separator |\n.import \"../Data/sub dir/units.csv\" t\n")
         XCTAssertNoThrow(try DatabaseBuilder.build(self.options(directory)))
     }
 
@@ -100,6 +106,7 @@ final class BuildSystemOptionsTests: XCTestCase {
         XCTAssertFalse(try DatabaseBuilder.build(options(directory)).upToDate)
         var options = options(directory)
         options.inputRoots = [directory.url("Data").path]
-        XCTAssertThrowsError(try DatabaseBuilder.build(options), "an up-to-date record from an unchecked build must not let it pass")
+        XCTAssertThrowsError(
+            try DatabaseBuilder.build(options), "an up-to-date record from an unchecked build must not let it pass")
     }
 }

@@ -10,7 +10,7 @@ final class DatabaseBuilderTests: XCTestCase {
     private func options(_ directory: TemporaryDirectory) -> BuildOptions {
         var options = BuildOptions(schema: directory.url("schema.txt").path, output: directory.url("out.sqlite").path)
         options.force = true
-        options.cacheDirectory = nil  // forced, so no fingerprint is needed: none lands in ~/.cache/dbgen
+        options.cacheDirectory = nil // forced, so no fingerprint is needed: none lands in ~/.cache/dbgen
         return options
     }
 
@@ -73,7 +73,10 @@ final class DatabaseBuilderTests: XCTestCase {
             (".read 'sub dir'\n", .input, "cannot open script \""),
             (".cd 'sub dir/file.txt'\n", .input, "cannot change to directory \"sub dir/file.txt\""),
             (".restore 'sub dir'\n", .input, "cannot open \""),
-            ("ATTACH 'sub dir' AS s;\n", .refused, "refused: ATTACH of \"sub dir\", which does not exist, would create it"),
+            (
+                "ATTACH 'sub dir' AS s;\n", .refused,
+                "refused: ATTACH of \"sub dir\", which does not exist, would create it"
+            ),
         ]
         for (script, code, message) in cases {
             try directory.write("schema.txt", script)
@@ -100,10 +103,12 @@ final class DatabaseBuilderTests: XCTestCase {
         var noSchema = options(directory)
         noSchema.schema = missingSchema
         XCTAssertThrowsError(try DatabaseBuilder.build(noSchema)) {
-            XCTAssertEqual($0 as? DBGenError, DBGenError(.input, "cannot open schema \"\(missingSchema)\": no such file"))
+            XCTAssertEqual(
+                $0 as? DBGenError, DBGenError(.input, "cannot open schema \"\(missingSchema)\": no such file"))
         }
         XCTAssertThrowsError(try SchemaCheck.run(schema: missingSchema, output: directory.url("out.sqlite").path)) {
-            XCTAssertEqual($0 as? DBGenError, DBGenError(.input, "cannot open schema \"\(missingSchema)\": no such file"))
+            XCTAssertEqual(
+                $0 as? DBGenError, DBGenError(.input, "cannot open schema \"\(missingSchema)\": no such file"))
         }
     }
 }
@@ -112,7 +117,9 @@ final class DatabaseBuilderTests: XCTestCase {
 final class AttachedInputTests: XCTestCase {
     func testAnAttachedDatabaseIsAnInputResolvedAgainstTheScript() throws {
         let directory = try TemporaryDirectory("attached-input", removedAfter: self)
-        try directory.write("data/schema.txt", """
+        try directory.write(
+            "data/schema.txt",
+            """
             ATTACH 'shared.db' AS shared;
             CREATE TABLE copy AS SELECT * FROM shared.items;
             DETACH shared;
@@ -122,8 +129,9 @@ final class AttachedInputTests: XCTestCase {
         try shared.execute("CREATE TABLE items(x); INSERT INTO items VALUES (1), (2);")
         shared.close()
         try directory.backdateContents()
-        var options = BuildOptions(schema: directory.url("data/schema.txt").path, output: directory.url("out.sqlite").path)
-        options.cacheDirectory = directory.url("cache").path  // the fingerprint in the test's directory
+        var options = BuildOptions(
+            schema: directory.url("data/schema.txt").path, output: directory.url("out.sqlite").path)
+        options.cacheDirectory = directory.url("cache").path // the fingerprint in the test's directory
         let summary = try DatabaseBuilder.build(options)
         XCTAssertEqual(summary.tables, [BuildSummary.Table(name: "copy", rows: 2)])
         XCTAssertTrue(summary.inputs.contains { $0.hasSuffix("data/shared.db") }, "\(summary.inputs)")

@@ -17,11 +17,15 @@ final class DiffCaseTests: XCTestCase {
 
     /// Applies dbgen's patch to a copy of OLD and checks the content is NEW's.
     @discardableResult
-    private func assertRoundTrip(_ old: String, _ new: String, dir: TemporaryDirectory, table: String? = nil,
-                                 file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    private func assertRoundTrip(
+        _ old: String, _ new: String, dir: TemporaryDirectory, table: String? = nil,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> String {
         let patch = try DiffTestSupport.patch(old, new, table: table)
         let patched = try DiffTestSupport.applied(patch, to: old, copy: dir.url("patched.sqlite").path)
-        assertSameContent(try DatabaseContent.dump(patched), try DatabaseContent.dump(new), "patched OLD vs NEW", file: file, line: line)
+        assertSameContent(
+            try DatabaseContent.dump(patched), try DatabaseContent.dump(new), "patched OLD vs NEW", file: file,
+            line: line)
         return patch
     }
 
@@ -35,7 +39,9 @@ final class DiffCaseTests: XCTestCase {
         let patch = try assertRoundTrip(old, new, dir: dir)
         XCTAssertTrue(patch.contains("256.09000000000003"), patch)
         let theirs = try DiffTestSupport.sqldiffPatch(old, new)
-        XCTAssertTrue(theirs.contains("256.09") && !theirs.contains("256.09000000000003"), "sqldiff rounds to 15 digits: \(theirs)")
+        XCTAssertTrue(
+            theirs.contains("256.09") && !theirs.contains("256.09000000000003"),
+            "sqldiff rounds to 15 digits: \(theirs)")
         XCTAssertTrue(patch.contains("x=1.0"), "1 → 1.0 is a change: \(patch)")
     }
 
@@ -44,7 +50,7 @@ final class DiffCaseTests: XCTestCase {
         var generator = SeededGenerator(seed: 99)
         for _ in 0..<2000 {
             var value = Double(bitPattern: generator.next())
-            if !value.isFinite || value == 0 { value = .leastNonzeroMagnitude }  // 5e-324
+            if !value.isFinite || value == 0 { value = .leastNonzeroMagnitude } // 5e-324
             let expression = "SELECT " + SQLLiteralWriter.powerOfTwoProduct(value)
             guard case .real(let parsed)? = try db.scalar(expression) else { return XCTFail(expression) }
             XCTAssertEqual(parsed.bitPattern, value.bitPattern, expression)
@@ -82,8 +88,9 @@ final class DiffCaseTests: XCTestCase {
             CREATE TABLE counted(id INTEGER PRIMARY KEY AUTOINCREMENT, a); INSERT INTO counted(a) VALUES (1), (2);
             CREATE TABLE words(id INTEGER PRIMARY KEY, "AUTOINCREMENT" DEFAULT 'AUTOINCREMENT' /* AUTOINCREMENT */);
             """
-        let (old, new, dir) = try pair(schema + "INSERT INTO words VALUES (1, 'x');",
-                                       schema + "INSERT INTO words VALUES (1, 'y');")
+        let (old, new, dir) = try pair(
+            schema + "INSERT INTO words VALUES (1, 'x');",
+            schema + "INSERT INTO words VALUES (1, 'y');")
         let patch = try assertRoundTrip(old, new, dir: dir)
         XCTAssertTrue(patch.contains(#"UPDATE words SET "AUTOINCREMENT"='y' WHERE id=1;"#), patch)
         XCTAssertFalse(patch.contains("sqlite_sequence"), patch)
@@ -95,7 +102,8 @@ final class DiffCaseTests: XCTestCase {
     func testTriggersDoNotFireWhileRowsChange() throws {
         let (old, new, dir) = try pair(
             "CREATE TABLE t(id INTEGER PRIMARY KEY, v); CREATE TABLE log(x); CREATE TRIGGER t_u AFTER UPDATE ON t BEGIN INSERT INTO log VALUES (new.v); END; INSERT INTO t VALUES (1, 'a');",
-            "CREATE TABLE t(id INTEGER PRIMARY KEY, v); CREATE TABLE log(x); CREATE TRIGGER t_u AFTER UPDATE ON t BEGIN INSERT INTO log VALUES (new.v); END; INSERT INTO t VALUES (1, 'b');")
+            "CREATE TABLE t(id INTEGER PRIMARY KEY, v); CREATE TABLE log(x); CREATE TRIGGER t_u AFTER UPDATE ON t BEGIN INSERT INTO log VALUES (new.v); END; INSERT INTO t VALUES (1, 'b');"
+        )
         let patch = try assertRoundTrip(old, new, dir: dir)
         XCTAssertTrue(patch.contains("DROP TRIGGER t_u;"), patch)
     }
@@ -118,13 +126,18 @@ final class DiffCaseTests: XCTestCase {
         XCTAssertTrue(patch.contains("CREATE VIRTUAL TABLE fresh"), patch)
         XCTAssertTrue(patch.contains("DROP TABLE dropped;"), patch)
         let patched = dir.url("patched.sqlite").path
-        XCTAssertEqual(try Oracle.sqlite3Script(patched, "SELECT title FROM docs WHERE docs MATCH 'epsilon'; SELECT count(*) FROM fresh WHERE fresh MATCH 'run'; INSERT INTO docs(docs) VALUES ('integrity-check');"), "three\n1\n")
+        XCTAssertEqual(
+            try Oracle.sqlite3Script(
+                patched,
+                "SELECT title FROM docs WHERE docs MATCH 'epsilon'; SELECT count(*) FROM fresh WHERE fresh MATCH 'run'; INSERT INTO docs(docs) VALUES ('integrity-check');"
+            ), "three\n1\n")
     }
 
     func testTableOptionLimitsTheDiff() throws {
         let (old, new, dir) = try pair(
             "CREATE TABLE a(x); CREATE TABLE b(y); INSERT INTO a VALUES (1); INSERT INTO b VALUES (1);",
-            "CREATE TABLE a(x); CREATE TABLE b(y); INSERT INTO a VALUES (2); INSERT INTO b VALUES (2); PRAGMA user_version = 9;")
+            "CREATE TABLE a(x); CREATE TABLE b(y); INSERT INTO a VALUES (2); INSERT INTO b VALUES (2); PRAGMA user_version = 9;"
+        )
         let patch = try DiffTestSupport.patch(old, new, table: "b")
         XCTAssertEqual(patch, "BEGIN TRANSACTION;\nUPDATE b SET y=2 WHERE rowid=1;\nCOMMIT;\n")
         XCTAssertThrowsError(try DatabaseDiff(oldPath: old, newPath: new, table: "nope")) {
@@ -163,11 +176,15 @@ final class DiffCaseTests: XCTestCase {
     func testTableWhoseRowidIsHiddenIsRewrittenWholeAsSqldiffDoes() throws {
         let (old, new, dir) = try pair(
             "CREATE TABLE hidden(rowid, _rowid_, oid); INSERT INTO hidden VALUES (1, 2, 3), (4, 5, 6); CREATE TABLE same(rowid, _rowid_, oid); INSERT INTO same VALUES (1, 1, 1);",
-            "CREATE TABLE hidden(rowid, _rowid_, oid); INSERT INTO hidden VALUES (1, 2, 4), (4, 5, 6); CREATE TABLE same(rowid, _rowid_, oid); INSERT INTO same VALUES (1, 1, 1);")
+            "CREATE TABLE hidden(rowid, _rowid_, oid); INSERT INTO hidden VALUES (1, 2, 4), (4, 5, 6); CREATE TABLE same(rowid, _rowid_, oid); INSERT INTO same VALUES (1, 1, 1);"
+        )
         let patch = try assertRoundTrip(old, new, dir: dir)
-        XCTAssertTrue(patch.contains("DELETE FROM hidden;\nINSERT INTO hidden(rowid,_rowid_,oid) VALUES(1,2,4);"), patch)
+        XCTAssertTrue(
+            patch.contains("DELETE FROM hidden;\nINSERT INTO hidden(rowid,_rowid_,oid) VALUES(1,2,4);"), patch)
         XCTAssertFalse(patch.contains("same"), "an unchanged keyless table is left alone: \(patch)")
-        XCTAssertEqual(try DatabaseDiff(oldPath: old, newPath: new).summary(), try DiffTestSupport.sqldiffPatch(old, new, summary: true))
+        XCTAssertEqual(
+            try DatabaseDiff(oldPath: old, newPath: new).summary(),
+            try DiffTestSupport.sqldiffPatch(old, new, summary: true))
     }
 
     func testStatisticsTablesAreCarried() throws {

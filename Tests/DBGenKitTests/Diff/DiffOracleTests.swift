@@ -17,14 +17,19 @@ final class DiffOracleTests: XCTestCase {
             let old = dir.url("old.sqlite").path, new = dir.url("new.sqlite").path
             var generator = DiffPairGenerator(seed: seed, values: .sqldiffSafe)
             try generator.makePair(old: old, new: new, rows: 60, schemaChanges: false)
-            let ours = try DatabaseContent.dump(DiffTestSupport.applied(DiffTestSupport.patch(old, new), to: old, copy: dir.url("ours.sqlite").path))
-            let theirs = try DatabaseContent.dump(DiffTestSupport.applied(DiffTestSupport.sqldiffPatch(old, new), to: old, copy: dir.url("theirs.sqlite").path, bail: false))
+            let ours = try DatabaseContent.dump(
+                DiffTestSupport.applied(DiffTestSupport.patch(old, new), to: old, copy: dir.url("ours.sqlite").path))
+            let theirs = try DatabaseContent.dump(
+                DiffTestSupport.applied(
+                    DiffTestSupport.sqldiffPatch(old, new), to: old, copy: dir.url("theirs.sqlite").path, bail: false))
             let expected = try DatabaseContent.dump(new)
             assertSameContent(ours, expected, "seed \(seed): patched OLD vs NEW")
             for table in sqldiffTables {
                 let section = DiffTestSupport.tableSection(expected, table)
                 XCTAssertFalse(section.isEmpty, "seed \(seed): \(table) is empty")
-                assertSameContent(DiffTestSupport.tableSection(theirs, table), section, "seed \(seed): sqldiff's own result for \(table)")
+                assertSameContent(
+                    DiffTestSupport.tableSection(theirs, table), section,
+                    "seed \(seed): sqldiff's own result for \(table)")
                 assertSameContent(DiffTestSupport.tableSection(ours, table), section, "seed \(seed): \(table)")
             }
         }
@@ -36,10 +41,12 @@ final class DiffOracleTests: XCTestCase {
             let old = dir.url("old.sqlite").path, new = dir.url("new.sqlite").path
             var generator = DiffPairGenerator(seed: seed, values: .sqldiffSafe)
             try generator.makePair(old: old, new: new, rows: 50, schemaChanges: schemaChanges)
-            XCTAssertEqual(try DatabaseDiff(oldPath: old, newPath: new).summary(),
-                           try DiffTestSupport.sqldiffPatch(old, new, summary: true), "seed \(seed)")
-            XCTAssertEqual(try DatabaseDiff(oldPath: old, newPath: new, table: "items").summary(),
-                           try Oracle.sqldiff.output(["--summary", "--table", "items", old, new]), "seed \(seed)")
+            XCTAssertEqual(
+                try DatabaseDiff(oldPath: old, newPath: new).summary(),
+                try DiffTestSupport.sqldiffPatch(old, new, summary: true), "seed \(seed)")
+            XCTAssertEqual(
+                try DatabaseDiff(oldPath: old, newPath: new, table: "items").summary(),
+                try Oracle.sqldiff.output(["--summary", "--table", "items", old, new]), "seed \(seed)")
         }
     }
 
@@ -52,7 +59,8 @@ final class DiffOracleTests: XCTestCase {
             let patch = try DiffTestSupport.patch(old, new)
             let patched = try DiffTestSupport.applied(patch, to: old, copy: dir.url("patched.sqlite").path)
             assertSameContent(try DatabaseContent.dump(patched), try DatabaseContent.dump(new), "seed \(seed)")
-            XCTAssertEqual(try DiffTestSupport.patch(patched, new), "", "seed \(seed): patched vs NEW should not differ")
+            XCTAssertEqual(
+                try DiffTestSupport.patch(patched, new), "", "seed \(seed): patched vs NEW should not differ")
         }
     }
 
@@ -64,21 +72,31 @@ final class DiffOracleTests: XCTestCase {
         let first = try DiffTestSupport.patch(old, new)
         XCTAssertFalse(first.isEmpty)
         XCTAssertEqual(try DiffTestSupport.patch(old, new), first)
-        XCTAssertEqual(try DatabaseDiff(oldPath: old, newPath: new).summary(), try DatabaseDiff(oldPath: old, newPath: new).summary())
+        XCTAssertEqual(
+            try DatabaseDiff(oldPath: old, newPath: new).summary(),
+            try DatabaseDiff(oldPath: old, newPath: new).summary())
     }
 
     func testPatchIsProportionateToTheChange() throws {
         let dir = try TemporaryDirectory("diff size", removedAfter: self)
         let old = dir.url("old.sqlite").path, new = dir.url("new.sqlite").path
-        _ = try Oracle.sqlite3Script(old, """
+        _ = try Oracle.sqlite3Script(
+            old,
+            """
             CREATE TABLE food(id INTEGER PRIMARY KEY, name TEXT, kcal REAL);
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
             INSERT INTO food SELECT i, 'food ' || i, i * 1.5 FROM n;
             """)
         try FileManager.default.copyItem(atPath: old, toPath: new)
-        _ = try Oracle.sqlite3Script(new, "UPDATE food SET kcal = kcal + 0.25 WHERE id % 100 = 0; DELETE FROM food WHERE id % 1000 = 1; INSERT INTO food VALUES (30000, 'new', 1.0);")
+        _ = try Oracle.sqlite3Script(
+            new,
+            "UPDATE food SET kcal = kcal + 0.25 WHERE id % 100 = 0; DELETE FROM food WHERE id % 1000 = 1; INSERT INTO food VALUES (30000, 'new', 1.0);"
+        )
         let ours = try DiffTestSupport.patch(old, new), theirs = try DiffTestSupport.sqldiffPatch(old, new)
-        XCTAssertLessThan(ours.utf8.count, theirs.utf8.count * 3 / 2 + 100, "patch \(ours.utf8.count) bytes, sqldiff's \(theirs.utf8.count)")
-        XCTAssertEqual(ours.split(separator: "\n").count, theirs.split(separator: "\n").count + 4) // the header's two lines, BEGIN and COMMIT
+        XCTAssertLessThan(
+            ours.utf8.count, theirs.utf8.count * 3 / 2 + 100,
+            "patch \(ours.utf8.count) bytes, sqldiff's \(theirs.utf8.count)")
+        // The header's two lines, BEGIN and COMMIT.
+        XCTAssertEqual(ours.split(separator: "\n").count, theirs.split(separator: "\n").count + 4)
     }
 }

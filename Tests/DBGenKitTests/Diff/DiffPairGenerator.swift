@@ -33,22 +33,43 @@ struct DiffPairGenerator {
     ]
 
     mutating func value() -> DatabaseValue {
-        let reals: [Double] = values == .edgeCases
-            ? [256.09000000000003, -0.0, 0.0, 1e308, -1e308, .leastNonzeroMagnitude, 2.2250738585072014e-308, 0.1 + 0.2, 1.0, -1.5, .infinity, -.infinity, 1e16, 123456789.123456789, .nan]
+        let reals: [Double] =
+            values == .edgeCases
+            ? [
+                256.09000000000003, -0.0, 0.0, 1e308, -1e308, .leastNonzeroMagnitude, 2.2250738585072014e-308,
+                0.1 + 0.2, 1.0, -1.5, .infinity, -.infinity, 1e16, 123456789.123456789, .nan,
+            ]
             : [0.5, -1.25, 3.14159, 100.0, 1e10, -0.001, 256.09]
         switch Int.random(in: 0..<9, using: &generator) {
         case 0: return .null
         case 1: return .integer(Int64.random(in: -1000...1000, using: &generator))
         case 2:
-            return values == .edgeCases ? [.integer(.max), .integer(.min), .integer(0), .integer(-1)].randomElement(using: &generator)!
+            return values == .edgeCases
+                ? [.integer(.max), .integer(.min), .integer(0), .integer(-1)].randomElement(using: &generator)!
                 : .integer(Int64.random(in: -1_000_000_000...1_000_000_000, using: &generator))
         case 3: return .real(reals.randomElement(using: &generator)!)
         case 4:
-            if values == .edgeCases { return .real(Double(bitPattern: generator.next() & 0x7FEF_FFFF_FFFF_FFFF | (generator.next() & (1 << 63)))) }
+            if values == .edgeCases {
+                return .real(
+                    Double(bitPattern: generator.next() & 0x7FEF_FFFF_FFFF_FFFF | (generator.next() & (1 << 63))))
+            }
             return .real(Double(Int.random(in: -99999...99999, using: &generator)) / 8)
-        case 5: return .text(["", "it's", "line\nbreak", "ünïcödé 日本", "1", "2.5", "a\"b", "  12 ", "NULL"].randomElement(using: &generator)!)
-        case 6: return .text(String((0..<Int.random(in: 1...12, using: &generator)).map { _ in "abcXYZ '".randomElement(using: &generator)! }))
-        case 7: return .blob(Data((0..<Int.random(in: 0...8, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }))
+        case 5:
+            return .text(
+                ["", "it's", "line\nbreak", "ünïcödé 日本", "1", "2.5", "a\"b", "  12 ", "NULL"].randomElement(
+                    using: &generator)!)
+        case 6:
+            return .text(
+                String(
+                    (0..<Int.random(in: 1...12, using: &generator)).map { _ in
+                        "abcXYZ '".randomElement(using: &generator)!
+                    }))
+        case 7:
+            return .blob(
+                Data(
+                    (0..<Int.random(in: 0...8, using: &generator)).map { _ in
+                        UInt8.random(in: 0...255, using: &generator)
+                    }))
         default:
             if values == .edgeCases { return .blob(Data([0x66, 0x00, 0xFF])) }
             return .text("t\(Int.random(in: 0...50, using: &generator))")
@@ -69,22 +90,34 @@ struct DiffPairGenerator {
             try db.execute("CREATE INDEX items_c ON items(c)")
             try db.execute("CREATE VIEW item_names AS SELECT id, c FROM items")
             try db.execute("CREATE TABLE log(n INTEGER PRIMARY KEY AUTOINCREMENT, what)")
-            try db.execute("CREATE TRIGGER items_log AFTER INSERT ON items BEGIN INSERT INTO log(what) VALUES('insert'); END")
+            try db.execute(
+                "CREATE TRIGGER items_log AFTER INSERT ON items BEGIN INSERT INTO log(what) VALUES('insert'); END")
             for _ in 0..<rows { try insertRandomRows(db) }
             try db.execute("PRAGMA user_version = 3")
         }
     }
 
     private mutating func insertRandomRows(_ db: Connection) throws {
-        try db.execute("INSERT OR IGNORE INTO items(id, a, b, c, d, e) VALUES(?, ?, ?, ?, ?, ?)",
-                       [.integer(Int64.random(in: 1...100_000, using: &generator)), value(), value(), value(), value(), value()])
+        try db.execute(
+            "INSERT OR IGNORE INTO items(id, a, b, c, d, e) VALUES(?, ?, ?, ?, ?, ?)",
+            [.integer(Int64.random(in: 1...100_000, using: &generator)), value(), value(), value(), value(), value()])
         try db.execute("INSERT INTO nokey VALUES(?, ?, ?)", [value(), value(), value()])
-        try db.execute("INSERT OR IGNORE INTO pairs VALUES(?, ?, ?)",
-                       [.text("k\(Int.random(in: 0...30, using: &generator))"), .integer(Int64.random(in: 0...30, using: &generator)), value()])
-        try db.execute("INSERT OR IGNORE INTO names VALUES(?, ?)",
-                       [.text(["Ab", "aB", "b", "C ", "c", "é"].randomElement(using: &generator)! + "\(Int.random(in: 0...40, using: &generator))"), value()])
-        try db.execute("INSERT OR IGNORE INTO \"odd \"\"t\"\" 'x'\" VALUES(?, ?, ?)",
-                       [.integer(Int64.random(in: -50...50, using: &generator)), value(), value()])
+        try db.execute(
+            "INSERT OR IGNORE INTO pairs VALUES(?, ?, ?)",
+            [
+                .text("k\(Int.random(in: 0...30, using: &generator))"),
+                .integer(Int64.random(in: 0...30, using: &generator)), value(),
+            ])
+        try db.execute(
+            "INSERT OR IGNORE INTO names VALUES(?, ?)",
+            [
+                .text(
+                    ["Ab", "aB", "b", "C ", "c", "é"].randomElement(using: &generator)!
+                        + "\(Int.random(in: 0...40, using: &generator))"), value(),
+            ])
+        try db.execute(
+            "INSERT OR IGNORE INTO \"odd \"\"t\"\" 'x'\" VALUES(?, ?, ?)",
+            [.integer(Int64.random(in: -50...50, using: &generator)), value(), value()])
     }
 
     private mutating func mutate(_ path: String, schemaChanges: Bool) throws {
@@ -124,6 +157,7 @@ struct DiffPairGenerator {
         try db.execute("CREATE TABLE fresh(id INTEGER PRIMARY KEY, v)")
         try db.execute("INSERT INTO fresh VALUES(1, ?), (2, ?)", [value(), value()])
         try db.execute("DROP TRIGGER items_log")
-        try db.execute("CREATE TRIGGER items_log AFTER DELETE ON items BEGIN INSERT INTO log(what) VALUES('delete'); END")
+        try db.execute(
+            "CREATE TRIGGER items_log AFTER DELETE ON items BEGIN INSERT INTO log(what) VALUES('delete'); END")
     }
 }

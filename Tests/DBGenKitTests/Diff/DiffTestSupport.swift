@@ -10,7 +10,11 @@ enum DiffTestSupport {
     static func applied(_ patch: String, to database: String, copy: String, bail: Bool = true) throws -> String {
         try? FileManager.default.removeItem(atPath: copy)
         try FileManager.default.copyItem(atPath: database, toPath: copy)
-        if bail { _ = try Oracle.sqlite3Script(copy, patch) } else { try Oracle.sqlite3.run(["-batch", copy], stdin: patch) }
+        if bail {
+            _ = try Oracle.sqlite3Script(copy, patch)
+        } else {
+            try Oracle.sqlite3.run(["-batch", copy], stdin: patch)
+        }
         return copy
     }
 
@@ -36,11 +40,15 @@ enum DiffTestSupport {
 }
 
 /// Fails with the first lines where two dumps differ (not the whole dumps).
-func assertSameContent(_ actual: String, _ expected: String, _ message: String, file: StaticString = #filePath, line: UInt = #line) {
+func assertSameContent(
+    _ actual: String, _ expected: String, _ message: String, file: StaticString = #filePath, line: UInt = #line
+) {
     guard actual != expected else { return }
     let a = actual.split(separator: "\n", omittingEmptySubsequences: false)
     let e = expected.split(separator: "\n", omittingEmptySubsequences: false)
     let first = (0..<min(a.count, e.count)).first { a[$0] != e[$0] } ?? min(a.count, e.count)
     let section = e[..<min(first, e.count)].last { $0.hasPrefix("table ") } ?? "(schema)"
-    XCTFail("\(message): content differs in \(section) at line \(first): got \(first < a.count ? String(a[first]) : "<end>"), expected \(first < e.count ? String(e[first]) : "<end>")", file: file, line: line)
+    XCTFail(
+        "\(message): content differs in \(section) at line \(first): got \(first < a.count ? String(a[first]) : "<end>"), expected \(first < e.count ? String(e[first]) : "<end>")",
+        file: file, line: line)
 }

@@ -24,22 +24,28 @@ final class ImportErrorTests: XCTestCase {
     }
 
     @discardableResult
-    private func importFile(_ name: String = "data.csv", table: String = "t", format: ImportFormat = .csv,
-                            skip: Int = 0, schema: String? = nil, warnings: ((Diagnostic) throws -> Void)? = nil) throws -> ImportResult {
-        let request = ImportRequest(file: directory.appendingPathComponent(name), displayPath: "csv/\(name)",
-                                    table: table, schema: schema, skip: skip, format: format)
+    private func importFile(
+        _ name: String = "data.csv", table: String = "t", format: ImportFormat = .csv,
+        skip: Int = 0, schema: String? = nil, warnings: ((Diagnostic) throws -> Void)? = nil
+    ) throws -> ImportResult {
+        let request = ImportRequest(
+            file: directory.appendingPathComponent(name), displayPath: "csv/\(name)",
+            table: table, schema: schema, skip: skip, format: format)
         return try CSVImporter.run(request, into: db, diagnostics: { try warnings?($0) })
     }
 
-    private func assertError(_ expression: @autoclosure () throws -> Any, line expectedLine: Int?, contains text: String,
-                             file: StaticString = #filePath, line: UInt = #line) {
+    private func assertError(
+        _ expression: @autoclosure () throws -> Any, line expectedLine: Int?, contains text: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertThrowsError(try expression(), file: file, line: line) { error in
             guard let diagnostic = error as? DBGenError else {
                 return XCTFail("not a DBGenError: \(error)", file: file, line: line)
             }
             XCTAssertEqual(diagnostic.location?.line, expectedLine, "\(diagnostic)", file: file, line: line)
             if expectedLine != nil { XCTAssertEqual(diagnostic.location?.path, "csv/data.csv", file: file, line: line) }
-            XCTAssertTrue(diagnostic.message.contains(text), "\(diagnostic.message) lacks \(text)", file: file, line: line)
+            XCTAssertTrue(
+                diagnostic.message.contains(text), "\(diagnostic.message) lacks \(text)", file: file, line: line)
         }
     }
 
@@ -50,17 +56,20 @@ final class ImportErrorTests: XCTestCase {
     func testMissingFileAndDirectoryAreRefusedWithTheirName() throws {
         try ImportDifferentialHarness.exec(db, "CREATE TABLE t(a);")
         assertError(try importFile("nope.csv"), line: nil, contains: "cannot open \"csv/nope.csv\"")
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("dir.csv"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("dir.csv"), withIntermediateDirectories: true)
         assertError(try importFile("dir.csv"), line: nil, contains: "cannot open \"csv/dir.csv\"")
     }
 
     func testPipeIsNeverRun() throws {
         try ImportDifferentialHarness.exec(db, "CREATE TABLE t(a);")
         let marker = directory.appendingPathComponent("ran")
-        let request = ImportRequest(file: directory.appendingPathComponent("|touch \(marker.path)"),
-                                    displayPath: "|touch \(marker.path)", table: "t", format: .csv)
+        let request = ImportRequest(
+            file: directory.appendingPathComponent("|touch \(marker.path)"),
+            displayPath: "|touch \(marker.path)", table: "t", format: .csv)
         XCTAssertThrowsError(try CSVImporter.run(request, into: db, diagnostics: { _ in })) { error in
-            XCTAssertTrue((error as? DBGenError)?.message.contains("running a program is not allowed") ?? false, "\(error)")
+            XCTAssertTrue(
+                (error as? DBGenError)?.message.contains("running a program is not allowed") ?? false, "\(error)")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: marker.path))
     }
@@ -111,11 +120,20 @@ final class ImportErrorTests: XCTestCase {
         try write("1,2\n3\n4,5\n")
         struct Strict: Error {}
         var seen: [Diagnostic] = []
-        XCTAssertThrowsError(try importFile(warnings: { seen.append($0); throw Strict() })) { error in
+        XCTAssertThrowsError(
+            try importFile(warnings: {
+                seen.append($0); throw Strict()
+            })
+        ) { error in
             XCTAssertTrue(error is Strict)
         }
-        XCTAssertEqual(seen, [Diagnostic.importWarning(.missingFields, "expected 2 columns but found 1 - filling the rest with NULL",
-                                                       at: SourceLocation(path: "csv/data.csv", line: 2))])
+        XCTAssertEqual(
+            seen,
+            [
+                Diagnostic.importWarning(
+                    .missingFields, "expected 2 columns but found 1 - filling the rest with NULL",
+                    at: SourceLocation(path: "csv/data.csv", line: 2))
+            ])
         XCTAssertEqual(try count(), "0")
         XCTAssertFalse(db.isInTransaction)
     }
@@ -124,15 +142,23 @@ final class ImportErrorTests: XCTestCase {
         try ImportDifferentialHarness.exec(db, "CREATE TABLE t(a, b);")
         try write("1,2\n3\n\"4\"x\",5\n")
         var warnings: [String] = []
-        let request = ImportRequest(file: directory.appendingPathComponent("data.csv"), displayPath: "data.csv",
-                                    table: "t", format: .csv)
+        let request = ImportRequest(
+            file: directory.appendingPathComponent("data.csv"), displayPath: "data.csv",
+            table: "t", format: .csv)
         var reports: [ImportProgress] = []
-        let result = try CSVImporter.run(request, into: db, diagnostics: { warnings.append($0.description) },
-                                         progress: { reports.append($0) })
+        let result = try CSVImporter.run(
+            request, into: db, diagnostics: { warnings.append($0.description) },
+            progress: { reports.append($0) })
         XCTAssertEqual(result, ImportResult(rowsInserted: 3, createdTable: false, warnings: 2))
-        XCTAssertEqual(warnings, ["data.csv:2: warning: expected 2 columns but found 1 - filling the rest with NULL",
-                                  "data.csv:3: warning: unescaped \" character"])
+        XCTAssertEqual(
+            warnings,
+            [
+                "data.csv:2: warning: expected 2 columns but found 1 - filling the rest with NULL",
+                "data.csv:3: warning: unescaped \" character",
+            ])
         XCTAssertEqual(reports.last, ImportProgress(file: "data.csv", bytesRead: 14, totalBytes: 14))
-        XCTAssertEqual(try ImportDifferentialHarness.query(db, "SELECT quote(a), quote(b) FROM t WHERE rowid = 3"), [["'4\"x'", "'5'"]])
+        XCTAssertEqual(
+            try ImportDifferentialHarness.query(db, "SELECT quote(a), quote(b) FROM t WHERE rowid = 3"),
+            [["'4\"x'", "'5'"]])
     }
 }

@@ -35,7 +35,9 @@ final class ImportFieldReaderTests: XCTestCase {
         return (result, events)
     }
 
-    private func assertChunkIndependent(_ bytes: [UInt8], format: ImportFormat, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertChunkIndependent(
+        _ bytes: [UInt8], format: ImportFormat, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let reference = try fields(of: bytes, format: format, chunkSize: 1 << 20)
         for chunkSize in [1, 2, 3, 5, 8, 13, 64] {
             let split = try fields(of: bytes, format: format, chunkSize: chunkSize)
@@ -57,7 +59,9 @@ final class ImportFieldReaderTests: XCTestCase {
         ]
         for sample in samples {
             try assertChunkIndependent(Array(sample.utf8), format: .csv)
-            try assertChunkIndependent(Array(sample.utf8), format: ImportFormat(quoting: .csv, columnSeparator: UInt8(ascii: "|"), rowSeparator: 10))
+            try assertChunkIndependent(
+                Array(sample.utf8),
+                format: ImportFormat(quoting: .csv, columnSeparator: UInt8(ascii: "|"), rowSeparator: 10))
             try assertChunkIndependent(Array(sample.utf8), format: .ascii)
         }
         try assertChunkIndependent([0xEF, 0xBB, 0x2C, 0xEF, 0xBB, 0xBF], format: .csv)
@@ -76,7 +80,8 @@ final class ImportFieldReaderTests: XCTestCase {
                 guard let base = buffer.baseAddress else { return }
                 for start in 0...count {
                     let expected = (start..<count).first { bytes[$0] == a || bytes[$0] == b } ?? count
-                    XCTAssertEqual(ImportByteSearch.firstIndex(of: a, or: b, in: base, from: start, to: count), expected)
+                    XCTAssertEqual(
+                        ImportByteSearch.firstIndex(of: a, or: b, in: base, from: start, to: count), expected)
                 }
             }
         }

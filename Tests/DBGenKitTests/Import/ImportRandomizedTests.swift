@@ -10,8 +10,10 @@ final class ImportRandomizedTests: XCTestCase {
     /// a bias towards well-formed quoted fields so that most files import without error.
     private func randomFile(seed: UInt64, columnSeparator: String, rowSeparator: String) -> [UInt8] {
         var generator = SeededGenerator(seed: seed)
-        let pieces = [columnSeparator, rowSeparator, "\"", "\"\"", "\r", "\n", "\r\n", " ", "0", "7", "12", "-3", "1e3",
-                      "x", "abc", "é", "e\u{301}", "🧑‍🚀", "豆腐", "|", ",", "\t", "''"]
+        let pieces = [
+            columnSeparator, rowSeparator, "\"", "\"\"", "\r", "\n", "\r\n", " ", "0", "7", "12", "-3", "1e3",
+            "x", "abc", "é", "e\u{301}", "🧑‍🚀", "豆腐", "|", ",", "\t", "''",
+        ]
         var text = ""
         let records = Int.random(in: 5...40, using: &generator)
         for _ in 0..<records {
@@ -26,7 +28,9 @@ final class ImportRandomizedTests: XCTestCase {
                 case 0..<4:
                     text += "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
                 case 4..<9:
-                    text += field.filter { !"\"\n\r".contains($0) && String($0) != columnSeparator && String($0) != rowSeparator }
+                    text += field.filter {
+                        !"\"\n\r".contains($0) && String($0) != columnSeparator && String($0) != rowSeparator
+                    }
                 default:
                     text += field
                 }
@@ -37,8 +41,10 @@ final class ImportRandomizedTests: XCTestCase {
         return Array(text.utf8)
     }
 
-    private func run(seeds: ClosedRange<UInt64>, setupSQL: String, commands: [ImportScriptCommand],
-                     columnSeparator: String, rowSeparator: String) throws {
+    private func run(
+        seeds: ClosedRange<UInt64>, setupSQL: String, commands: [ImportScriptCommand],
+        columnSeparator: String, rowSeparator: String
+    ) throws {
         var stopped = 0
         for seed in seeds {
             let file = randomFile(seed: seed, columnSeparator: columnSeparator, rowSeparator: rowSeparator)
@@ -53,27 +59,31 @@ final class ImportRandomizedTests: XCTestCase {
     }
 
     func testRandomPipeSeparatedFilesInCSVMode() throws {
-        try run(seeds: 1...12, setupSQL: "CREATE TABLE t(a INTEGER, b, c TEXT, d REAL);",
-                commands: [.mode(["csv"]), .separator("|", nil), .import(file: "data.csv", table: "t", options: [])],
-                columnSeparator: "|", rowSeparator: "\n")
+        try run(
+            seeds: 1...12, setupSQL: "CREATE TABLE t(a INTEGER, b, c TEXT, d REAL);",
+            commands: [.mode(["csv"]), .separator("|", nil), .import(file: "data.csv", table: "t", options: [])],
+            columnSeparator: "|", rowSeparator: "\n")
     }
 
     func testRandomCommaFilesCreatingTheTable() throws {
-        try run(seeds: 100...108, setupSQL: "",
-                commands: [.mode(["csv"]), .import(file: "data.csv", table: "made", options: [])],
-                columnSeparator: ",", rowSeparator: "\n")
+        try run(
+            seeds: 100...108, setupSQL: "",
+            commands: [.mode(["csv"]), .import(file: "data.csv", table: "made", options: [])],
+            columnSeparator: ",", rowSeparator: "\n")
     }
 
     func testRandomTabFilesWithSkip() throws {
-        try run(seeds: 200...206, setupSQL: "CREATE TABLE t(a, b NUMERIC);",
-                commands: [.mode(["tabs"]), .import(file: "data.csv", table: "t", options: ["--skip", "1"])],
-                columnSeparator: "\t", rowSeparator: "\n")
+        try run(
+            seeds: 200...206, setupSQL: "CREATE TABLE t(a, b NUMERIC);",
+            commands: [.mode(["tabs"]), .import(file: "data.csv", table: "t", options: ["--skip", "1"])],
+            columnSeparator: "\t", rowSeparator: "\n")
     }
 
     func testRandomAsciiFiles() throws {
-        try run(seeds: 300...306, setupSQL: "CREATE TABLE t(a, b, c);",
-                commands: [.mode(["ascii"]), .import(file: "data.csv", table: "t", options: [])],
-                columnSeparator: "\u{1F}", rowSeparator: "\u{1E}")
+        try run(
+            seeds: 300...306, setupSQL: "CREATE TABLE t(a, b, c);",
+            commands: [.mode(["ascii"]), .import(file: "data.csv", table: "t", options: [])],
+            columnSeparator: "\u{1F}", rowSeparator: "\u{1E}")
     }
 }
 
@@ -93,9 +103,13 @@ final class ImportLargeFileTests: XCTestCase {
             text += "\(pk)|\(next(25))|\(name)|\(next(90000)).\(next(100))\(next(50) == 0 ? "|extra" : "")\n"
         }
         XCTAssertGreaterThan(text.utf8.count, 2 << 20)
-        try ImportDifferentialHarness.assertSameAsSQLite3(ImportCase(
-            "large", setupSQL: #"CREATE TABLE food("pk" INTEGER PRIMARY KEY, "group" INTEGER, "name" TEXT, "kcal" REAL);"#,
-            file: text, commands: [.mode(["csv"]), .separator("|", nil), .import(file: "data.csv", table: "food", options: [])]))
+        try ImportDifferentialHarness.assertSameAsSQLite3(
+            ImportCase(
+                "large",
+                setupSQL: #"CREATE TABLE food("pk" INTEGER PRIMARY KEY, "group" INTEGER, "name" TEXT, "kcal" REAL);"#,
+                file: text,
+                commands: [.mode(["csv"]), .separator("|", nil), .import(file: "data.csv", table: "food", options: [])])
+        )
     }
 }
 
@@ -116,8 +130,9 @@ final class ImportParallelStopTests: XCTestCase {
         let file = try directory.write("big.csv", text)
         let db = try ImportDifferentialHarness.open(directory.url("out.sqlite"))
         try ImportDifferentialHarness.exec(db, "CREATE TABLE t(k INTEGER PRIMARY KEY, v TEXT);")
-        let request = ImportRequest(file: file, displayPath: "big.csv", table: "t",
-                                    format: ImportFormat(quoting: .csv, columnSeparator: UInt8(ascii: "|"), rowSeparator: 10))
+        let request = ImportRequest(
+            file: file, displayPath: "big.csv", table: "t",
+            format: ImportFormat(quoting: .csv, columnSeparator: UInt8(ascii: "|"), rowSeparator: 10))
         _ = try CSVImporter.run(request, into: db, diagnostics: warnings)
         return db
     }
@@ -131,7 +146,12 @@ final class ImportParallelStopTests: XCTestCase {
     func testThrowingHandlerInABigFileStopsAtTheFirstWarning() throws {
         struct Stop: Error {}
         var seen: [String] = []
-        XCTAssertThrowsError(try run(bigFile(duplicateAt: nil, shortAt: 120_000), warnings: { seen.append("\($0)"); throw Stop() }))
+        XCTAssertThrowsError(
+            try run(
+                bigFile(duplicateAt: nil, shortAt: 120_000),
+                warnings: {
+                    seen.append("\($0)"); throw Stop()
+                }))
         XCTAssertEqual(seen, ["big.csv:120000: warning: expected 2 columns but found 1 - filling the rest with NULL"])
     }
 
@@ -139,6 +159,8 @@ final class ImportParallelStopTests: XCTestCase {
         var seen: [String] = []
         let db = try run(bigFile(duplicateAt: nil, shortAt: 7), warnings: { seen.append("\($0)") })
         XCTAssertEqual(seen, ["big.csv:7: warning: expected 2 columns but found 1 - filling the rest with NULL"])
-        XCTAssertEqual(try ImportDifferentialHarness.query(db, "SELECT count(*), sum(k), count(v) FROM t"), [["200000", "20000100000", "199999"]])
+        XCTAssertEqual(
+            try ImportDifferentialHarness.query(db, "SELECT count(*), sum(k), count(v) FROM t"),
+            [["200000", "20000100000", "199999"]])
     }
 }

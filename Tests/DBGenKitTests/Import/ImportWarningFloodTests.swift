@@ -8,8 +8,10 @@ import XCTest
 /// the count, the content is sqlite3's, and what the build keeps does not grow with the rows.
 /// Every figure is compared with what sqlite3 printed for the same file.
 final class ImportWarningFloodTests: XCTestCase {
-    private let pipe: [ImportScriptCommand] = [.mode(["csv"]), .separator("|", nil),
-                                               .import(file: "data.csv", table: "t", options: [])]
+    private let pipe: [ImportScriptCommand] = [
+        .mode(["csv"]), .separator("|", nil),
+        .import(file: "data.csv", table: "t", options: []),
+    ]
 
     /// `rows` lines of `columns` fields ending with `|` (one field too many), every 7th with
     /// two extra fields, every 11th with a quoted field holding the separator.
@@ -30,7 +32,9 @@ final class ImportWarningFloodTests: XCTestCase {
         let outcome = try ImportDifferentialHarness.assertSameAsSQLite3(
             ImportCase("trailing", setupSQL: setup, file: trailingSeparatorRows(2000, columns: 4), commands: pipe))
         XCTAssertEqual(outcome.messages.count, ImportWarningTally.reportedPerKind + 1)
-        XCTAssertEqual(outcome.messages.last, "data.csv:1: 2000 rows had 5 to 6 fields, expected 4 - extras ignored (first at line 1)")
+        XCTAssertEqual(
+            outcome.messages.last,
+            "data.csv:1: 2000 rows had 5 to 6 fields, expected 4 - extras ignored (first at line 1)")
     }
 
     /// Over 1 MiB the file is parsed on a second thread: the same coalescing.
@@ -38,7 +42,8 @@ final class ImportWarningFloodTests: XCTestCase {
         let setup = "CREATE TABLE t(a INTEGER, b TEXT, c REAL, d);"
         let text = trailingSeparatorRows(60_000, columns: 4)
         XCTAssertGreaterThan(text.utf8.count, Int(ImportSession.parallelThreshold))
-        try ImportDifferentialHarness.assertSameAsSQLite3(ImportCase("trailing-big", setupSQL: setup, file: text, commands: pipe))
+        try ImportDifferentialHarness.assertSameAsSQLite3(
+            ImportCase("trailing-big", setupSQL: setup, file: text, commands: pipe))
     }
 
     /// Short rows, long rows and unescaped quotes mixed: each kind coalesced on its own, the
@@ -53,7 +58,7 @@ final class ImportWarningFloodTests: XCTestCase {
             default: text += "\(row)|2|3\n"
             }
         }
-        for size in [1, 40] {  // 3000 and 120,000 rows: one thread, then two
+        for size in [1, 40] { // 3000 and 120,000 rows: one thread, then two
             let body = String(repeating: text, count: size)
             let outcome = try ImportDifferentialHarness.assertSameAsSQLite3(
                 ImportCase("mixed-\(size)", setupSQL: "CREATE TABLE t(a, b, c);", file: body, commands: pipe))
@@ -66,7 +71,9 @@ final class ImportWarningFloodTests: XCTestCase {
         let text = (1...5000).map { $0 % 3 == 0 ? "\($0)" : "\($0)|x" }.joined(separator: "\n") + "\n\n"
         let outcome = try ImportDifferentialHarness.assertSameAsSQLite3(
             ImportCase("short", setupSQL: "CREATE TABLE t(a INTEGER NOT NULL, b, c);", file: text, commands: pipe))
-        XCTAssertEqual(outcome.messages.last, "data.csv:1: 5001 rows had 1 to 2 fields, expected 3 - filling the rest with NULL (first at line 1)")
+        XCTAssertEqual(
+            outcome.messages.last,
+            "data.csv:1: 5001 rows had 1 to 2 fields, expected 3 - filling the rest with NULL (first at line 1)")
     }
 
     /// Exactly ``ImportWarningTally/reportedPerKind`` warnings are all reported, with no
@@ -89,15 +96,17 @@ final class ImportWarningFloodTests: XCTestCase {
             let text = (1...rows).map { $0 % 100 == 0 ? "\($0)" : "\($0)|\($0)|" }.joined(separator: "\n") + "\n"
             try directory.write("data.csv", text)
             try directory.write("schema.txt", "CREATE TABLE t(a, b);\n.mode csv\n.separator |\n.import data.csv t\n")
-            var options = BuildOptions(schema: directory.url("schema.txt").path, output: directory.url("out.sqlite").path)
+            var options = BuildOptions(
+                schema: directory.url("schema.txt").path, output: directory.url("out.sqlite").path)
             options.force = true
             options.cacheDirectory = nil
             var handled = 0
             options.diagnosticHandler = { _ in handled += 1 }
             let summary = try DatabaseBuilder.build(options)
 
-            let shell = try Oracle.sqlite3.run([directory.url("expected.sqlite").path], in: directory.url,
-                                               stdin: "CREATE TABLE t(a, b);\n.mode csv\n.separator |\n.import data.csv t\n")
+            let shell = try Oracle.sqlite3.run(
+                [directory.url("expected.sqlite").path], in: directory.url,
+                stdin: "CREATE TABLE t(a, b);\n.mode csv\n.separator |\n.import data.csv t\n")
             let printed = shell.stderrText.split(separator: "\n").map(String.init)
             let parsed = printed.compactMap(ImportDifferentialHarness.ShellRowWarning.init)
             XCTAssertEqual(parsed.count, printed.count, "every line sqlite3 printed is a row warning")
@@ -106,8 +115,10 @@ final class ImportWarningFloodTests: XCTestCase {
                 if let index = expected.firstIndex(where: { $0.kind == warning.kind }) {
                     expected[index].count += 1
                 } else {
-                    expected.append(ImportWarningCount(file: directory.url("data.csv").path, kind: warning.kind, count: 1,
-                                                       firstLine: warning.line))
+                    expected.append(
+                        ImportWarningCount(
+                            file: directory.url("data.csv").path, kind: warning.kind, count: 1,
+                            firstLine: warning.line))
                 }
             }
             XCTAssertEqual(summary.importWarnings, expected)
@@ -119,8 +130,9 @@ final class ImportWarningFloodTests: XCTestCase {
             let counts = json?["importWarnings"] as? [[String: Any]]
             XCTAssertEqual(counts?.map { $0["count"] as? Int }, expected.map(\.count))
             XCTAssertEqual(counts?.map { $0["kind"] as? String }, expected.map(\.kind.rawValue))
-            XCTAssertEqual(try ImportDifferentialHarness.dump(directory.url("out.sqlite")),
-                           try ImportDifferentialHarness.dump(directory.url("expected.sqlite")))
+            XCTAssertEqual(
+                try ImportDifferentialHarness.dump(directory.url("out.sqlite")),
+                try ImportDifferentialHarness.dump(directory.url("expected.sqlite")))
         }
     }
 
@@ -142,7 +154,8 @@ final class ImportWarningFloodTests: XCTestCase {
             let location = error?.location
             XCTAssertEqual(location?.path, directory.url("data.csv").path)
             // The shell's first warning, as the error --strict makes it (no "filling the rest").
-            XCTAssertEqual(error.map { "data.csv:\(location?.line ?? 0): \($0.message)" }, DatabaseBuilder.strictMessage(first))
+            XCTAssertEqual(
+                error.map { "data.csv:\(location?.line ?? 0): \($0.message)" }, DatabaseBuilder.strictMessage(first))
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory.url("out.sqlite").path))
     }

@@ -48,7 +48,8 @@ final class PropertyImportRoundTripTests: XCTestCase {
             // Distinct, non-empty names (case-insensitively, as SQLite compares them).
             var names: [String] = []
             while names.count < columns {
-                let name = ["id", "名前", "größe", "col", "naïve", "x y", "a,b", "q\"uote", "Ω", "🙂"]
+                let name =
+                    ["id", "名前", "größe", "col", "naïve", "x y", "a,b", "q\"uote", "Ω", "🙂"]
                     .randomElement(using: &rng)! + String(names.count)
                 if !names.contains(where: { $0.lowercased() == name.lowercased() }) { names.append(name) }
             }
@@ -57,15 +58,18 @@ final class PropertyImportRoundTripTests: XCTestCase {
         let rows = (0..<Int.random(in: 0...25, using: &rng)).map { _ in
             (0..<columns).map { _ in randomValue(&rng) }
         }
-        return Table(columnSeparator: separator, crlf: Bool.random(using: &rng), bom: Bool.random(using: &rng),
-                     header: header, rows: rows)
+        return Table(
+            columnSeparator: separator, crlf: Bool.random(using: &rng), bom: Bool.random(using: &rng),
+            header: header, rows: rows)
     }
 
     /// The CSV bytes for `table`, quoting a field when the reader needs it, and some others.
     static func csv(_ table: Table, _ rng: inout SeededGenerator) -> [UInt8] {
         let separator = Character(UnicodeScalar(table.columnSeparator))
         func field(_ value: String) -> String {
-            let needsQuotes = value.isEmpty ? false : value.contains { $0 == separator || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+            let needsQuotes =
+                value.isEmpty
+                ? false : value.contains { $0 == separator || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
             // The reader strips a BOM only before the first field; quoting protects one there too.
             let forced = value.hasPrefix("\u{FEFF}")
             if needsQuotes || forced || Int.random(in: 0..<5, using: &rng) == 0 {
@@ -82,7 +86,9 @@ final class PropertyImportRoundTripTests: XCTestCase {
     }
 
     func testImportGivesBackExactlyTheValuesWritten() throws {
-        let seed = ProcessInfo.processInfo.environment["PROPERTY_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
+        let seed =
+            ProcessInfo.processInfo.environment["PROPERTY_SEED"].flatMap(UInt64.init)
+            ?? UInt64.random(in: 0...UInt64.max)
         var rng = SeededGenerator(seed: seed)
         let directory = try TemporaryDirectory("dbgen-property", removedAfter: self).url
 
@@ -90,40 +96,49 @@ final class PropertyImportRoundTripTests: XCTestCase {
         for iteration in 0..<iterations {
             let table = Self.randomTable(&rng)
             let bytes = Self.csv(table, &rng)
-            let context = "seed \(seed) (PROPERTY_SEED=\(seed) replays it), table \(iteration), separator \(UnicodeScalar(table.columnSeparator).escaped(asASCII: true)), crlf \(table.crlf), bom \(table.bom), header \(table.header != nil)"
+            let context =
+                "seed \(seed) (PROPERTY_SEED=\(seed) replays it), table \(iteration), separator \(UnicodeScalar(table.columnSeparator).escaped(asASCII: true)), crlf \(table.crlf), bom \(table.bom), header \(table.header != nil)"
             let file = directory.appendingPathComponent("t\(iteration).csv")
             try Data(bytes).write(to: file)
 
             let connection = try Connection(uri: ":memory:")
             let columns = table.header?.count ?? table.rows.first?.count ?? 1
             if table.header == nil {
-                try connection.execute("CREATE TABLE t(" + (0..<columns).map { "c\($0) TEXT" }.joined(separator: ", ") + ")")
+                try connection.execute(
+                    "CREATE TABLE t(" + (0..<columns).map { "c\($0) TEXT" }.joined(separator: ", ") + ")")
             } else if table.rows.isEmpty {
                 continue // a header alone creates the table; nothing to compare
             }
             var diagnostics: [Diagnostic] = []
-            let request = ImportRequest(file: file, displayPath: file.lastPathComponent, table: "t",
-                                        format: ImportFormat(quoting: .csv, columnSeparator: table.columnSeparator,
-                                                             rowSeparator: UInt8(ascii: "\n")))
+            let request = ImportRequest(
+                file: file, displayPath: file.lastPathComponent, table: "t",
+                format: ImportFormat(
+                    quoting: .csv, columnSeparator: table.columnSeparator,
+                    rowSeparator: UInt8(ascii: "\n")))
             let result: ImportResult
             do {
                 result = try CSVImporter.run(request, into: connection, diagnostics: { diagnostics.append($0) })
             } catch {
-                XCTFail("\(context): import failed: \(error)\nCSV: \(String(decoding: bytes, as: UTF8.self).debugDescription)")
+                XCTFail(
+                    "\(context): import failed: \(error)\nCSV: \(String(decoding: bytes, as: UTF8.self).debugDescription)"
+                )
                 return
             }
             XCTAssertEqual(diagnostics, [], context)
             XCTAssertEqual(result.rowsInserted, table.rows.count, context)
 
             if let header = table.header {
-                let names = try connection.query("SELECT name FROM pragma_table_info('t') ORDER BY cid").map { $0[0].shellText }
+                let names = try connection.query("SELECT name FROM pragma_table_info('t') ORDER BY cid").map {
+                    $0[0].shellText
+                }
                 XCTAssertEqual(names, header, "\(context): column names")
             }
             let stored = try connection.query("SELECT * FROM t ORDER BY rowid").map(\.values)
             let expected = table.rows.map { $0.map(DatabaseValue.text) }
             if stored != expected {
                 let firstBad = zip(stored, expected).enumerated().first { $0.element.0 != $0.element.1 }
-                XCTFail("""
+                XCTFail(
+                    """
                     \(context): values differ (\(stored.count) rows stored, \(expected.count) written)
                     first differing row \(firstBad?.offset ?? -1): stored \(String(describing: firstBad?.element.0)), written \(String(describing: firstBad?.element.1))
                     CSV: \(String(decoding: bytes, as: UTF8.self).debugDescription)

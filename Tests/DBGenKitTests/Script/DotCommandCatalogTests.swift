@@ -11,8 +11,13 @@ final class DotCommandCatalogTests: XCTestCase {
         "cd": (["dir"], .changeDirectory("dir")),
         "dbconfig": (["enable_fkey", "off"], .databaseOption(DatabaseOption.named("enable_fkey")!, enabled: false)),
         "exit": (["0"], .quit),
-        "import": (["f.csv", "t"], .importFile(ImportArguments(file: "f.csv", table: "t", schema: nil, skip: 0,
-                                                              forcedQuoting: nil))),
+        "import": (
+            ["f.csv", "t"],
+            .importFile(
+                ImportArguments(
+                    file: "f.csv", table: "t", schema: nil, skip: 0,
+                    forcedQuoting: nil))
+        ),
         "limit": (["length", "5"], .limit(RuntimeLimit.all[0], value: 5)),
         "mode": (["csv"], .mode(["csv"])),
         "parameter": (["clear"], .parameter(.clear)),
@@ -28,9 +33,10 @@ final class DotCommandCatalogTests: XCTestCase {
             guard case .honoured = entry.treatment else { continue }
             honoured.append(entry.name)
             let sample = try XCTUnwrap(samples[entry.name], "no sample for .\(entry.name)")
-            let shortest = try XCTUnwrap((entry.minimumAbbreviation...entry.name.count).lazy
-                .map { String(entry.name.prefix($0)) }
-                .first { DotCommandCatalog.entry(named: $0)?.name == entry.name })
+            let shortest = try XCTUnwrap(
+                (entry.minimumAbbreviation...entry.name.count).lazy
+                    .map { String(entry.name.prefix($0)) }
+                    .first { DotCommandCatalog.entry(named: $0)?.name == entry.name })
             for name in [entry.name, shortest] {
                 XCTAssertEqual(try DotCommandParser.parse([name] + sample.arguments), sample.command, name)
             }

@@ -45,7 +45,8 @@ final class DotCommandDifferentialTests: XCTestCase {
         ".dbconfig", ".dbconfig enable_fkey", ".dump", ".dump --data-only t", ".dump --newlines --nosys", ".echo on",
         ".echo off", ".eqp on", ".eqp full", ".explain", ".explain auto", ".fullschema", ".fullschema --indent",
         ".headers on", ".header off", ".help", ".help mode", ".indexes", ".indices t", ".limit", ".limit length",
-        ".lint fkey-indexes", ".log off", ".log stdout", ".nullvalue NULL", ".output", ".output stdout", ".output --bom stderr",
+        ".lint fkey-indexes", ".log off", ".log stdout", ".nullvalue NULL", ".output", ".output stdout",
+        ".output --bom stderr",
         ".once", ".once stderr", ".trace stdout stderr", ".trace off --row",
         ".explain on off", ".lint fkey-indexes -VERB -groupby", ".progress 10 --quiet --reset --once -q",
         ".import --skip x data.csv t", ".import --skip -3 data.csv t", ".print hello world",
@@ -57,32 +58,35 @@ final class DotCommandDifferentialTests: XCTestCase {
     ].map { Row(middle: $0, expectation: .same) }
 
     static let stateRows: [Row] = [
-        Row(middle: """
-            .parameter init
-            .parameter set :v 42
-            .param set @s 'text'
-            .parameter set $e 1+2
-            .parameter set :q "'quoted'"
-            .parameter set :b x'00ff'
-            .parameter set ?2 2.5
-            .parameter set :w word
-            INSERT INTO t VALUES (:v, @s, $e);
-            INSERT INTO t VALUES (:q, :b, :w);
-            INSERT INTO t VALUES (?1, ?2, :missing);
-            .parameter unset :v
-            INSERT INTO t VALUES (:v, typeof(:b), 0);
-            .parameter clear
-            INSERT INTO t VALUES (:s, 1, 1);
-            """, expectation: .same),
-        Row(middle: """
-            CREATE TABLE log(x);
-            CREATE TRIGGER tr AFTER INSERT ON t BEGIN INSERT INTO log VALUES (new.a); END;
-            .dbconfig enable_trigger off
-            INSERT INTO t VALUES (10, 0, 0);
-            .dbconfig enable_trigger on
-            INSERT INTO t VALUES (11, 0, 0);
-            """, expectation: .same),
-        Row(middle: ".dbconfig enable_fkey on\nINSERT INTO t SELECT foreign_keys, 'fk', 0 FROM pragma_foreign_keys;",
+        Row(
+            middle: """
+                .parameter init
+                .parameter set :v 42
+                .param set @s 'text'
+                .parameter set $e 1+2
+                .parameter set :q "'quoted'"
+                .parameter set :b x'00ff'
+                .parameter set ?2 2.5
+                .parameter set :w word
+                INSERT INTO t VALUES (:v, @s, $e);
+                INSERT INTO t VALUES (:q, :b, :w);
+                INSERT INTO t VALUES (?1, ?2, :missing);
+                .parameter unset :v
+                INSERT INTO t VALUES (:v, typeof(:b), 0);
+                .parameter clear
+                INSERT INTO t VALUES (:s, 1, 1);
+                """, expectation: .same),
+        Row(
+            middle: """
+                CREATE TABLE log(x);
+                CREATE TRIGGER tr AFTER INSERT ON t BEGIN INSERT INTO log VALUES (new.a); END;
+                .dbconfig enable_trigger off
+                INSERT INTO t VALUES (10, 0, 0);
+                .dbconfig enable_trigger on
+                INSERT INTO t VALUES (11, 0, 0);
+                """, expectation: .same),
+        Row(
+            middle: ".dbconfig enable_fkey on\nINSERT INTO t SELECT foreign_keys, 'fk', 0 FROM pragma_foreign_keys;",
             expectation: .same),
         Row(middle: ".dbconfig defensive on\nINSERT INTO t VALUES ('defensive', 0, 0);", expectation: .same),
         Row(middle: ".limit length 20\nINSERT INTO t VALUES ('short', 0, 0);", expectation: .same),
@@ -93,47 +97,59 @@ final class DotCommandDifferentialTests: XCTestCase {
         Row(middle: ".cd sub\n.mode csv\n.import data.csv t\n.read more.sql", expectation: .same),
         Row(middle: ".read sub/more.sql", expectation: .same),
         // A CRLF script: each line's `\r` goes before the dot-command is read, as in the shell.
-        Row(middle: ".mode csv\r\n.separator |\r\n.param set :c 'crlf'\r\nINSERT INTO t VALUES (:c, 0, 0);\r\n.import data.csv t\r",
+        Row(
+            middle:
+                ".mode csv\r\n.separator |\r\n.param set :c 'crlf'\r\nINSERT INTO t VALUES (:c, 0, 0);\r\n.import data.csv t\r",
             expectation: .same),
         // `.quit` and `.exit` end only the script they are in; the one that read it goes on.
-        Row(middle: ".read sub/quits.sql\nINSERT INTO t VALUES ('read again', 0, 0);\n.read sub/exits.sql",
+        Row(
+            middle: ".read sub/quits.sql\nINSERT INTO t VALUES ('read again', 0, 0);\n.read sub/exits.sql",
             expectation: .same),
-        Row(middle: "INSERT INTO t VALUES ('before', 0, 0);\n.quit\nINSERT INTO t VALUES ('after', 0, 0);",
+        Row(
+            middle: "INSERT INTO t VALUES ('before', 0, 0);\n.quit\nINSERT INTO t VALUES ('after', 0, 0);",
             expectation: .same),
         Row(middle: "ATTACH 'other.db' AS o;\nINSERT INTO t SELECT * FROM o.o;\nDETACH o;", expectation: .same),
         // `.restore` replaces the database with the file's (an input); `t` is then new again.
         Row(middle: ".restore other.db\nCREATE TABLE t(a, b, c);\nINSERT INTO t SELECT * FROM o;", expectation: .same),
         Row(middle: ".restore main other.db\nCREATE TABLE t(a, b, c);", expectation: .same),
         Row(middle: ".restore temp other.db\nINSERT INTO t SELECT * FROM temp.o;", expectation: .same),
-        Row(middle: "ATTACH ':memory:' AS m;\n.restore m other.db\nINSERT INTO t SELECT * FROM m.o;", expectation: .same),
-        Row(middle: "ATTACH ':memory:' AS m;\nCREATE TABLE m.s(x);\nINSERT INTO m.s VALUES (5);\nINSERT INTO t SELECT x, x, x FROM m.s;",
+        Row(
+            middle: "ATTACH ':memory:' AS m;\n.restore m other.db\nINSERT INTO t SELECT * FROM m.o;", expectation: .same
+        ),
+        Row(
+            middle:
+                "ATTACH ':memory:' AS m;\nCREATE TABLE m.s(x);\nINSERT INTO m.s VALUES (5);\nINSERT INTO t SELECT x, x, x FROM m.s;",
             expectation: .same),
     ]
 
-    static let refusedRows: [Row] = [
-        ".archive --list", ".ar -c x.sqlar", ".backup copy.db", ".save copy.db", ".clone copy.db", ".excel", ".expert",
-        ".filectrl size_limit", ".imposter i t2", ".load ./x", ".log out.txt", ".nonce x", ".once out.txt", ".once -x",
-        ".log -", ".trace --plain off",
-        ".open copy.db", ".output out.txt", ".output |cat", ".read |ls", ".import \"|cat data.csv\" t",
-        ".selftest", ".session", ".shell touch x", ".system touch x", ".testcase x",
-        ".testctrl always", ".check x", ".trace out.txt", ".connection 1", ".progress 1 --limit 2",
-        ".dbconfig load_extension on", "VACUUM INTO 'copy.db';", "VACUUM main INTO 'copy.db';", "ATTACH 'new.db' AS n;",
-        "SELECT load_extension('x');",
-    ].map { Row(middle: $0, expectation: .refused) } + [
-        Row(middle: "ATTACH 'other.db' AS o;\nINSERT INTO o.o VALUES (1, 2, 3);", expectation: .refused, line: 2),
-        Row(middle: "ATTACH 'other.db' AS o;\nCREATE TABLE o.z(x);", expectation: .refused, line: 2),
-        Row(middle: "ATTACH 'other.db' AS o;\nPRAGMA o.user_version = 9;", expectation: .refused, line: 2),
-        // SQLite asks no authorizer about VACUUM, which rewrites the attached file in place.
-        Row(middle: "ATTACH 'other.db' AS o;\nVACUUM o;", expectation: .refused, line: 2),
-        Row(middle: "ATTACH 'other.db' AS o;\n.restore o other.db", expectation: .refused, line: 2),
-        // Another VFS would resolve the relative name against the process's directory.
-        Row(middle: "ATTACH 'file:other.db?vfs=unix-none' AS o;", expectation: .refused),
-        // The shell evaluates the value, so it would write the file.
-        Row(middle: ".parameter set :w \"writefile('w.txt', 'x')\"", expectation: .refused),
-        Row(middle: ".param set :e \"edit('x', 'true')\"", expectation: .refused),
-        Row(middle: "ATTACH 'other.db' AS \"O x\";\n/* c */ vacuum \"o X\";", expectation: .refused, line: 2),
-        Row(middle: "ATTACH 'other.db' AS o;\n.import --schema o data.csv o", expectation: .refused, line: 2),
-    ]
+    static let refusedRows: [Row] =
+        [
+            ".archive --list", ".ar -c x.sqlar", ".backup copy.db", ".save copy.db", ".clone copy.db", ".excel",
+            ".expert",
+            ".filectrl size_limit", ".imposter i t2", ".load ./x", ".log out.txt", ".nonce x", ".once out.txt",
+            ".once -x",
+            ".log -", ".trace --plain off",
+            ".open copy.db", ".output out.txt", ".output |cat", ".read |ls", ".import \"|cat data.csv\" t",
+            ".selftest", ".session", ".shell touch x", ".system touch x", ".testcase x",
+            ".testctrl always", ".check x", ".trace out.txt", ".connection 1", ".progress 1 --limit 2",
+            ".dbconfig load_extension on", "VACUUM INTO 'copy.db';", "VACUUM main INTO 'copy.db';",
+            "ATTACH 'new.db' AS n;",
+            "SELECT load_extension('x');",
+        ].map { Row(middle: $0, expectation: .refused) } + [
+            Row(middle: "ATTACH 'other.db' AS o;\nINSERT INTO o.o VALUES (1, 2, 3);", expectation: .refused, line: 2),
+            Row(middle: "ATTACH 'other.db' AS o;\nCREATE TABLE o.z(x);", expectation: .refused, line: 2),
+            Row(middle: "ATTACH 'other.db' AS o;\nPRAGMA o.user_version = 9;", expectation: .refused, line: 2),
+            // SQLite asks no authorizer about VACUUM, which rewrites the attached file in place.
+            Row(middle: "ATTACH 'other.db' AS o;\nVACUUM o;", expectation: .refused, line: 2),
+            Row(middle: "ATTACH 'other.db' AS o;\n.restore o other.db", expectation: .refused, line: 2),
+            // Another VFS would resolve the relative name against the process's directory.
+            Row(middle: "ATTACH 'file:other.db?vfs=unix-none' AS o;", expectation: .refused),
+            // The shell evaluates the value, so it would write the file.
+            Row(middle: ".parameter set :w \"writefile('w.txt', 'x')\"", expectation: .refused),
+            Row(middle: ".param set :e \"edit('x', 'true')\"", expectation: .refused),
+            Row(middle: "ATTACH 'other.db' AS \"O x\";\n/* c */ vacuum \"o X\";", expectation: .refused, line: 2),
+            Row(middle: "ATTACH 'other.db' AS o;\n.import --schema o data.csv o", expectation: .refused, line: 2),
+        ]
 
     static let rejectedRows: [Row] = [
         ".headers", ".bail maybe", ".echo", ".nullvalue", ".show x", ".schema a b", ".dump --bogus", ".sha3sum --bogus",
@@ -158,13 +174,14 @@ final class DotCommandDifferentialTests: XCTestCase {
     /// Every command of the catalog has at least one row here.
     func testEveryCommandOfTheCatalogHasARow() {
         let rows = Self.outputOnlyRows + Self.stateRows + Self.refusedRows + Self.rejectedRows + Self.stricterRows
-        let named = Set(rows.flatMap { row in
-            row.middle.split(separator: "\n").compactMap { line -> String? in
-                guard line.hasPrefix(".") else { return nil }
-                let word = String(line.dropFirst().prefix { !$0.isWhitespace })
-                return DotCommandCatalog.entry(named: word)?.name
-            }
-        })
+        let named = Set(
+            rows.flatMap { row in
+                row.middle.split(separator: "\n").compactMap { line -> String? in
+                    guard line.hasPrefix(".") else { return nil }
+                    let word = String(line.dropFirst().prefix { !$0.isWhitespace })
+                    return DotCommandCatalog.entry(named: word)?.name
+                }
+            })
         for entry in DotCommandCatalog.entries {
             XCTAssertTrue(named.contains(entry.name), "no differential row for .\(entry.name)")
         }
@@ -183,7 +200,8 @@ final class DotCommandDifferentialTests: XCTestCase {
         for input in [prefixes.subtracting(ending).sorted()] + ending.sorted().map({ [$0] }) {
             let script = input.map { ".\($0)\n" }.joined()
             let shell = try Oracle.sqlite3.run([":memory:"], in: directory.url, stdin: script)
-            for line in shell.stderrText.split(separator: "\n") where line.contains("unknown command or invalid arguments") {
+            for line in shell.stderrText.split(separator: "\n")
+            where line.contains("unknown command or invalid arguments") {
                 let quoted = line.split(separator: "\"")
                 if quoted.count > 1 { unknown.insert(String(quoted[1])) }
             }
@@ -219,12 +237,14 @@ final class DotCommandDifferentialTests: XCTestCase {
         XCTAssertNil(dbgen.error)
         XCTAssertEqual(dbgen.content?.filter { $0.hasPrefix("w:") }.count, 2)
         // The output (and what reading it back leaves beside it) aside, every file is as it was.
-        XCTAssertEqual(try differential.files().filter { !$0.key.hasPrefix("dbgen.sqlite") && !$0.key.hasPrefix(".") },
-                       before)
-        var options = BuildOptions(schema: differential.directory.url("script.txt").path,
-                                   output: differential.directory.url("again.sqlite").path)
+        XCTAssertEqual(
+            try differential.files().filter { !$0.key.hasPrefix("dbgen.sqlite") && !$0.key.hasPrefix(".") },
+            before)
+        var options = BuildOptions(
+            schema: differential.directory.url("script.txt").path,
+            output: differential.directory.url("again.sqlite").path)
         options.force = true
-        options.cacheDirectory = nil  // forced, so no fingerprint is needed: none lands in ~/.cache/dbgen
+        options.cacheDirectory = nil // forced, so no fingerprint is needed: none lands in ~/.cache/dbgen
         XCTAssertTrue(try DatabaseBuilder.build(options).inputs.contains { $0.hasSuffix("wal.db") })
     }
 
@@ -251,17 +271,20 @@ final class DotCommandDifferentialTests: XCTestCase {
             XCTAssertNil(dbgen.error, "dbgen stopped on \(what)", file: file, line: line)
             XCTAssertEqual(dbgen.content, shell.content, "content differs after \(what)", file: file, line: line)
         case .refused:
-            XCTAssertEqual(dbgen.error?.code, .refused, "\(what): \(String(describing: dbgen.error))", file: file, line: line)
+            XCTAssertEqual(
+                dbgen.error?.code, .refused, "\(what): \(String(describing: dbgen.error))", file: file, line: line)
             XCTAssertEqual(dbgen.error?.location?.line, expectedLine, "\(what)", file: file, line: line)
             XCTAssertEqual(try differential.files(), filesBefore, "\(what) wrote something", file: file, line: line)
         case .rejected, .stricter:
-            XCTAssertEqual(dbgen.error?.location?.line, expectedLine, "\(what): \(String(describing: dbgen.error))",
-                           file: file, line: line)
+            XCTAssertEqual(
+                dbgen.error?.location?.line, expectedLine, "\(what): \(String(describing: dbgen.error))",
+                file: file, line: line)
             XCTAssertNotEqual(dbgen.error?.code, .refused, "\(what)", file: file, line: line)
             let shell = try differential.runShell(script)
             let shellComplained = shell.status != 0 || !shell.stderr.isEmpty
-            XCTAssertEqual(shellComplained, row.expectation == .rejected,
-                           "sqlite3 on \(what): status \(shell.status), \(shell.stderr)", file: file, line: line)
+            XCTAssertEqual(
+                shellComplained, row.expectation == .rejected,
+                "sqlite3 on \(what): status \(shell.status), \(shell.stderr)", file: file, line: line)
         }
     }
 }

@@ -5,7 +5,8 @@ import SQLiteCore
 /// Dot-command arguments are split and unescaped as the sqlite3 3.40 shell does.
 final class DotCommandTests: XCTestCase {
     func testBareWordsAndQuotes() {
-        XCTAssertEqual(DotCommandTokenizer.tokenize(".import  'my file.csv'  \"tab le\"\t"), ["import", "my file.csv", "tab le"])
+        XCTAssertEqual(
+            DotCommandTokenizer.tokenize(".import  'my file.csv'  \"tab le\"\t"), ["import", "my file.csv", "tab le"])
     }
 
     func testBackslashEscapesResolvedInDoubleQuotesAndBareWordsOnly() {
@@ -30,7 +31,9 @@ final class DotCommandTests: XCTestCase {
         XCTAssertEqual(args.schema, "main")
         XCTAssertEqual(args.skip, 1)
         XCTAssertEqual(args.forcedQuoting, .csv)
-        guard case .importFile(let ascii)? = try DotCommandParser.parse(["import", "--ascii", "f", "t"]) else { return XCTFail() }
+        guard case .importFile(let ascii)? = try DotCommandParser.parse(["import", "--ascii", "f", "t"]) else {
+            return XCTFail()
+        }
         XCTAssertEqual(ascii.forcedQuoting, .ascii)
     }
 
@@ -55,11 +58,14 @@ final class DotCommandTests: XCTestCase {
     }
 
     func testStateCommandsAndShellValueReading() throws {
-        XCTAssertEqual(try DotCommandParser.parse(["param", "set", ":x", "5"]), .parameter(.set(key: ":x", value: "5")))
+        XCTAssertEqual(
+            try DotCommandParser.parse(["param", "set", ":x", "5"]), .parameter(.set(key: ":x", value: "5")))
         XCTAssertEqual(try DotCommandParser.parse(["parameter", "unset", "@y"]), .parameter(.unset("@y")))
-        XCTAssertEqual(try DotCommandParser.parse(["dbconfig", "enable_fkey", "on"]),
-                       .databaseOption(DatabaseOption.named("enable_fkey")!, enabled: true))
-        XCTAssertEqual(try DotCommandParser.parse(["limits", "LEN", "10K"]), .limit(RuntimeLimit.all[0], value: 10_000))
+        XCTAssertEqual(
+            try DotCommandParser.parse(["dbconfig", "enable_fkey", "on"]),
+            .databaseOption(DatabaseOption.named("enable_fkey")!, enabled: true))
+        XCTAssertEqual(
+            try DotCommandParser.parse(["limits", "LEN", "10K"]), .limit(RuntimeLimit.all[0], value: 10_000))
         XCTAssertThrowsError(try DotCommandParser.parse(["limit", "l"])) // length, like_pattern_length
         XCTAssertThrowsError(try DotCommandParser.parse(["dbconfig", "load_extension", "on"])) { error in
             XCTAssertEqual((error as? DBGenError)?.code, .refused)
@@ -73,13 +79,16 @@ final class DotCommandTests: XCTestCase {
         XCTAssertEqual(try DotCommandParser.parse(["exit", "0"]), .quit)
         XCTAssertThrowsError(try DotCommandParser.parse(["exit", "2"]))
         XCTAssertEqual(try DotCommandParser.parse(["rest", "db.sqlite"]), .restore(schema: "main", file: "db.sqlite"))
-        XCTAssertEqual(try DotCommandParser.parse(["restore", "temp", "db.sqlite"]), .restore(schema: "temp", file: "db.sqlite"))
+        XCTAssertEqual(
+            try DotCommandParser.parse(["restore", "temp", "db.sqlite"]), .restore(schema: "temp", file: "db.sqlite"))
         XCTAssertThrowsError(try DotCommandParser.parse(["restore"]))
     }
 
     func testUnsafeAndUnknownCommandsAreRefused() {
-        for name in ["shell", "system", "output", "once", "backup", "save", "open", "load", "log", "trace", "excel",
-                     "clone", "archive", "ar", "testcase", "session"] {
+        for name in [
+            "shell", "system", "output", "once", "backup", "save", "open", "load", "log", "trace", "excel",
+            "clone", "archive", "ar", "testcase", "session",
+        ] {
             XCTAssertThrowsError(try DotCommandParser.parse([name, "x"]), name) { error in
                 XCTAssertTrue((error as? DBGenError)?.code == .refused, name)
             }

@@ -18,7 +18,8 @@ final class ImportShellSettingsTests: XCTestCase {
         for step in steps {
             switch step {
             case .mode(let arguments): script += ".mode " + arguments.joined(separator: " ") + "\n"
-            case .separator(let column, let row): script += ".separator \"\(column)\"" + (row.map { " \"\($0)\"" } ?? "") + "\n"
+            case .separator(let column, let row):
+                script += ".separator \"\(column)\"" + (row.map { " \"\($0)\"" } ?? "") + "\n"
             }
         }
         script += ".show\n"
@@ -55,8 +56,10 @@ final class ImportShellSettingsTests: XCTestCase {
             case .separator(let column, let row): settings.setSeparator(column: column, row: row)
             }
         }
-        return ["mode: \(settings.mode.rawValue)", "colseparator: \(cString(settings.columnSeparator))",
-                "rowseparator: \(cString(settings.rowSeparator))"]
+        return [
+            "mode: \(settings.mode.rawValue)", "colseparator: \(cString(settings.columnSeparator))",
+            "rowseparator: \(cString(settings.rowSeparator))",
+        ]
     }
 
     private func assertSameState(_ steps: [Step], file: StaticString = #filePath, line: UInt = #line) throws {
@@ -64,8 +67,10 @@ final class ImportShellSettingsTests: XCTestCase {
     }
 
     func testEveryModeSetsTheSeparatorsTheShellSets() throws {
-        for mode in ["csv", "list", "tabs", "ascii", "tcl", "quote", "line", "lines", "column", "html", "insert",
-                     "markdown", "table", "box", "qbox", "json", "count", "off", "c", "t", "ta", "l", "li", "q", "a"] {
+        for mode in [
+            "csv", "list", "tabs", "ascii", "tcl", "quote", "line", "lines", "column", "html", "insert",
+            "markdown", "table", "box", "qbox", "json", "count", "off", "c", "t", "ta", "l", "li", "q", "a",
+        ] {
             // After a custom separator, to see which ones each mode resets.
             try assertSameState([.separator(";", "!"), .mode([mode])])
         }
@@ -81,8 +86,10 @@ final class ImportShellSettingsTests: XCTestCase {
         try assertSameState([.mode(["csv"]), .mode(["nonsense"])])
         var settings = ShellOutputSettings()
         XCTAssertThrowsError(try settings.setMode("nonsense")) { error in
-            XCTAssertEqual((error as? DBGenError)?.message,
-                           "mode should be one of: ascii box column csv html insert json line list markdown qbox quote table tabs tcl")
+            XCTAssertEqual(
+                (error as? DBGenError)?.message,
+                "mode should be one of: ascii box column csv html insert json line list markdown qbox quote table tabs tcl"
+            )
         }
     }
 
@@ -98,14 +105,18 @@ final class ImportShellSettingsTests: XCTestCase {
 
     func testImportFormatFollowsTheShell() throws {
         var settings = ShellOutputSettings()
-        XCTAssertEqual(try settings.importFormat(), ImportFormat(quoting: .csv, columnSeparator: UInt8(ascii: "|"),
-                                                                 rowSeparator: 10, emptyFirstFieldEndsRecord: false))
+        XCTAssertEqual(
+            try settings.importFormat(),
+            ImportFormat(
+                quoting: .csv, columnSeparator: UInt8(ascii: "|"),
+                rowSeparator: 10, emptyFirstFieldEndsRecord: false))
         try settings.setMode("csv")
         XCTAssertEqual(try settings.importFormat().rowSeparator, 10)
         try settings.setMode("ascii")
         XCTAssertEqual(try settings.importFormat(), ImportFormat.ascii)
-        XCTAssertEqual(try settings.formatForImport(forcing: .csv),
-                       ImportFormat(quoting: .csv, columnSeparator: 44, rowSeparator: 10, emptyFirstFieldEndsRecord: true))
+        XCTAssertEqual(
+            try settings.formatForImport(forcing: .csv),
+            ImportFormat(quoting: .csv, columnSeparator: 44, rowSeparator: 10, emptyFirstFieldEndsRecord: true))
     }
 
     func testSeparatorsTheShellRefusesForImport() throws {
@@ -128,23 +139,30 @@ final class ImportShellSettingsTests: XCTestCase {
         XCTAssertEqual(message([.separator("", nil)]), "non-null column separator required for import")
         XCTAssertEqual(message([.separator(",", "")]), "non-null row separator required for import")
         XCTAssertEqual(message([.separator(",", "\\r\\n")]), "multi-character row separators not allowed for import")
-        XCTAssertEqual(message([.mode(["tabs"]), .mode(["csv"]), .mode(["tabs"])]), "multi-character row separators not allowed for import")
+        XCTAssertEqual(
+            message([.mode(["tabs"]), .mode(["csv"]), .mode(["tabs"])]),
+            "multi-character row separators not allowed for import")
         XCTAssertNil(message([.mode(["csv"]), .separator(";", "\\r\\n")]))
         // Those messages are the shell's own.
         let directory = try TemporaryDirectory("shell-settings", removedAfter: self).url
         try Data("1\n".utf8).write(to: directory.appendingPathComponent("d.csv"))
-        let outcome = try ImportDifferentialHarness.runSQLite3(ImportCase(
-            "refusals", setupSQL: "CREATE TABLE t(a);", files: ["d.csv": Array("1\n".utf8)],
-            commands: [.separator("ab", nil), .import(file: "d.csv", table: "t", options: []),
-                       .separator("", nil), .import(file: "d.csv", table: "t", options: []),
-                       .separator(",", ""), .import(file: "d.csv", table: "t", options: []),
-                       .separator(",", "\\r\\n"), .import(file: "d.csv", table: "t", options: [])]), in: directory)
-        XCTAssertEqual(outcome.messages, [
-            "Error: multi-character column separators not allowed for import",
-            "Error: non-null column separator required for import",
-            "Error: non-null row separator required for import",
-            "Error: multi-character row separators not allowed for import",
-        ])
+        let outcome = try ImportDifferentialHarness.runSQLite3(
+            ImportCase(
+                "refusals", setupSQL: "CREATE TABLE t(a);", files: ["d.csv": Array("1\n".utf8)],
+                commands: [
+                    .separator("ab", nil), .import(file: "d.csv", table: "t", options: []),
+                    .separator("", nil), .import(file: "d.csv", table: "t", options: []),
+                    .separator(",", ""), .import(file: "d.csv", table: "t", options: []),
+                    .separator(",", "\\r\\n"), .import(file: "d.csv", table: "t", options: []),
+                ]), in: directory)
+        XCTAssertEqual(
+            outcome.messages,
+            [
+                "Error: multi-character column separators not allowed for import",
+                "Error: non-null column separator required for import",
+                "Error: non-null row separator required for import",
+                "Error: multi-character row separators not allowed for import",
+            ])
     }
 
     func testCSVImportTurnsCRLFIntoLFForGood() throws {

@@ -35,15 +35,21 @@ struct RandomShellScript {
     init(seed: UInt64) { generator = SeededGenerator(seed: seed) }
 
     static let parameterNames = [":p1", ":p2", "@q", "$r", "?1", "?2"]
-    static let parameterValues = ["7", "-3", "2.5", "'text'", "\"'quoted'\"", "word", "NULL", "x'0aff'", "1+2", "upper('abc')"]
-    static let outputOnly = [".tables", ".schema", ".headers on", ".headers off", ".nullvalue -", ".width 3 4",
-                             ".print hi", ".show", ".dump", ".databases", ".timer off", ".changes off",
-                             ".indexes", ".limit", ".dbconfig", ".parameter list", ".eqp off", ".bail on"]
+    static let parameterValues = [
+        "7", "-3", "2.5", "'text'", "\"'quoted'\"", "word", "NULL", "x'0aff'", "1+2", "upper('abc')",
+    ]
+    static let outputOnly = [
+        ".tables", ".schema", ".headers on", ".headers off", ".nullvalue -", ".width 3 4",
+        ".print hi", ".show", ".dump", ".databases", ".timer off", ".changes off",
+        ".indexes", ".limit", ".dbconfig", ".parameter list", ".eqp off", ".bail on",
+    ]
     static let separators = ["|", ";", ",", "\\t"]
 
     mutating func make() -> (String, [String: String]) {
-        lines = ["CREATE TABLE r(a, b, c);", "CREATE TABLE log(x);",
-                 "CREATE TRIGGER t AFTER INSERT ON r BEGIN INSERT INTO log VALUES (new.a); END;"]
+        lines = [
+            "CREATE TABLE r(a, b, c);", "CREATE TABLE log(x);",
+            "CREATE TRIGGER t AFTER INSERT ON r BEGIN INSERT INTO log VALUES (new.a); END;",
+        ]
         for _ in 0..<Int.random(in: 8...30, using: &generator) { addStep() }
         lines.append("PRAGMA user_version = \(Int.random(in: 0...99, using: &generator));")
         return (lines.joined(separator: "\n") + "\n", files)
@@ -54,15 +60,20 @@ struct RandomShellScript {
     private mutating func addStep() {
         switch Int.random(in: 0..<10, using: &generator) {
         case 0, 1: lines.append(".parameter set \(pick(Self.parameterNames)) \(pick(Self.parameterValues))")
-        case 2: lines.append(pick([".parameter unset \(pick(Self.parameterNames))", ".parameter clear", ".parameter init"]))
+        case 2:
+            lines.append(
+                pick([".parameter unset \(pick(Self.parameterNames))", ".parameter clear", ".parameter init"]))
         case 3, 4: lines.append("INSERT INTO r VALUES (\(operand()), \(operand()), \(operand()));")
         case 5: addModeOrSeparator()
         case 6: addImport()
         case 7: lines.append(pick(Self.outputOnly))
         case 8: lines.append(".dbconfig enable_trigger \(pick(["on", "off"]))")
         default:
-            lines.append(pick(["UPDATE r SET c = \(operand()) WHERE a IS NULL;", "DELETE FROM r WHERE b = 'x';",
-                               "INSERT INTO r SELECT count(*), sum(a), typeof(max(b)) FROM r;"]))
+            lines.append(
+                pick([
+                    "UPDATE r SET c = \(operand()) WHERE a IS NULL;", "DELETE FROM r WHERE b = 'x';",
+                    "INSERT INTO r SELECT count(*), sum(a), typeof(max(b)) FROM r;",
+                ]))
         }
     }
 

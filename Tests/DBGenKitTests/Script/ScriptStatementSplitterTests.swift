@@ -34,11 +34,13 @@ final class ScriptStatementSplitterTests: XCTestCase {
             SELECT 3 -- no end here;
             ;
             """
-        XCTAssertEqual(sqlTexts(script), [
-            "SELECT 1; -- trailing; comment",
-            "SELECT /* inline; */ 2;",
-            "SELECT 3 -- no end here;\n;",
-        ])
+        XCTAssertEqual(
+            sqlTexts(script),
+            [
+                "SELECT 1; -- trailing; comment",
+                "SELECT /* inline; */ 2;",
+                "SELECT 3 -- no end here;\n;",
+            ])
     }
 
     func testTriggerBodyIsOneStatement() {
@@ -60,12 +62,16 @@ final class ScriptStatementSplitterTests: XCTestCase {
         XCTAssertEqual(result.count, 2)
         if case .sql(let chunk, _) = result[0] {
             XCTAssertEqual(chunk.string, "SELECT 1,\n.mode csv\n;")
-        } else { XCTFail("expected SQL first") }
+        } else {
+            XCTFail("expected SQL first")
+        }
         // " .mode list" (indented) is SQL text, pending at end of input; ".separator" then joins it.
         if case .sql(let chunk, let complete) = result[1] {
             XCTAssertEqual(chunk.string, ".mode list\n.separator |")
             XCTAssertFalse(complete)
-        } else { XCTFail("expected pending SQL") }
+        } else {
+            XCTFail("expected pending SQL")
+        }
     }
 
     func testDotCommandLineNumbers() {
@@ -89,7 +95,9 @@ final class ScriptStatementSplitterTests: XCTestCase {
         if case .sql(let chunk, let complete) = result[1] {
             XCTAssertFalse(complete)
             XCTAssertEqual(chunk.lines.first?.line, 2)
-        } else { XCTFail() }
+        } else {
+            XCTFail()
+        }
     }
 
     func testPositionMapsBytesToLineAndCharacterColumn() {

@@ -77,7 +77,9 @@ final class ShellFunctionDifferentialTests: XCTestCase {
             let before = try differential.files(writing: script)
             let dbgen = try differential.runDBGen(script)
             XCTAssertNotNil(dbgen.error, row)
-            XCTAssertEqual(dbgen.error?.location?.line, 1 + row.split(separator: "\n").count, "\(row): \(String(describing: dbgen.error))")
+            XCTAssertEqual(
+                dbgen.error?.location?.line, 1 + row.split(separator: "\n").count,
+                "\(row): \(String(describing: dbgen.error))")
             XCTAssertEqual(try differential.files(), before, "\(row) wrote something")
         }
     }
@@ -86,8 +88,10 @@ final class ShellFunctionDifferentialTests: XCTestCase {
     /// change to it makes the next build run.
     func testFilesTheFunctionsReadAreInputsOfTheBuild() throws {
         try assertRebuilds(
-            files: ["data/schema.txt": "CREATE TABLE j AS SELECT value FROM json_each(readfile('rows.json'));\n",
-                    "data/rows.json": "[1, 2, 3]"],
+            files: [
+                "data/schema.txt": "CREATE TABLE j AS SELECT value FROM json_each(readfile('rows.json'));\n",
+                "data/rows.json": "[1, 2, 3]",
+            ],
             schema: "data/schema.txt", input: "data/rows.json", rows: ("j", 3),
             after: ("data/rows.json", "[1, 2, 3, 4]"), rows: ("j", 4))
     }
@@ -103,14 +107,16 @@ final class ShellFunctionDifferentialTests: XCTestCase {
 
     /// Builds `schema` among `files` (`input` among the inputs, the table with that many rows),
     /// sees the next build skipped, writes `change`, and sees the build after it run.
-    private func assertRebuilds(files: [String: String], schema: String, input: String, rows before: (String, Int),
-                                after change: (path: String, text: String), rows after: (String, Int),
-                                file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertRebuilds(
+        files: [String: String], schema: String, input: String, rows before: (String, Int),
+        after change: (path: String, text: String), rows after: (String, Int),
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let directory = try TemporaryDirectory("shell-inputs", removedAfter: self)
         for (path, text) in files { try directory.write(path, text) }
         try directory.backdateContents()
         var options = BuildOptions(schema: directory.url(schema).path, output: directory.url("out.sqlite").path)
-        options.cacheDirectory = directory.url("cache").path  // the fingerprint in the test's directory
+        options.cacheDirectory = directory.url("cache").path // the fingerprint in the test's directory
         let first = try DatabaseBuilder.build(options)
         XCTAssertTrue(first.inputs.contains { $0.hasSuffix(input) }, "\(first.inputs)", file: file, line: line)
         XCTAssertEqual(first.tables, [BuildSummary.Table(name: before.0, rows: before.1)], file: file, line: line)

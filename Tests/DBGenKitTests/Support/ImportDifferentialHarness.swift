@@ -39,7 +39,10 @@ struct ImportCase {
     /// SQL run after the imports on both sides (e.g. to copy a temp table into main).
     var finalSQL: String = ""
 
-    init(_ name: String, setupSQL: String = "", files: [String: [UInt8]], commands: [ImportScriptCommand], finalSQL: String = "") {
+    init(
+        _ name: String, setupSQL: String = "", files: [String: [UInt8]], commands: [ImportScriptCommand],
+        finalSQL: String = ""
+    ) {
         self.name = name
         self.setupSQL = setupSQL
         self.files = files
@@ -48,7 +51,8 @@ struct ImportCase {
     }
 
     init(_ name: String, setupSQL: String = "", file: String, commands: [ImportScriptCommand], finalSQL: String = "") {
-        self.init(name, setupSQL: setupSQL, files: ["data.csv": Array(file.utf8)], commands: commands, finalSQL: finalSQL)
+        self.init(
+            name, setupSQL: setupSQL, files: ["data.csv": Array(file.utf8)], commands: commands, finalSQL: finalSQL)
     }
 }
 
@@ -65,8 +69,10 @@ enum ImportDifferentialHarness {
     /// sqlite3 reports an error there and carries on, and dbgen must stop with the same
     /// message at the same place (warnings before it equal, content not compared).
     @discardableResult
-    static func assertSameAsSQLite3(_ testCase: ImportCase, expectingError: Bool = false, allowError: Bool = false,
-                                    file: StaticString = #filePath, line: UInt = #line) throws -> ImportOutcome {
+    static func assertSameAsSQLite3(
+        _ testCase: ImportCase, expectingError: Bool = false, allowError: Bool = false,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> ImportOutcome {
         let directory = try TemporaryDirectory("import-diff")
         for (name, bytes) in testCase.files {
             try directory.write(name, Data(bytes))
@@ -75,12 +81,15 @@ enum ImportDifferentialHarness {
         let actual = try runDBGen(testCase, in: directory.url)
         if expectingError || (allowError && actual.error != nil) {
             XCTAssertNotNil(actual.error, "dbgen did not stop: \(testCase.name)", file: file, line: line)
-            XCTAssertEqual(actual.messages, Array(expected.messages.prefix(actual.messages.count)),
-                           "messages differ: \(testCase.name)", file: file, line: line)
+            XCTAssertEqual(
+                actual.messages, Array(expected.messages.prefix(actual.messages.count)),
+                "messages differ: \(testCase.name)", file: file, line: line)
         } else {
             XCTAssertNil(actual.error, "dbgen stopped: \(testCase.name)", file: file, line: line)
-            XCTAssertEqual(actual.content, expected.content, "content differs: \(testCase.name)", file: file, line: line)
-            XCTAssertEqual(actual.messages, expected.messages, "warnings differ: \(testCase.name)", file: file, line: line)
+            XCTAssertEqual(
+                actual.content, expected.content, "content differs: \(testCase.name)", file: file, line: line)
+            XCTAssertEqual(
+                actual.messages, expected.messages, "warnings differ: \(testCase.name)", file: file, line: line)
         }
         return actual
     }
@@ -96,8 +105,9 @@ enum ImportDifferentialHarness {
     static func runSQLite3(_ testCase: ImportCase, in directory: URL) throws -> ImportOutcome {
         let database = directory.appendingPathComponent("expected.sqlite")
         let result = try Oracle.sqlite3.run([database.path], in: directory, stdin: script(testCase))
-        return ImportOutcome(content: try dump(database), messages: coalescedLikeDBGen(normalizedShellMessages(result.stderrText)),
-                             error: nil)
+        return ImportOutcome(
+            content: try dump(database), messages: coalescedLikeDBGen(normalizedShellMessages(result.stderrText)),
+            error: nil)
     }
 
     /// A per-row warning sqlite3 printed: `data.csv:7: expected 2 columns but found 3 - extras ignored`.
@@ -121,7 +131,8 @@ enum ImportDifferentialHarness {
             }
             let words = text.split(separator: " ")
             guard words.count >= 8, words[0] == "expected", words[2] == "columns", words[4] == "found",
-                  let expected = Int(words[1]), let found = Int(words[5]) else { return nil }
+                let expected = Int(words[1]), let found = Int(words[5])
+            else { return nil }
             if text.hasSuffix(" - filling the rest with NULL") {
                 kind = .missingFields
             } else if text.hasSuffix(" - extras ignored") {
@@ -152,8 +163,11 @@ enum ImportDifferentialHarness {
                 let fields = fewest == most ? "\(most) field\(most == 1 ? "" : "s")" : "\(fewest) to \(most) fields"
                 let text: String
                 switch kind {
-                case .missingFields: text = "\(warnings.count) rows had \(fields), expected \(first.expected) - filling the rest with NULL"
-                case .extraFields: text = "\(warnings.count) rows had \(fields), expected \(first.expected) - extras ignored"
+                case .missingFields:
+                    text =
+                        "\(warnings.count) rows had \(fields), expected \(first.expected) - filling the rest with NULL"
+                case .extraFields:
+                    text = "\(warnings.count) rows had \(fields), expected \(first.expected) - extras ignored"
                 case .unescapedQuote: text = "\(warnings.count) unescaped \" characters"
                 }
                 result.append("\(first.file):\(first.line): \(text) (first at line \(first.line))")
@@ -189,13 +203,16 @@ enum ImportDifferentialHarness {
         while !lines.isEmpty {
             let first = lines.removeFirst()
             if first.hasPrefix("Columns renamed during .import ") {
-                let file = first.dropFirst("Columns renamed during .import ".count).replacingOccurrences(of: " due to duplicates:", with: "")
+                let file = first.dropFirst("Columns renamed during .import ".count).replacingOccurrences(
+                    of: " due to duplicates:", with: "")
                 var renames: [String] = []
                 while let next = lines.first, next.hasPrefix("\"") {
                     renames.append(next.hasSuffix(",") ? String(next.dropLast()) : next)
                     lines.removeFirst()
                 }
-                result.append("\(file):RENAME: columns renamed during .import due to duplicates: " + renames.joined(separator: ", "))
+                result.append(
+                    "\(file):RENAME: columns renamed during .import due to duplicates: "
+                        + renames.joined(separator: ", "))
             } else {
                 result.append(first)
             }
@@ -218,7 +235,7 @@ enum ImportDifferentialHarness {
         }
         var options = BuildOptions(schema: schema.path, output: database.path)
         options.force = true
-        options.cacheDirectory = nil  // forced, so no fingerprint is needed: none lands in ~/.cache/dbgen
+        options.cacheDirectory = nil // forced, so no fingerprint is needed: none lands in ~/.cache/dbgen
         options.diagnosticHandler = { messages.append(shellFormat($0.message, $0.location)) }
         do {
             _ = try DatabaseBuilder.build(options)
@@ -248,16 +265,20 @@ enum ImportDifferentialHarness {
     /// `typeof()` and `quote()` of each column.
     static func dump(_ url: URL) throws -> [String] {
         let db = try Connection(path: url.path, readOnly: true)
-        var lines = try query(db, "SELECT 'user_version: ' || user_version FROM pragma_user_version "
-                                  + "UNION ALL SELECT 'application_id: ' || application_id FROM pragma_application_id")
-            .map { $0[0] }
+        var lines = try query(
+            db,
+            "SELECT 'user_version: ' || user_version FROM pragma_user_version "
+                + "UNION ALL SELECT 'application_id: ' || application_id FROM pragma_application_id"
+        )
+        .map { $0[0] }
         let schema = try query(db, "SELECT type, name, tbl_name, quote(sql) FROM sqlite_schema ORDER BY name")
         for row in schema {
             lines.append("schema: " + row.joined(separator: " | "))
         }
         for row in schema where row[0] == "table" && !row[1].hasPrefix("sqlite_") {
             let table = SQLIdentifier.quote(row[1])
-            let columns = try query(db, "SELECT name FROM pragma_table_info(\(SQLIdentifier.quoteLiteral(row[1])))").map { $0[0] }
+            let columns = try query(db, "SELECT name FROM pragma_table_info(\(SQLIdentifier.quoteLiteral(row[1])))").map
+            { $0[0] }
             let selected = columns.map { column -> String in
                 let quoted = SQLIdentifier.quote(column)
                 return "typeof(\(quoted)) || ':' || quote(\(quoted))"

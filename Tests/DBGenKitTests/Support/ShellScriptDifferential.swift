@@ -33,7 +33,8 @@ struct ShellScriptDifferential {
         let database = directory.url("shell.sqlite")
         try? FileManager.default.removeItem(at: database)
         let result = try Oracle.sqlite3.run([database.path], in: directory.url, stdin: script)
-        let content = FileManager.default.fileExists(atPath: database.path)
+        let content =
+            FileManager.default.fileExists(atPath: database.path)
             ? try ImportDifferentialHarness.dump(database) : []
         return ShellOutcome(status: result.status, stderr: result.stderrText, content: content)
     }
@@ -43,13 +44,14 @@ struct ShellScriptDifferential {
         try directory.write("script.txt", script)
         var options = BuildOptions(schema: directory.url("script.txt").path, output: directory.url("dbgen.sqlite").path)
         options.force = true
-        options.cacheDirectory = nil  // forced, so no fingerprint is needed: none lands in ~/.cache/dbgen
+        options.cacheDirectory = nil // forced, so no fingerprint is needed: none lands in ~/.cache/dbgen
         var warnings: [Diagnostic] = []
         options.diagnosticHandler = { warnings.append($0) }
         do {
             _ = try DatabaseBuilder.build(options)
-            return DBGenOutcome(content: try ImportDifferentialHarness.dump(directory.url("dbgen.sqlite")),
-                                error: nil, warnings: warnings)
+            return DBGenOutcome(
+                content: try ImportDifferentialHarness.dump(directory.url("dbgen.sqlite")),
+                error: nil, warnings: warnings)
         } catch let error as DBGenError {
             return DBGenOutcome(content: nil, error: error, warnings: warnings)
         }

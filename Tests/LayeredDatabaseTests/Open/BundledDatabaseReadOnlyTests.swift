@@ -53,7 +53,9 @@ final class BundledDatabaseReadOnlyTests: LayeredDatabaseTestCase {
         let before = bytes(f.bundled)
         let db = try LayeredDatabase(userPath: f.user, templatePath: f.template, bundledPath: f.bundled)
         for sql in ["DETACH bundle", "DETACH DATABASE \"BUNDLE\""] {
-            XCTAssertThrowsError(try db.execute(sql), sql) { XCTAssertEqual(($0 as? SQLiteError)?.resultCode, .SQLITE_AUTH) }
+            XCTAssertThrowsError(try db.execute(sql), sql) {
+                XCTAssertEqual(($0 as? SQLiteError)?.resultCode, .SQLITE_AUTH)
+            }
         }
         XCTAssertThrowsError(try db.execute("ATTACH ? AS bundle", [.text(f.bundled)]))
         XCTAssertEqual(try db.query("SELECT count(*) FROM bundle.food").first?[0], 3)

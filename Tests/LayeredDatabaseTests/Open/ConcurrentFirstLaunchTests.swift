@@ -13,7 +13,8 @@ final class ConcurrentFirstLaunchTests: LayeredDatabaseTestCase {
             let outcomes = LockedResults()
             DispatchQueue.concurrentPerform(iterations: 5) { n in
                 do {
-                    let db = try LayeredDatabase(userPath: f.user, templatePath: f.template, bundledPath: f.bundled, migrator: migrator)
+                    let db = try LayeredDatabase(
+                        userPath: f.user, templatePath: f.template, bundledPath: f.bundled, migrator: migrator)
                     try db.execute("INSERT INTO launch VALUES (?)", [.integer(Int64(n))])
                     outcomes.append(.success(db.installOutcome))
                 } catch {
@@ -27,8 +28,11 @@ final class ConcurrentFirstLaunchTests: LayeredDatabaseTestCase {
             XCTAssertEqual(results.filter { $0 == .success(.alreadyExisted) }.count, 4, "\(results)")
             XCTAssertEqual(try sqlite3(f.user, "PRAGMA integrity_check;"), "ok\n")
             XCTAssertEqual(try sqlite3(f.user, "SELECT count(*) FROM launch; PRAGMA user_version;"), "5\n2\n")
-            XCTAssertEqual(try sqlite3(f.user, "SELECT * FROM user_food;"), try sqlite3(f.template, "SELECT * FROM user_food;"))
-            XCTAssertEqual(try listing(f.directory), ["database.sqlite", "user-template.sqlite", "user.sqlite"], "no temporary file left")
+            XCTAssertEqual(
+                try sqlite3(f.user, "SELECT * FROM user_food;"), try sqlite3(f.template, "SELECT * FROM user_food;"))
+            XCTAssertEqual(
+                try listing(f.directory), ["database.sqlite", "user-template.sqlite", "user.sqlite"],
+                "no temporary file left")
         }
     }
 

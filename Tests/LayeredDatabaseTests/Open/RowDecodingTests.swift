@@ -18,7 +18,10 @@ final class RowDecodingTests: LayeredDatabaseTestCase {
     }
 
     func testTypedSubscripts() throws {
-        let row = try XCTUnwrap(try database().query("SELECT pk, name, desc, 1.5 AS ratio, x'00ff' AS bytes, \"group\" FROM bundle.food WHERE pk = 2").first)
+        let row = try XCTUnwrap(
+            try database().query(
+                "SELECT pk, name, desc, 1.5 AS ratio, x'00ff' AS bytes, \"group\" FROM bundle.food WHERE pk = 2"
+            ).first)
         XCTAssertEqual(try row["name", as: String.self], "Bread")
         XCTAssertEqual(try row["NAME", as: String.self], "Bread", "case-insensitive, like SQLite")
         XCTAssertEqual(try row["pk", as: Int.self], 2)
@@ -32,9 +35,12 @@ final class RowDecodingTests: LayeredDatabaseTestCase {
     }
 
     func testMismatchesThrowNamingTheColumn() throws {
-        let row = try XCTUnwrap(try database().query("SELECT pk, name, desc, 300 AS big FROM bundle.food WHERE pk = 2").first)
-        for (attempt, column) in [({ _ = try row["name", as: Int.self] }, "name"), ({ _ = try row["desc", as: String.self] }, "desc"),
-                                  ({ _ = try row["big", as: UInt8.self] }, "big"), ({ _ = try row["missing", as: String.self] }, "missing")] {
+        let row = try XCTUnwrap(
+            try database().query("SELECT pk, name, desc, 300 AS big FROM bundle.food WHERE pk = 2").first)
+        for (attempt, column) in [
+            ({ _ = try row["name", as: Int.self] }, "name"), ({ _ = try row["desc", as: String.self] }, "desc"),
+            ({ _ = try row["big", as: UInt8.self] }, "big"), ({ _ = try row["missing", as: String.self] }, "missing"),
+        ] {
             XCTAssertThrowsError(try attempt()) { error in
                 XCTAssertTrue(error is DecodingError, "\(error)")
                 XCTAssertTrue("\(error)".contains(column), "\(error)")
@@ -43,12 +49,19 @@ final class RowDecodingTests: LayeredDatabaseTestCase {
     }
 
     func testDecodingRowsIntoADecodable() throws {
-        let foods = try database().query("SELECT pk, \"group\", name, desc FROM bundle.food ORDER BY pk").map { try $0.decode(Food.self) }
-        XCTAssertEqual(foods, [Food(pk: 1, group: 10, name: "Apple", desc: "fruit"), Food(pk: 2, group: 20, name: "Bread", desc: nil),
-                               Food(pk: 3, group: 10, name: "Pear", desc: "fruit")])
+        let foods = try database().query("SELECT pk, \"group\", name, desc FROM bundle.food ORDER BY pk").map {
+            try $0.decode(Food.self)
+        }
+        XCTAssertEqual(
+            foods,
+            [
+                Food(pk: 1, group: 10, name: "Apple", desc: "fruit"), Food(pk: 2, group: 20, name: "Bread", desc: nil),
+                Food(pk: 3, group: 10, name: "Pear", desc: "fruit"),
+            ])
         // A missing optional column is nil; a missing required one throws.
-        XCTAssertEqual(try database().query("SELECT pk, name FROM bundle.food WHERE pk = 1")[0].decode(Food.self),
-                       Food(pk: 1, group: nil, name: "Apple", desc: nil))
+        XCTAssertEqual(
+            try database().query("SELECT pk, name FROM bundle.food WHERE pk = 1")[0].decode(Food.self),
+            Food(pk: 1, group: nil, name: "Apple", desc: nil))
         XCTAssertThrowsError(try database().query("SELECT pk FROM bundle.food WHERE pk = 1")[0].decode(Food.self))
     }
 }

@@ -8,11 +8,16 @@ final class UnionViewTests: LayeredDatabaseTestCase {
         let f = try Fixture.make(self)
         let db = try LayeredDatabase(userPath: f.user, templatePath: f.template, bundledPath: f.bundled)
         let sql = try db.createUnionView(named: "all_food", bundledTable: "food", userTable: "user_food")
-        XCTAssertEqual(sql, #"CREATE TEMP VIEW "all_food" AS SELECT "pk", "group", "name", "desc" FROM "bundle"."food" UNION ALL SELECT "pk", "group", "name", "desc" FROM "main"."user_food""#)
+        XCTAssertEqual(
+            sql,
+            #"CREATE TEMP VIEW "all_food" AS SELECT "pk", "group", "name", "desc" FROM "bundle"."food" UNION ALL SELECT "pk", "group", "name", "desc" FROM "main"."user_food""#
+        )
         try db.execute("INSERT INTO user_food VALUES (2000, 10, 'My apple pie', NULL)")
         let rows = try db.query(#"SELECT pk, "group", name, desc FROM all_food ORDER BY pk"#)
         // Oracle: sqlite3 computes the same union from the two files.
-        let expected = try sqlite3(f.user, """
+        let expected = try sqlite3(
+            f.user,
+            """
             ATTACH '\(f.bundled)' AS b;
             SELECT pk, "group", name, desc FROM b.food UNION ALL SELECT pk, "group", name, desc FROM main.user_food ORDER BY pk;
             """)
@@ -27,18 +32,29 @@ final class UnionViewTests: LayeredDatabaseTestCase {
 
     func testExplicitColumnsWithAwkwardNamesAndSourceColumn() throws {
         let f = try Fixture.make(self)
-        try sqlite3(f.template, #"CREATE TABLE "my ""odd"" table" ("pk" INTEGER, "na me" TEXT); INSERT INTO "my ""odd"" table" VALUES (7, 'mine');"#)
-        let db = try LayeredDatabase(userPath: f.user, templatePath: f.template, bundledPath: f.bundled, bundleName: "shipped")
+        try sqlite3(
+            f.template,
+            #"CREATE TABLE "my ""odd"" table" ("pk" INTEGER, "na me" TEXT); INSERT INTO "my ""odd"" table" VALUES (7, 'mine');"#
+        )
+        let db = try LayeredDatabase(
+            userPath: f.user, templatePath: f.template, bundledPath: f.bundled, bundleName: "shipped")
         // The user table's column is "na me", not "name": explicit columns must exist in both
         // (SQLite would otherwise read "name" as the string 'name').
-        XCTAssertThrowsError(try db.createUnionView(named: "v", columns: ["pk", "name"], bundledTable: "food", userTable: "my \"odd\" table")) {
+        XCTAssertThrowsError(
+            try db.createUnionView(
+                named: "v", columns: ["pk", "name"], bundledTable: "food", userTable: "my \"odd\" table")
+        ) {
             XCTAssertEqual(($0 as? SQLiteError)?.message, "no such column: name in main.my \"odd\" table")
         }
         try db.execute(#"ALTER TABLE "my ""odd"" table" RENAME COLUMN "na me" TO "name""#)
-        try db.createUnionView(named: "all \"odd\"", columns: ["pk", "name"], bundledTable: "food", userTable: "my \"odd\" table", sourceColumn: "from")
+        try db.createUnionView(
+            named: "all \"odd\"", columns: ["pk", "name"], bundledTable: "food", userTable: "my \"odd\" table",
+            sourceColumn: "from")
         let rows = try db.query(#"SELECT * FROM "all ""odd""" ORDER BY pk"#)
         XCTAssertEqual(rows.first?.columnNames, ["pk", "name", "from"])
-        XCTAssertEqual(rows.map { $0.values }, [[1, "Apple", "shipped"], [2, "Bread", "shipped"], [3, "Pear", "shipped"], [7, "mine", "main"]])
+        XCTAssertEqual(
+            rows.map { $0.values },
+            [[1, "Apple", "shipped"], [2, "Bread", "shipped"], [3, "Pear", "shipped"], [7, "mine", "main"]])
     }
 
     func testMissingBundledTableIsAnError() throws {

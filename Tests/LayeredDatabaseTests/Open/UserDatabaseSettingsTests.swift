@@ -21,7 +21,8 @@ final class UserDatabaseSettingsTests: LayeredDatabaseTestCase {
         let plain = try Connection(path: directory.appendingPathComponent("plain.sqlite").path, create: true)
         XCTAssertEqual(try plain.scalar("PRAGMA recursive_triggers"), 1)
         try plain.execute("CREATE TABLE t(x)")
-        XCTAssertEqual(try plain.scalar("PRAGMA auto_vacuum"), 1, "FULL, as Apple's DEFAULT_AUTOVACUUM gives a new database")
+        XCTAssertEqual(
+            try plain.scalar("PRAGMA auto_vacuum"), 1, "FULL, as Apple's DEFAULT_AUTOVACUUM gives a new database")
     }
 
     func testTheUserDatabaseSetsRecursiveTriggersAndAutoVacuum() throws {
@@ -29,8 +30,10 @@ final class UserDatabaseSettingsTests: LayeredDatabaseTestCase {
         let database = try LayeredDatabase(userPath: fixture.user, templatePath: nil, bundledPath: fixture.bundled)
         XCTAssertEqual(try database.connection.scalar("PRAGMA recursive_triggers"), 0)
         try database.execute("CREATE TABLE user_food(pk INTEGER PRIMARY KEY, name TEXT)")
-        XCTAssertEqual(try database.connection.scalar("PRAGMA main.auto_vacuum"), 0, "a user database created empty: NONE")
-        XCTAssertEqual(try sqlite3(fixture.user, "PRAGMA auto_vacuum;"), "0\n", "in the file, read by the sqlite3 shell")
+        XCTAssertEqual(
+            try database.connection.scalar("PRAGMA main.auto_vacuum"), 0, "a user database created empty: NONE")
+        XCTAssertEqual(
+            try sqlite3(fixture.user, "PRAGMA auto_vacuum;"), "0\n", "in the file, read by the sqlite3 shell")
     }
 
     /// With recursive_triggers ON, `INSERT OR REPLACE` fires the DELETE trigger of the row it
@@ -46,7 +49,8 @@ final class UserDatabaseSettingsTests: LayeredDatabaseTestCase {
         let oracleCopy = fixture.directory.appendingPathComponent("oracle.sqlite").path
         try FileManager.default.copyItem(atPath: fixture.template, toPath: oracleCopy)
         let expected = try sqlite3(oracleCopy, replace + " SELECT count(*) FROM deleted_log;")
-        let database = try LayeredDatabase(userPath: fixture.user, templatePath: fixture.template, bundledPath: fixture.bundled)
+        let database = try LayeredDatabase(
+            userPath: fixture.user, templatePath: fixture.template, bundledPath: fixture.bundled)
         try database.execute(replace)
         XCTAssertEqual("\(try database.connection.scalar("SELECT count(*) FROM deleted_log")!.shellText)\n", expected)
         XCTAssertEqual(expected, "0\n")

@@ -29,14 +29,16 @@ enum AppleSQLiteDefaults {
     /// the build option. Errors (a file that is not a database, a lock) are cleared by the
     /// final `SELECT 1`, since SQLite fails the open on an auto-extension's leftover error:
     /// the code under test meets them where it reads the file, as it would on Apple's.
-    private static let entryPoint: @convention(c) (OpaquePointer?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, OpaquePointer?) -> Int32 = { db, _, _ in
-        sqlite3_exec(db, "PRAGMA recursive_triggers = ON", nil, nil, nil)
-        sqlite3_exec(db, "PRAGMA query_only = ON", nil, nil, nil)
-        sqlite3_exec(db, "PRAGMA auto_vacuum = FULL", nil, nil, nil)
-        sqlite3_exec(db, "PRAGMA query_only = OFF", nil, nil, nil)
-        sqlite3_exec(db, "SELECT 1", nil, nil, nil)
-        return SQLITE_OK
-    }
+    private static let entryPoint:
+        @convention(c) (OpaquePointer?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, OpaquePointer?) -> Int32 =
+            { db, _, _ in
+                sqlite3_exec(db, "PRAGMA recursive_triggers = ON", nil, nil, nil)
+                sqlite3_exec(db, "PRAGMA query_only = ON", nil, nil, nil)
+                sqlite3_exec(db, "PRAGMA auto_vacuum = FULL", nil, nil, nil)
+                sqlite3_exec(db, "PRAGMA query_only = OFF", nil, nil, nil)
+                sqlite3_exec(db, "SELECT 1", nil, nil, nil)
+                return SQLITE_OK
+            }
 
     private static var function: @convention(c) () -> Void {
         unsafeBitCast(entryPoint, to: (@convention(c) () -> Void).self)
@@ -74,10 +76,12 @@ final class ForeignConnection {
 
     init(path: String) throws {
         var handle: OpaquePointer?
-        let status = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        let status = sqlite3_open_v2(
+            path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
         guard status == SQLITE_OK, let handle else {
             sqlite3_close_v2(handle)
-            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot open \(path): result code \(status)"])
+            throw CocoaError(
+                .fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot open \(path): result code \(status)"])
         }
         self.handle = handle
     }

@@ -7,11 +7,14 @@ import XCTest
 final class DatabaseUpdaterTests: LayeredDatabaseTestCase {
     func testInstalledNewerDatabaseIsAttachedAndStaysReadOnly() throws {
         let fixture = try UpdateFixture.make(self)
-        let v8 = try fixture.version("v8.sqlite", "INSERT INTO food VALUES (4, 30, 'Kiwi', NULL); PRAGMA user_version = 8;")
+        let v8 = try fixture.version(
+            "v8.sqlite", "INSERT INTO food VALUES (4, 30, 'Kiwi', NULL); PRAGMA user_version = 8;")
         XCTAssertEqual(try fixture.attachedVersion(), 7)
         XCTAssertEqual(try fixture.updater.installDatabase(at: v8).userVersion, 8)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: fixture.updates).sorted(), UpdateFixture.installedFiles)
-        let database = try LayeredDatabase(userPath: fixture.user, bundledPath: fixture.bundled, updatesDirectory: fixture.updates)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: fixture.updates).sorted(), UpdateFixture.installedFiles)
+        let database = try LayeredDatabase(
+            userPath: fixture.user, bundledPath: fixture.bundled, updatesDirectory: fixture.updates)
         XCTAssertEqual(database.databaseInEffect.path, fixture.installed)
         XCTAssertEqual(database.databaseInEffect.userVersion, 8)
         XCTAssertTrue(database.databaseInEffect.isInstalledUpdate)
@@ -35,9 +38,16 @@ final class DatabaseUpdaterTests: LayeredDatabaseTestCase {
 
     func testPatchIsAppliedToTheDatabaseInEffectInOneTransaction() throws {
         let fixture = try UpdateFixture.make(self)
-        let v8 = try fixture.version("v8.sqlite", "UPDATE food SET name = 'Green apple', desc = 256.09000000000003 WHERE pk = 1; DELETE FROM food WHERE pk = 2; PRAGMA user_version = 8;")
-        let v9 = try fixture.version("v9.sqlite", "UPDATE food SET name = 'Green apple', desc = 256.09000000000003 WHERE pk = 1; DELETE FROM food WHERE pk = 2; INSERT INTO food VALUES (5, 1, 'Fig', x'00'); PRAGMA user_version = 9;")
-        let patch78 = fixture.directory.appendingPathComponent("7-8.sql").path, patch89 = fixture.directory.appendingPathComponent("8-9.sql").path
+        let v8 = try fixture.version(
+            "v8.sqlite",
+            "UPDATE food SET name = 'Green apple', desc = 256.09000000000003 WHERE pk = 1; DELETE FROM food WHERE pk = 2; PRAGMA user_version = 8;"
+        )
+        let v9 = try fixture.version(
+            "v9.sqlite",
+            "UPDATE food SET name = 'Green apple', desc = 256.09000000000003 WHERE pk = 1; DELETE FROM food WHERE pk = 2; INSERT INTO food VALUES (5, 1, 'Fig', x'00'); PRAGMA user_version = 9;"
+        )
+        let patch78 = fixture.directory.appendingPathComponent("7-8.sql").path,
+            patch89 = fixture.directory.appendingPathComponent("8-9.sql").path
         try BuiltPatch.write(old: fixture.bundled, new: v8, to: patch78)
         try BuiltPatch.write(old: v8, new: v9, to: patch89)
         XCTAssertEqual(try fixture.updater.installPatch(at: patch78).userVersion, 8)
@@ -50,13 +60,17 @@ final class DatabaseUpdaterTests: LayeredDatabaseTestCase {
         try FileManager.default.createDirectory(atPath: fixture.updates, withIntermediateDirectories: true)
         // What kill -9 leaves: the temporary, its journal and its sidecar lock, the install
         // lock, a temporary of an earlier version (no sidecar), a half-written content record.
-        for junk in [".database.sqlite.update-AbC123", ".database.sqlite.update-AbC123-journal",
-                     ".database.sqlite.update-AbC123.lock", ".database.sqlite.lock", ".database.sqlite.update-Old123",
-                     "..database.sqlite.content.tmp-Rec123"] {
-            XCTAssertTrue(FileManager.default.createFile(atPath: fixture.updates + "/" + junk, contents: Data("half".utf8)))
+        for junk in [
+            ".database.sqlite.update-AbC123", ".database.sqlite.update-AbC123-journal",
+            ".database.sqlite.update-AbC123.lock", ".database.sqlite.lock", ".database.sqlite.update-Old123",
+            "..database.sqlite.content.tmp-Rec123",
+        ] {
+            XCTAssertTrue(
+                FileManager.default.createFile(atPath: fixture.updates + "/" + junk, contents: Data("half".utf8)))
         }
         try fixture.updater.installDatabase(at: try fixture.version("v8.sqlite", "PRAGMA user_version = 8;"))
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: fixture.updates).sorted(), UpdateFixture.installedFiles)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: fixture.updates).sorted(), UpdateFixture.installedFiles)
     }
 
     /// The install lock is a file of its own (never a database SQLite opens): an install waits
@@ -65,13 +79,18 @@ final class DatabaseUpdaterTests: LayeredDatabaseTestCase {
         let fixture = try UpdateFixture.make(self)
         try FileManager.default.createDirectory(atPath: fixture.updates, withIntermediateDirectories: true)
         let ready = fixture.directory.appendingPathComponent("holder-ready").path
-        let holder = try ProcessRunner.start(try Oracle.python3.path(), ["-c", """
-            import fcntl, sys, time
-            f = open(sys.argv[1], "a")
-            fcntl.flock(f, fcntl.LOCK_EX)
-            open(sys.argv[2], "w").close()
-            time.sleep(120)
-            """, fixture.updates + "/.database.sqlite.lock", ready])
+        let holder = try ProcessRunner.start(
+            try Oracle.python3.path(),
+            [
+                "-c",
+                """
+                import fcntl, sys, time
+                f = open(sys.argv[1], "a")
+                fcntl.flock(f, fcntl.LOCK_EX)
+                open(sys.argv[2], "w").close()
+                time.sleep(120)
+                """, fixture.updates + "/.database.sqlite.lock", ready,
+            ])
         defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL); holder.waitUntilExit() } }
         let deadline = Date().addingTimeInterval(20)
         while !FileManager.default.fileExists(atPath: ready), holder.isRunning, Date() < deadline { usleep(10_000) }
@@ -91,21 +110,27 @@ final class DatabaseUpdaterTests: LayeredDatabaseTestCase {
         holder.waitUntilExit()
         XCTAssertEqual(finished.wait(timeout: .now() + 30), .success)
         XCTAssertEqual(results.installed, [8], "\(results.errors)")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: fixture.updates).sorted(), UpdateFixture.installedFiles)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: fixture.updates).sorted(), UpdateFixture.installedFiles)
     }
 
     func testConcurrentInstallsEndConsistent() throws {
         let fixture = try UpdateFixture.make(self)
-        let versions = try (8...13).map { try fixture.version("v\($0).sqlite", "INSERT INTO version VALUES (\($0)); PRAGMA user_version = \($0);") }
+        let versions = try (8...13).map {
+            try fixture.version("v\($0).sqlite", "INSERT INTO version VALUES (\($0)); PRAGMA user_version = \($0);")
+        }
         let results = ResultsBox()
         DispatchQueue.concurrentPerform(iterations: versions.count) { index in
-            do { results.add(try fixture.updater.installDatabase(at: versions[index]).userVersion) } catch { results.add(error) }
+            do { results.add(try fixture.updater.installDatabase(at: versions[index]).userVersion) } catch {
+                results.add(error)
+            }
         }
         XCTAssertTrue(results.installed.contains(13), "the newest is installed whatever the order")
         for error in results.errors {
             guard case .notNewer? = error as? LayeredDatabaseError else { return XCTFail("\(error)") }
         }
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: fixture.updates).sorted(), UpdateFixture.installedFiles)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: fixture.updates).sorted(), UpdateFixture.installedFiles)
         XCTAssertEqual(try sqlite3(fixture.installed, "PRAGMA quick_check; SELECT max(ver) FROM version;"), "ok\n13\n")
     }
 }
@@ -123,19 +148,25 @@ final class ResultsBox: @unchecked Sendable {
 final class ShippedDatabaseAttachmentTests: LayeredDatabaseTestCase {
     func testAttachesTheNewerUpdateReadOnlyToABorrowedHandle() throws {
         let fixture = try UpdateFixture.make(self)
-        try fixture.updater.installDatabase(at: try fixture.version("v8.sqlite", "INSERT INTO food VALUES (9, 0, 'Plum', NULL); PRAGMA user_version = 8;"))
+        try fixture.updater.installDatabase(
+            at: try fixture.version(
+                "v8.sqlite", "INSERT INTO food VALUES (9, 0, 'Plum', NULL); PRAGMA user_version = 8;"))
         let owner = try Connection(path: fixture.user)
-        let inEffect = try ShippedDatabaseAttachment.attach(to: try owner.openHandle(), bundledPath: fixture.bundled,
-                                                            updatesDirectory: fixture.updates, as: "shipped")
+        let inEffect = try ShippedDatabaseAttachment.attach(
+            to: try owner.openHandle(), bundledPath: fixture.bundled,
+            updatesDirectory: fixture.updates, as: "shipped")
         XCTAssertTrue(inEffect.isInstalledUpdate)
         XCTAssertEqual(try owner.scalar("SELECT name FROM shipped.food WHERE pk = 9"), "Plum")
         XCTAssertThrowsError(try owner.execute("DELETE FROM shipped.food")) {
             XCTAssertTrue(($0 as? SQLiteError)?.isReadOnly ?? false, "\($0)")
         }
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: fixture.updates).sorted(), UpdateFixture.installedFiles)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: fixture.updates).sorted(), UpdateFixture.installedFiles)
         let borrowed = Connection(borrowing: try owner.openHandle())
         borrowed.close()
-        XCTAssertEqual(try owner.scalar("SELECT count(*) FROM shipped.food"), 4, "closing a borrowing wrapper leaves the handle open")
+        XCTAssertEqual(
+            try owner.scalar("SELECT count(*) FROM shipped.food"), 4,
+            "closing a borrowing wrapper leaves the handle open")
     }
 }
 
@@ -144,11 +175,15 @@ final class ShippedDatabaseAttachmentTests: LayeredDatabaseTestCase {
 final class UpdateJournalModeTests: LayeredDatabaseTestCase {
     func testWALDownloadIsInstalledInRollbackJournalMode() throws {
         let fixture = try UpdateFixture.make(self)
-        let wal = try fixture.version("wal.sqlite", "PRAGMA journal_mode = WAL; INSERT INTO food VALUES (8, 1, 'Date', NULL); PRAGMA user_version = 8;")
-        XCTAssertEqual(Array(FileManager.default.contents(atPath: wal)!.prefix(20).suffix(2)), [2, 2], "the download is WAL")
+        let wal = try fixture.version(
+            "wal.sqlite",
+            "PRAGMA journal_mode = WAL; INSERT INTO food VALUES (8, 1, 'Date', NULL); PRAGMA user_version = 8;")
+        XCTAssertEqual(
+            Array(FileManager.default.contents(atPath: wal)!.prefix(20).suffix(2)), [2, 2], "the download is WAL")
         XCTAssertEqual(try fixture.updater.installDatabase(at: wal).userVersion, 8)
         XCTAssertEqual(Array(FileManager.default.contents(atPath: fixture.installed)!.prefix(20).suffix(2)), [1, 1])
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: fixture.updates).sorted(), UpdateFixture.installedFiles)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: fixture.updates).sorted(), UpdateFixture.installedFiles)
         XCTAssertEqual(try sqlite3(fixture.installed, "SELECT name FROM food WHERE pk = 8;"), "Date\n")
     }
 }

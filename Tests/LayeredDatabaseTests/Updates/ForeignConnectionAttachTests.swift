@@ -15,8 +15,9 @@ final class ForeignConnectionAttachTests: LayeredDatabaseTestCase {
     func testAttachesReadOnlyToAHandleOpenedWithoutTheURIFlag() throws {
         let fixture = try UpdateFixture.make(self)
         let foreign = try ForeignConnection(path: fixture.user), handle = foreign.handle
-        defer { withExtendedLifetime(foreign) {} }   // closes the handle when released
-        let inEffect = try ShippedDatabaseAttachment.attach(to: handle, bundledPath: fixture.bundled, updatesDirectory: fixture.updates)
+        defer { withExtendedLifetime(foreign) {} } // closes the handle when released
+        let inEffect = try ShippedDatabaseAttachment.attach(
+            to: handle, bundledPath: fixture.bundled, updatesDirectory: fixture.updates)
         XCTAssertFalse(inEffect.isInstalledUpdate)
         let connection = Connection(borrowing: handle)
         XCTAssertEqual(try connection.scalar("SELECT name FROM bundle.food WHERE pk = 1"), "Apple")
@@ -30,10 +31,12 @@ final class ForeignConnectionAttachTests: LayeredDatabaseTestCase {
     /// nothing and creates no file: never a writable attachment.
     func testWithoutURIFilenamesTheAttachFailsAndAttachesNothing() throws {
         guard ProcessInfo.processInfo.environment[Self.childVariable] == nil else { return }
-        let result = try ProcessRunner.run(CommandLine.arguments[0], ["LayeredDatabaseTests.ForeignConnectionAttachTests/testChild"],
-                                           environment: [Self.childVariable: "1", AppleSQLiteDefaults.environmentVariable: "0"])
+        let result = try ProcessRunner.run(
+            CommandLine.arguments[0], ["LayeredDatabaseTests.ForeignConnectionAttachTests/testChild"],
+            environment: [Self.childVariable: "1", AppleSQLiteDefaults.environmentVariable: "0"])
         XCTAssertEqual(result.status, 0, result.stdoutText + result.stderrText)
-        XCTAssertTrue((result.stdoutText + result.stderrText).contains("NO-URI-CHILD-OK"), result.stdoutText + result.stderrText)
+        XCTAssertTrue(
+            (result.stdoutText + result.stderrText).contains("NO-URI-CHILD-OK"), result.stdoutText + result.stderrText)
     }
 
     /// Runs only in the child process (a no-op otherwise).
@@ -42,10 +45,14 @@ final class ForeignConnectionAttachTests: LayeredDatabaseTestCase {
         XCTAssertTrue(SQLiteLibrary.setURIFilenames(false), "must run before SQLite initializes")
         let fixture = try UpdateFixture.make(self)
         let foreign = try ForeignConnection(path: fixture.user), handle = foreign.handle
-        defer { withExtendedLifetime(foreign) {} }   // closes the handle when released
+        defer { withExtendedLifetime(foreign) {} } // closes the handle when released
         let before = try listing(fixture.directory)
-        XCTAssertThrowsError(try ShippedDatabaseAttachment.attach(to: handle, bundledPath: fixture.bundled, updatesDirectory: nil)) {
-            guard case .bundledDatabaseUnreadable(fixture.bundled, let reason)? = $0 as? LayeredDatabaseError else { return XCTFail("\($0)") }
+        XCTAssertThrowsError(
+            try ShippedDatabaseAttachment.attach(to: handle, bundledPath: fixture.bundled, updatesDirectory: nil)
+        ) {
+            guard case .bundledDatabaseUnreadable(fixture.bundled, let reason)? = $0 as? LayeredDatabaseError else {
+                return XCTFail("\($0)")
+            }
             XCTAssertTrue(reason.contains("does not interpret URI filenames"), reason)
         }
         XCTAssertEqual(try Connection(borrowing: handle).query("PRAGMA database_list").count, 1, "nothing attached")
@@ -53,4 +60,3 @@ final class ForeignConnectionAttachTests: LayeredDatabaseTestCase {
         print("NO-URI-CHILD-OK")
     }
 }
-

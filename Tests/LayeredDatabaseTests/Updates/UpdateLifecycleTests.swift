@@ -11,8 +11,12 @@ final class UpdateLifecycleTests: LayeredDatabaseTestCase {
 
     override func setUpWithError() throws {
         fixture = try UpdateFixture.make(self)
-        v8 = try fixture.version("v8.sqlite", "UPDATE food SET name = 'Green apple' WHERE pk = 1; PRAGMA user_version = 8;")
-        v9 = try fixture.version("v9.sqlite", "UPDATE food SET name = 'Green apple' WHERE pk = 1; INSERT INTO food VALUES (5, 1, 'Fig', NULL); PRAGMA user_version = 9;")
+        v8 = try fixture.version(
+            "v8.sqlite", "UPDATE food SET name = 'Green apple' WHERE pk = 1; PRAGMA user_version = 8;")
+        v9 = try fixture.version(
+            "v9.sqlite",
+            "UPDATE food SET name = 'Green apple' WHERE pk = 1; INSERT INTO food VALUES (5, 1, 'Fig', NULL); PRAGMA user_version = 9;"
+        )
     }
 
     private func patch(_ old: String, _ new: String, _ name: String) throws -> String {
@@ -28,7 +32,8 @@ final class UpdateLifecycleTests: LayeredDatabaseTestCase {
         let header = try XCTUnwrap(try PatchHeader.read(fromPatchAt: patch78))
         XCTAssertEqual(header.base, PatchHeader.Version(userVersion: 7, sha256: try BuiltPatch.sha256(fixture.bundled)))
         XCTAssertEqual(header.target, PatchHeader.Version(userVersion: 8, sha256: try BuiltPatch.sha256(v8)))
-        XCTAssertTrue(try String(contentsOfFile: patch78, encoding: .utf8).hasPrefix(header.text + "BEGIN TRANSACTION;\n"))
+        XCTAssertTrue(
+            try String(contentsOfFile: patch78, encoding: .utf8).hasPrefix(header.text + "BEGIN TRANSACTION;\n"))
     }
 
     func testReinstallingThePatchOrTheFileChangesNothingAndSaysSo() throws {
@@ -55,7 +60,10 @@ final class UpdateLifecycleTests: LayeredDatabaseTestCase {
         let patch89 = try patch(v8, v9, "8-9.sql")
         let before = fixture.snapshot()
         XCTAssertThrowsError(try fixture.updater.installPatch(at: patch89)) { error in
-            guard case .patchForAnotherBase(patch89, let base, let target, 7, fixture.bundled)? = error as? LayeredDatabaseError else {
+            guard
+                case .patchForAnotherBase(patch89, let base, let target, 7, fixture.bundled)? = error
+                    as? LayeredDatabaseError
+            else {
                 return XCTFail("\(error)")
             }
             XCTAssertEqual([base.userVersion, target.userVersion], [8, 9])
@@ -68,7 +76,9 @@ final class UpdateLifecycleTests: LayeredDatabaseTestCase {
         let other7 = try fixture.version("other7.sqlite", "DELETE FROM food WHERE pk = 3;")
         let patchOther = try patch(other7, v8, "other-8.sql")
         XCTAssertThrowsError(try fixture.updater.installPatch(at: patchOther)) {
-            guard case .patchForAnotherBase(_, _, _, 7, _)? = $0 as? LayeredDatabaseError else { return XCTFail("\($0)") }
+            guard case .patchForAnotherBase(_, _, _, 7, _)? = $0 as? LayeredDatabaseError else {
+                return XCTFail("\($0)")
+            }
             XCTAssertTrue(($0 as! LayeredDatabaseError).message.contains("with other content"))
         }
         XCTAssertEqual(fixture.snapshot(), before)
@@ -76,8 +86,11 @@ final class UpdateLifecycleTests: LayeredDatabaseTestCase {
 
     func testAMalformedHeaderIsAnErrorAtItsLine() throws {
         let path = fixture.directory.appendingPathComponent("bad.sql").path
-        try Data("-- dbgen diff base: user_version=7 sha256=xyz\n-- dbgen diff target: user_version=8 sha256=\(String(repeating: "a", count: 64))\nPRAGMA user_version=8;\n".utf8)
-            .write(to: URL(fileURLWithPath: path))
+        try Data(
+            "-- dbgen diff base: user_version=7 sha256=xyz\n-- dbgen diff target: user_version=8 sha256=\(String(repeating: "a", count: 64))\nPRAGMA user_version=8;\n"
+                .utf8
+        )
+        .write(to: URL(fileURLWithPath: path))
         XCTAssertThrowsError(try fixture.updater.installPatch(at: path)) {
             let error = $0 as? LayeredDatabaseError
             XCTAssertEqual(error?.path, path)
@@ -89,7 +102,8 @@ final class UpdateLifecycleTests: LayeredDatabaseTestCase {
     /// The error's fields are separate: a patch statement's line is `line`, never part of `path`.
     func testPathLineAndMessageAreSeparateFields() throws {
         let path = fixture.directory.appendingPathComponent("failing.sql").path
-        try Data("PRAGMA user_version = 9;\nINSERT INTO food VALUES (1, 0, 'dup', NULL);\n".utf8).write(to: URL(fileURLWithPath: path))
+        try Data("PRAGMA user_version = 9;\nINSERT INTO food VALUES (1, 0, 'dup', NULL);\n".utf8).write(
+            to: URL(fileURLWithPath: path))
         XCTAssertThrowsError(try fixture.updater.installPatch(at: path)) {
             let error = $0 as? LayeredDatabaseError
             XCTAssertEqual(error?.path, path)

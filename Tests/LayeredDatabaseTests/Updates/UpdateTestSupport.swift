@@ -18,7 +18,9 @@ struct UpdateFixture {
     static func make(_ test: XCTestCase) throws -> UpdateFixture {
         let fixture = UpdateFixture(directory: try TemporaryDirectory("updates '\"", removedAfter: test).url)
         try sqlite3(fixture.bundled, bundledSchema)
-        try sqlite3(fixture.user, "CREATE TABLE user_food(pk INTEGER PRIMARY KEY, name TEXT); INSERT INTO user_food VALUES (1, 'mine');")
+        try sqlite3(
+            fixture.user,
+            "CREATE TABLE user_food(pk INTEGER PRIMARY KEY, name TEXT); INSERT INTO user_food VALUES (1, 'mine');")
         return fixture
     }
 
@@ -54,12 +56,17 @@ struct UpdateFixture {
 enum BuiltPatch {
     static func write(old: String, new: String, to path: String) throws {
         let result = try BuiltProducts.run("dbgen", ["diff", old, new])
-        guard result.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "dbgen diff: \(result.stderrText)"]) }
+        guard result.status == 0 else {
+            throw CocoaError(
+                .fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "dbgen diff: \(result.stderrText)"])
+        }
         try result.stdout.write(to: URL(fileURLWithPath: path))
     }
 
     static func sha256(_ path: String) throws -> String {
-        try Oracle.python3.output(["-c", "import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], 'rb').read()).hexdigest())", path])
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        try Oracle.python3.output([
+            "-c", "import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], 'rb').read()).hexdigest())", path,
+        ])
+        .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -16,8 +16,9 @@ final class AppleAvailabilityTests: XCTestCase {
 
     func testEverySQLiteCallIsDeclaredAndAvailableOnTheDeclaredPlatforms() throws {
         let declared = try SwiftSourceScanner.declaredPlatforms()
-        XCTAssertEqual(declared, ["iOS": [13], "macOS": [10, 15], "tvOS": [13], "watchOS": [7], "visionOS": [1]],
-                       "the platforms GRDB 7 declares; update this test with the manifest")
+        XCTAssertEqual(
+            declared, ["iOS": [13], "macOS": [10, 15], "tvOS": [13], "watchOS": [7], "visionOS": [1]],
+            "the platforms GRDB 7 declares; update this test with the manifest")
         let shim = try SwiftSourceScanner.files(under: "Sources/CSQLite", extensions: ["h"])
         let appleBlock = try Self.appleDeclarations()
         var problems: [String] = []
@@ -26,27 +27,36 @@ final class AppleAvailabilityTests: XCTestCase {
             var files = try directories.flatMap { try SwiftSourceScanner.files(under: $0) }
             if appLinked { files += shim }
             for file in files {
-                XCTAssertTrue(file.code.allSatisfy { $0 < 128 }, "\(file.path): code outside comments and strings is ASCII")
+                XCTAssertTrue(
+                    file.code.allSatisfy { $0 < 128 }, "\(file.path): code outside comments and strings is ASCII")
                 for call in SwiftSourceScanner.calls(matching: "sqlite3[A-Za-z0-9_]*", in: file) {
                     if file.path.hasSuffix("shim.h"), appleBlock.range.contains(file.line(of: call.offset)) { continue }
                     seen.insert(call.name)
                     let at = file.location(call.offset)
                     switch AppleSQLiteAvailability.functions[call.name] {
                     case nil:
-                        problems.append("\(at): \(call.name) is not in AppleSQLiteAvailability: add its row from Apple's sqlite3.h")
+                        problems.append(
+                            "\(at): \(call.name) is not in AppleSQLiteAvailability: add its row from Apple's sqlite3.h")
                     case .unannotated?:
                         break
                     case .notInAppleHeader?:
                         if appLinked {
-                            problems.append("\(at): \(call.name) is not in Apple's sqlite3.h: what an app links must not call it")
+                            problems.append(
+                                "\(at): \(call.name) is not in Apple's sqlite3.h: what an app links must not call it")
                         } else if !appleBlock.text.contains(" \(call.name)(") {
-                            problems.append("\(at): \(call.name) is not in Apple's sqlite3.h and CSQLite's shim does not declare it for Apple platforms")
+                            problems.append(
+                                "\(at): \(call.name) is not in Apple's sqlite3.h and CSQLite's shim does not declare it for Apple platforms"
+                            )
                         }
                     case .introduced(let versions)?:
-                        if !SwiftSourceScanner.isGuarded(call.offset, in: file, required: versions, declared: declared) {
+                        if !SwiftSourceScanner.isGuarded(call.offset, in: file, required: versions, declared: declared)
+                        {
                             let needed = versions.sorted { $0.key < $1.key }
-                                .map { "\($0.key) \($0.value.map(String.init).joined(separator: "."))" }.joined(separator: ", ")
-                            problems.append("\(at): \(call.name) needs \(needed), newer than the declared platforms: call it under #available")
+                                .map { "\($0.key) \($0.value.map(String.init).joined(separator: "."))" }.joined(
+                                    separator: ", ")
+                            problems.append(
+                                "\(at): \(call.name) needs \(needed), newer than the declared platforms: call it under #available"
+                            )
                         }
                     }
                 }
@@ -54,8 +64,11 @@ final class AppleAvailabilityTests: XCTestCase {
         }
         XCTAssertTrue(problems.isEmpty, "\n" + problems.joined(separator: "\n"))
         // The scan saw the calls it exists for (a scanner that finds nothing proves nothing).
-        XCTAssertTrue(seen.isSuperset(of: ["sqlite3_open_v2", "sqlite3_error_offset", "sqlite3_keyword_check",
-                                           "sqlite3_config", "sqlite3session_diff"]), "\(seen.sorted())")
+        XCTAssertTrue(
+            seen.isSuperset(of: [
+                "sqlite3_open_v2", "sqlite3_error_offset", "sqlite3_keyword_check",
+                "sqlite3_config", "sqlite3session_diff",
+            ]), "\(seen.sorted())")
     }
 
     /// Foundation methods newer than the declared platforms (FileHandle's throwing reads) are
@@ -70,7 +83,9 @@ final class AppleAvailabilityTests: XCTestCase {
                 for call in SwiftSourceScanner.matches(of: pattern, in: file) {
                     calls += 1
                     if !SwiftSourceScanner.isGuarded(call.offset, in: file, required: versions, declared: declared) {
-                        problems.append("\(file.location(call.offset)): FileHandle.\(call.name) needs macOS 10.15.4 / iOS 13.4: call it under #available")
+                        problems.append(
+                            "\(file.location(call.offset)): FileHandle.\(call.name) needs macOS 10.15.4 / iOS 13.4: call it under #available"
+                        )
                     }
                 }
             }
@@ -83,7 +98,8 @@ final class AppleAvailabilityTests: XCTestCase {
     static func appleDeclarations() throws -> (range: ClosedRange<Int>, text: String) {
         let lines = try SwiftSourceScanner.text("Sources/CSQLite/shim.h").components(separatedBy: "\n")
         guard let start = lines.firstIndex(where: { $0.hasPrefix("#if") && $0.contains("defined(__APPLE__)") }),
-              let end = lines[start...].firstIndex(where: { $0.hasPrefix("#endif") }) else {
+            let end = lines[start...].firstIndex(where: { $0.hasPrefix("#endif") })
+        else {
             return (0...0, "")
         }
         return ((start + 1)...(end + 1), lines[start...end].joined(separator: "\n"))

@@ -40,7 +40,9 @@ enum AppleSQLiteAvailability {
         "sqlite3_db_readonly": .introduced(["macOS": [10, 8], "iOS": [6, 0]]),
         "sqlite3_set_authorizer": .unannotated,
         "sqlite3_complete": .unannotated,
-        "sqlite3_keyword_check": .introduced(["macOS": [10, 14], "iOS": [12, 0], "watchOS": [5, 0], "tvOS": [12, 0]]),
+        "sqlite3_keyword_check": .introduced([
+            "macOS": [10, 14], "iOS": [12, 0], "watchOS": [5, 0], "tvOS": [12, 0],
+        ]),
         "sqlite3_free": .unannotated,
         // Errors
         "sqlite3_errmsg": .unannotated,
@@ -103,7 +105,9 @@ enum AppleSQLiteAvailability {
 /// Foundation > FileHandle > read(upToCount:) and readToEnd(): iOS 13.4, macOS 10.15.4,
 /// tvOS 13.4, watchOS 6.2, visionOS 1.0). Keyed by the regex of a call (`.read(upToCount:`).
 enum AppleFoundationAvailability {
-    static let fileHandle: SwiftSourceScanner.Versions = ["macOS": [10, 15, 4], "iOS": [13, 4], "tvOS": [13, 4], "watchOS": [6, 2]]
+    static let fileHandle: SwiftSourceScanner.Versions = [
+        "macOS": [10, 15, 4], "iOS": [13, 4], "tvOS": [13, 4], "watchOS": [6, 2],
+    ]
 
     static let methods: [String: SwiftSourceScanner.Versions] = [
         #"\.(read)\(upToCount:"#: fileHandle,

@@ -12,7 +12,8 @@ final class FileSystemBoundaryTests: XCTestCase {
 
     func testOnlyFileSystemKitSyncsLocksOrRenames() throws {
         var problems: [String] = []
-        for file in try SwiftSourceScanner.files(under: "Sources") where !file.path.hasPrefix("Sources/FileSystemKit/") {
+        for file in try SwiftSourceScanner.files(under: "Sources") where !file.path.hasPrefix("Sources/FileSystemKit/")
+        {
             for call in SwiftSourceScanner.calls(matching: Self.calls, in: file) {
                 problems.append("\(file.location(call.offset)): calls \(call.name) outside FileSystemKit")
             }
@@ -24,7 +25,8 @@ final class FileSystemBoundaryTests: XCTestCase {
     func testTheCheckFindsACall() {
         let file = SwiftSourceScanner.File(
             path: "Snippet.swift",
-            code: SwiftSourceScanner.codeOnly(Array("// fsync(fd)\nlet r = fsync(fd); handle.renameFile()\n_ = flock(fd, LOCK_EX)".utf8)))
+            code: SwiftSourceScanner.codeOnly(
+                Array("// fsync(fd)\nlet r = fsync(fd); handle.renameFile()\n_ = flock(fd, LOCK_EX)".utf8)))
         XCTAssertEqual(SwiftSourceScanner.calls(matching: Self.calls, in: file).map(\.name), ["fsync", "flock"])
     }
 }

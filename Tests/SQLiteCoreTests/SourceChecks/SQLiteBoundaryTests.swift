@@ -11,8 +11,10 @@ final class SQLiteBoundaryTests: XCTestCase {
     /// Test targets that test the C modules themselves, and the one test file that makes this
     /// machine's SQLite behave as other builds (Apple's defaults, no SQLITE_USE_URI) and other
     /// libraries (GRDB's open without SQLITE_OPEN_URI) do.
-    static let cModuleTests = ["Tests/ShellExtensionsTests/", "Tests/SystemLibraryTests/",
-                               "Tests/LayeredDatabaseTests/Support/OtherSQLiteBuilds.swift"]
+    static let cModuleTests = [
+        "Tests/ShellExtensionsTests/", "Tests/SystemLibraryTests/",
+        "Tests/LayeredDatabaseTests/Support/OtherSQLiteBuilds.swift",
+    ]
 
     func testOnlyTheSQLiteLayerImportsCSQLiteOrCallsSQLite() throws {
         var problems: [String] = []
@@ -54,13 +56,15 @@ final class SQLiteBoundaryTests: XCTestCase {
         var problems: [String] = []
         for file in try SwiftSourceScanner.files(under: "Sources") {
             let calls = SwiftSourceScanner.matches(
-                of: #"\b(disableMemoryStatistics|enableURIFilenames|setURIFilenames|shipyard_sqlite3_disable_memory_statistics|shipyard_sqlite3_set_uri_filenames)\s*\("#,
+                of:
+                    #"\b(disableMemoryStatistics|enableURIFilenames|setURIFilenames|shipyard_sqlite3_disable_memory_statistics|shipyard_sqlite3_set_uri_filenames)\s*\("#,
                 in: file)
             for call in calls {
                 let inSQLiteCore = file.path == "Sources/SQLiteCore/SQLiteLibrary.swift"
                 let fromMain = file.path.hasPrefix("Sources/dbgen/") && call.name == "disableMemoryStatistics"
                 if !inSQLiteCore && !fromMain {
-                    problems.append("\(file.location(call.offset)): \(call.name) (sqlite3_config) called from library code")
+                    problems.append(
+                        "\(file.location(call.offset)): \(call.name) (sqlite3_config) called from library code")
                 }
             }
         }
@@ -74,13 +78,16 @@ final class SQLiteBoundaryTests: XCTestCase {
         for file in try SwiftSourceScanner.files(under: "Sources") {
             for call in SwiftSourceScanner.calls(matching: "sqlite3_open[A-Za-z0-9_]*", in: file) {
                 opens += 1
-                XCTAssertEqual(call.name, "sqlite3_open_v2", "\(file.location(call.offset)): only sqlite3_open_v2 takes flags")
+                XCTAssertEqual(
+                    call.name, "sqlite3_open_v2", "\(file.location(call.offset)): only sqlite3_open_v2 takes flags")
                 let text = String(decoding: file.code, as: UTF8.self)
                 let function = text.utf8.prefix(call.offset)
-                let start = String(decoding: function, as: UTF8.self).range(of: "init(", options: .backwards)
+                let start =
+                    String(decoding: function, as: UTF8.self).range(of: "init(", options: .backwards)
                     ?? String(decoding: function, as: UTF8.self).range(of: "func ", options: .backwards)
                 let body = String(String(decoding: function, as: UTF8.self)[(start?.lowerBound ?? text.startIndex)...])
-                XCTAssertTrue(body.contains("SQLITE_OPEN_URI"), "\(file.location(call.offset)): opens without SQLITE_OPEN_URI")
+                XCTAssertTrue(
+                    body.contains("SQLITE_OPEN_URI"), "\(file.location(call.offset)): opens without SQLITE_OPEN_URI")
             }
         }
         XCTAssertEqual(opens, 1, "one place opens connections: Connection.init(uri:)")
@@ -92,30 +99,35 @@ final class SQLiteBoundaryTests: XCTestCase {
     func testSQLiteCoresPublicSurfaceIsTheAppFacingAPI() throws {
         var declarations = Set<String>()
         for file in try SwiftSourceScanner.files(under: "Sources/SQLiteCore") {
-            let pattern = #"\bpublic\s+(?:(?:static|final|convenience|override|private\(set\))\s+)*((?:func|var|let|init|class|struct|enum|subscript)\s*[(]?\s*[A-Za-z_~=][A-Za-z0-9_=]*)"#
+            let pattern =
+                #"\bpublic\s+(?:(?:static|final|convenience|override|private\(set\))\s+)*((?:func|var|let|init|class|struct|enum|subscript)\s*[(]?\s*[A-Za-z_~=][A-Za-z0-9_=]*)"#
             for match in SwiftSourceScanner.matches(of: pattern, in: file) {
                 let words = match.name.replacingOccurrences(of: "(", with: " ").split(separator: " ")
                 let declaration = words.joined(separator: " ")
                 if !declaration.contains("SQLITE_") { declarations.insert(declaration) }
             }
         }
-        XCTAssertEqual(declarations.sorted(), [
-            "class Connection", "class Statement", "enum DatabaseValue", "enum SQLiteLibrary", "struct ResultCode",
-            "struct Row", "struct SQLiteError",
-            // Connection
-            "func close", "func execute", "func forEachRow", "func inTransaction", "func prepare", "func query",
-            "func scalar", "func userVersion", "init borrowing", "init path", "var isInTransaction",
-            // Statement
-            "func bind", "func clearBindings", "func column", "func columnName", "func reset", "func row", "func step",
-            "var columnCount", "var parameterCount",
-            // Row, DatabaseValue
-            "init columnNames", "init floatLiteral", "init integerLiteral", "init nilLiteral", "init stringLiteral",
-            "let columnNames", "let values", "subscript index", "subscript name", "var shellBytes", "var shellText",
-            // SQLiteError, ResultCode
-            "func ~=", "init rawValue", "let extendedResultCode", "let message", "let offset", "let rawValue", "let sql",
-            "var description", "var isPrimary", "var isReadOnly", "var primaryResultCode", "var resultCode",
-            // SQLiteLibrary
-            "var sourceID", "var version",
-        ].sorted())
+        XCTAssertEqual(
+            declarations.sorted(),
+            [
+                "class Connection", "class Statement", "enum DatabaseValue", "enum SQLiteLibrary", "struct ResultCode",
+                "struct Row", "struct SQLiteError",
+                // Connection
+                "func close", "func execute", "func forEachRow", "func inTransaction", "func prepare", "func query",
+                "func scalar", "func userVersion", "init borrowing", "init path", "var isInTransaction",
+                // Statement
+                "func bind", "func clearBindings", "func column", "func columnName", "func reset", "func row",
+                "func step",
+                "var columnCount", "var parameterCount",
+                // Row, DatabaseValue
+                "init columnNames", "init floatLiteral", "init integerLiteral", "init nilLiteral", "init stringLiteral",
+                "let columnNames", "let values", "subscript index", "subscript name", "var shellBytes", "var shellText",
+                // SQLiteError, ResultCode
+                "func ~=", "init rawValue", "let extendedResultCode", "let message", "let offset", "let rawValue",
+                "let sql",
+                "var description", "var isPrimary", "var isReadOnly", "var primaryResultCode", "var resultCode",
+                // SQLiteLibrary
+                "var sourceID", "var version",
+            ].sorted())
     }
 }

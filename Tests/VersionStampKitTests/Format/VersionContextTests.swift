@@ -38,8 +38,9 @@ final class BuildNumberTests: XCTestCase {
     }
 
     func testTheCIsNumberReplacesTheCountInAContext() throws {
-        let revision = RevisionInfo(count: 42, sha: "", short: "", isDirty: false, describe: "", tag: nil,
-                                    distance: 42, branch: "main", commitTime: 0)
+        let revision = RevisionInfo(
+            count: 42, sha: "", short: "", isDirty: false, describe: "", tag: nil,
+            distance: 42, branch: "main", commitTime: 0)
         let context = VersionContext(revision: revision, override: nil, buildNumber: BuildNumber(offset: 3))
         XCTAssertEqual(try context.render("{count}"), "45")
     }

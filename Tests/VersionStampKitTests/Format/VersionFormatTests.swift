@@ -22,8 +22,9 @@ final class VersionFormatTests: XCTestCase {
     func testEveryTokenRenders() throws {
         let all = VersionToken.allCases.map { "{\($0.rawValue)}" }.joined(separator: " ")
         let rendered = try VersionFormat(all).render(revision)
-        let date = "20231114"  // 1700000000 is 2023-11-14 22:13:20 UTC (date -u -d @1700000000)
-        XCTAssertEqual(rendered, "42 \(revision.sha) abababa M v1-3-gabababa-dirty v1 3 feature/x \(date) 1700000000 1 ")
+        let date = "20231114" // 1700000000 is 2023-11-14 22:13:20 UTC (date -u -d @1700000000)
+        XCTAssertEqual(
+            rendered, "42 \(revision.sha) abababa M v1-3-gabababa-dirty v1 3 feature/x \(date) 1700000000 1 ")
     }
 
     func testNoTagRendersEmpty() throws {
@@ -74,15 +75,17 @@ final class VersionFormatTests: XCTestCase {
         var tagged = revision
         tagged.tag = "v2.0.0-beta.1"
         XCTAssertEqual(try VersionFormat("{version}|{prerelease}").render(tagged), "2.0.0|beta.1")
-        XCTAssertEqual(try VersionFormat("{version}").requirements, .nearestTag)  // the tag alone: no short id, no dirty check
-        XCTAssertEqual(try VersionFormat("{prerelease}").requirements, .nearestTag)  // the tag alone: no short id, no dirty check
+        // The tag alone: no short id, no dirty check.
+        XCTAssertEqual(try VersionFormat("{version}").requirements, .nearestTag)
+        XCTAssertEqual(try VersionFormat("{prerelease}").requirements, .nearestTag)
     }
 
     /// Through a context, {version} without a tag (or with a tag holding no number) is an error.
     func testVersionWithoutTagIsAnError() throws {
         var untagged = revision
         untagged.tag = nil
-        XCTAssertThrowsError(try VersionContext(revision: untagged, override: nil).render("{count}-{version}")) { error in
+        XCTAssertThrowsError(try VersionContext(revision: untagged, override: nil).render("{count}-{version}")) {
+            error in
             XCTAssertEqual((error as? VersionStampError)?.code, .noMatchingTag)
         }
         untagged.tag = "latest"
@@ -90,7 +93,8 @@ final class VersionFormatTests: XCTestCase {
             XCTAssertEqual((error as? VersionStampError)?.code, .noMatchingTag)
             XCTAssertTrue((error as? VersionStampError)?.message.contains("'latest'") ?? false, "\(error)")
         }
-        XCTAssertEqual(try VersionContext(revision: untagged, override: nil).render("{count}"), "42", "only {version} needs a tag")
+        XCTAssertEqual(
+            try VersionContext(revision: untagged, override: nil).render("{count}"), "42", "only {version} needs a tag")
     }
 
     func testOffsetAppliesToCountOnly() throws {
@@ -174,7 +178,8 @@ final class ReleaseVersionTests: XCTestCase {
         let rests = ["", "beta.1", "rc2", "alpha", "pre-release.3"]
         for _ in 0..<500 {
             let count = Int.random(in: 1...3, using: &generator)
-            let core = (0..<count).map { _ in String(Int.random(in: 0...99_999, using: &generator)) }.joined(separator: ".")
+            let core = (0..<count).map { _ in String(Int.random(in: 0...99_999, using: &generator)) }.joined(
+                separator: ".")
             let rest = rests.randomElement(using: &generator)!
             let separator = rest.isEmpty ? "" : separators.randomElement(using: &generator)!
             let tag = prefixes.randomElement(using: &generator)! + core + separator + rest
@@ -188,11 +193,12 @@ final class ReleaseVersionTests: XCTestCase {
 final class UTCDateTests: XCTestCase {
     func testMatchesPython() throws {
         let times: [Int64] = [0, 1_700_000_000, 951_782_400, 4_107_542_399, -1, 1_234_567_890]
-        let output = try PlistTestSupport.python("""
-        import datetime, sys
-        for t in sys.argv[1:]:
-            print(datetime.datetime.fromtimestamp(int(t), datetime.timezone.utc).strftime('%Y%m%d'))
-        """, times.map(String.init))
+        let output = try PlistTestSupport.python(
+            """
+            import datetime, sys
+            for t in sys.argv[1:]:
+                print(datetime.datetime.fromtimestamp(int(t), datetime.timezone.utc).strftime('%Y%m%d'))
+            """, times.map(String.init))
         XCTAssertEqual(times.map(UTCDate.day(of:)), output.split(separator: "\n").map(String.init))
     }
 }

@@ -30,7 +30,8 @@ final class VersionTokenTableTests: XCTestCase {
     func testReadmeListsTheTableTokens() throws {
         let readme = try read("README.md")
         guard let start = readme.range(of: "The tokens — "),
-              let end = readme[start.upperBound...].range(of: " — each equal") else {
+            let end = readme[start.upperBound...].range(of: " — each equal")
+        else {
             return XCTFail("README.md has no 'The tokens — … — each equal' list")
         }
         XCTAssertEqual(tokens(in: readme[start.upperBound..<end.lowerBound]), tableTokens)

@@ -16,7 +16,9 @@ final class CommitHeaderTests: XCTestCase {
 
     func testDates() throws {
         let head = "tree \(tree)\nparent \(parent)\n"
-        XCTAssertEqual(try parse(head + "author A <a@x> 1 +0000\ncommitter C <c@x> 1700000000 +0100\n\nmsg\n")?.date, 1_700_000_000)
+        XCTAssertEqual(
+            try parse(head + "author A <a@x> 1 +0000\ncommitter C <c@x> 1700000000 +0100\n\nmsg\n")?.date, 1_700_000_000
+        )
         XCTAssertEqual(try parse(head + "author A <a@x> 1 +0000\ncommitter C <c@x> 42 +0100\n\nmsg\n")?.parentCount, 1)
         // The first '>' of the committer line, as git.
         XCTAssertEqual(try parse(head + "author A <a@x> 1 +0000\ncommitter C <c>x> 77 +0000\n\n")?.date, 0)
@@ -31,7 +33,8 @@ final class CommitHeaderTests: XCTestCase {
 
     /// Bytes cut short (a partial read) ask for more instead of guessing.
     func testPartialReads() throws {
-        let text = "tree \(tree)\nparent \(parent)\nparent \(parent)\nauthor A <a@x> 1 +0000\ncommitter C <c@x> 1700000000 +0100\n\nmsg\n"
+        let text =
+            "tree \(tree)\nparent \(parent)\nparent \(parent)\nauthor A <a@x> 1 +0000\ncommitter C <c@x> 1700000000 +0100\n\nmsg\n"
         for cut in [30, 60, 100, 140, 160, 200] {
             XCTAssertNil(try parse(String(text.prefix(cut)), whole: false), "cut at \(cut)")
         }

@@ -12,7 +12,8 @@ final class CommitterTimeTests: XCTestCase {
         try repo.commit("one", file: "app/one.txt")
         let tree = try repo.git("write-tree")
         let parent = try repo.git("rev-parse", "HEAD")
-        let object = "tree \(tree)\nparent \(parent)\nauthor A <a@example.com> \(authorTime) +0000\n"
+        let object =
+            "tree \(tree)\nparent \(parent)\nauthor A <a@example.com> \(authorTime) +0000\n"
             + "committer A <a@example.com> \(committerTime) +0000\n\nbefore 1970\n"
         let commit = try repo.git("hash-object", "-t", "commit", "-w", "--stdin", stdin: Data(object.utf8))
         try repo.git("update-ref", "refs/heads/main", commit)
@@ -33,8 +34,9 @@ final class CommitterTimeTests: XCTestCase {
         }
         // The other tokens are git's still.
         let context = try VersionContext.load(repository: repo.root.path, environment: repo.environment)
-        XCTAssertEqual(try context.render("{count} {sha}"),
-                       try repo.git("rev-list", "--count", "HEAD") + " " + repo.git("rev-parse", "HEAD"), line: line)
+        XCTAssertEqual(
+            try context.render("{count} {sha}"),
+            try repo.git("rev-list", "--count", "HEAD") + " " + repo.git("rev-parse", "HEAD"), line: line)
     }
 
     /// libgit2 reads the commit (its time, negative, is then not taken).
@@ -59,8 +61,9 @@ final class CommitterTimeTests: XCTestCase {
     func testHistoryReaderFindsNoPrintedTimeBefore1970() throws {
         let repo = try repository(authorTime: "-315619200", committerTime: "-315619200")
         let reader = try RevisionReader(discoveringFrom: repo.root.path, environment: repo.environment, caching: .off)
-        let engine = HistoryEngine(repository: reader.repository, query: RevisionQuery(), givenPaths: [],
-                                   head: ObjectID(reader.head), cache: nil)
+        let engine = HistoryEngine(
+            repository: reader.repository, query: RevisionQuery(), givenPaths: [],
+            head: ObjectID(reader.head), cache: nil)
         XCTAssertNil(try engine.headCommit().time)
     }
 

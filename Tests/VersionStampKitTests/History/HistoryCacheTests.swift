@@ -12,19 +12,26 @@ final class HistoryCacheTests: XCTestCase {
         repo.root.appendingPathComponent(".git/versionstamp/history").path
     }
 
-    private func cached(_ repo: RevisionTestRepository, _ query: RevisionQuery = RevisionQuery(),
-                        caching: HistoryCaching = .inGitDirectory) throws -> RevisionInfo {
-        let reader = try RevisionReader(discoveringFrom: repo.root.path, environment: repo.environment, query: query, caching: caching)
+    private func cached(
+        _ repo: RevisionTestRepository, _ query: RevisionQuery = RevisionQuery(),
+        caching: HistoryCaching = .inGitDirectory
+    ) throws -> RevisionInfo {
+        let reader = try RevisionReader(
+            discoveringFrom: repo.root.path, environment: repo.environment, query: query, caching: caching)
         return try reader.revision([.count, .describe])
     }
 
-    private func count(_ repo: RevisionTestRepository, in directory: URL? = nil, environment: [String: String]? = nil) throws -> String {
+    private func count(_ repo: RevisionTestRepository, in directory: URL? = nil, environment: [String: String]? = nil)
+        throws -> String
+    {
         try VersionContext.load(repository: (directory ?? repo.root).path, environment: environment ?? repo.environment)
             .render("{count}")
     }
 
-    private func assertCountMatchesGit(_ repo: RevisionTestRepository, _ message: String,
-                                       file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertCountMatchesGit(
+        _ repo: RevisionTestRepository, _ message: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         XCTAssertEqual(try count(repo), try repo.git("rev-list", "--count", "HEAD"), message, file: file, line: line)
     }
 
@@ -33,23 +40,24 @@ final class HistoryCacheTests: XCTestCase {
     /// against an independent writer.
     private func countLine(_ commit: String, _ count: Int) throws -> String {
         let script = """
-        import sys
-        def fnv(text):
-            h = 0xcbf29ce484222325
-            for b in text.encode():
-                h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
-            return "%x" % h
-        key = fnv("count\\0all") + "-" + sys.argv[1]
-        print("%s %s %s" % (key, sys.argv[2], fnv("%s %s" % (key, sys.argv[2]))))
-        """
+            import sys
+            def fnv(text):
+                h = 0xcbf29ce484222325
+                for b in text.encode():
+                    h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+                return "%x" % h
+            key = fnv("count\\0all") + "-" + sys.argv[1]
+            print("%s %s %s" % (key, sys.argv[2], fnv("%s %s" % (key, sys.argv[2]))))
+            """
         let result = try Oracle.python3.run(["-c", script, commit, String(count)])
         XCTAssertEqual(result.status, 0, result.stderrText)
         return result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     private func writeCache(_ repo: RevisionTestRepository, _ text: String) throws {
-        try FileManager.default.createDirectory(atPath: (cacheFile(repo) as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (cacheFile(repo) as NSString).deletingLastPathComponent,
+            withIntermediateDirectories: true)
         try Data(text.utf8).write(to: URL(fileURLWithPath: cacheFile(repo)))
     }
 
@@ -60,8 +68,9 @@ final class HistoryCacheTests: XCTestCase {
         for i in 1...3 { try repo.commit("c\(i)") }
         try assertCountMatchesGit(repo, "cold")
         let head = try repo.git("rev-parse", "HEAD")
-        XCTAssertEqual(try String(contentsOfFile: cacheFile(repo), encoding: .utf8),
-                       "versionstamp history cache v2\n" + (try countLine(head, 3)) + "\n")
+        XCTAssertEqual(
+            try String(contentsOfFile: cacheFile(repo), encoding: .utf8),
+            "versionstamp history cache v2\n" + (try countLine(head, 3)) + "\n")
         // A valid entry for HEAD is used as is (proof that warm runs do not walk).
         try writeCache(repo, "versionstamp history cache v2\n" + (try countLine(head, 1234)) + "\n")
         XCTAssertEqual(try count(repo), "1234")
@@ -74,13 +83,16 @@ final class HistoryCacheTests: XCTestCase {
         let good = try countLine(head, 3)
         let edited = good.replacingOccurrences(of: " 3 ", with: " 7 ")
         let key = String(good.prefix { $0 != " " })
-        for content in ["versionstamp history cache v2\n\(edited)\n", "garbage\n\(good)\n",
-                        "versionstamp history cache v2\n\(key) 3\n", "versionstamp history-answers v1\n\(good)\n",
-                        "\u{0}\u{1}binary"] {
+        for content in [
+            "versionstamp history cache v2\n\(edited)\n", "garbage\n\(good)\n",
+            "versionstamp history cache v2\n\(key) 3\n", "versionstamp history-answers v1\n\(good)\n",
+            "\u{0}\u{1}binary",
+        ] {
             try writeCache(repo, content)
             try assertCountMatchesGit(repo, content)
-            XCTAssertEqual(try String(contentsOfFile: cacheFile(repo), encoding: .utf8),
-                           "versionstamp history cache v2\n\(good)\n", "the file is rewritten")
+            XCTAssertEqual(
+                try String(contentsOfFile: cacheFile(repo), encoding: .utf8),
+                "versionstamp history cache v2\n\(good)\n", "the file is rewritten")
         }
     }
 
@@ -97,7 +109,8 @@ final class HistoryCacheTests: XCTestCase {
     func testCachedCommitMissingFromTheRepositoryIsIgnored() throws {
         let repo = try RevisionTestRepository(self)
         for i in 1...2 { try repo.commit("c\(i)") }
-        try writeCache(repo, "versionstamp history cache v2\n" + (try countLine(String(repeating: "ab", count: 20), 500)) + "\n")
+        try writeCache(
+            repo, "versionstamp history cache v2\n" + (try countLine(String(repeating: "ab", count: 20), 500)) + "\n")
         try assertCountMatchesGit(repo, "the cached commit does not exist")
     }
 
@@ -136,7 +149,9 @@ final class HistoryCacheTests: XCTestCase {
         XCTAssertEqual(try cached(repo, caching: caching).count, 2)
         XCTAssertEqual(try cached(repo, query, caching: caching).describe, try repo.gitDescribe(query))
         let file = directory.appendingPathComponent("history").path
-        XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").count, 5, "header, two counts, two descriptions")
+        XCTAssertEqual(
+            try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").count, 5,
+            "header, two counts, two descriptions")
         XCTAssertFalse(FileManager.default.fileExists(atPath: cacheFile(repo)), "nothing under the git dir")
         let head = try repo.git("rev-parse", "HEAD")
         HistoryCache(path: file).store("40", for: HistoryCache.key(["count", "all"]) + "-" + head)
@@ -152,8 +167,10 @@ final class HistoryCacheTests: XCTestCase {
         try repo.git("tag", "-a", "v1.0.0", "-m", "one")
         try repo.commit("b", file: "app/b.txt")
         try repo.commit("c", file: "lib/c.txt")
-        let queries = [RevisionQuery(tagPattern: "v*", paths: ["lib"]), RevisionQuery(firstParent: true),
-                       RevisionQuery(tagPattern: "release-*", paths: ["app"]), RevisionQuery()]
+        let queries = [
+            RevisionQuery(tagPattern: "v*", paths: ["lib"]), RevisionQuery(firstParent: true),
+            RevisionQuery(tagPattern: "release-*", paths: ["app"]), RevisionQuery(),
+        ]
         for round in 0..<2 {
             for query in queries {
                 let info = try cached(repo, query)
@@ -179,8 +196,10 @@ final class HistoryCacheTests: XCTestCase {
         let repo = try RevisionTestRepository(self)
         try repo.commit("root", file: "lib/root.txt")
         for i in 1...5 { try repo.commit("main-\(i)", file: i % 2 == 0 ? "lib/m\(i).txt" : "app/m\(i).txt") }
-        let queries = [RevisionQuery(), RevisionQuery(paths: ["lib"]), RevisionQuery(firstParent: true),
-                       RevisionQuery(firstParent: true, paths: ["lib"])]
+        let queries = [
+            RevisionQuery(), RevisionQuery(paths: ["lib"]), RevisionQuery(firstParent: true),
+            RevisionQuery(firstParent: true, paths: ["lib"]),
+        ]
         func check(_ label: String) throws {
             for query in queries {
                 XCTAssertEqual(try cached(repo, query).count, try repo.gitCount("HEAD", query), "\(label) \(query)")
@@ -217,7 +236,8 @@ final class HistoryCacheTests: XCTestCase {
         let repo = try RevisionTestRepository(self)
         var stream = ""
         func commit(_ mark: Int, _ branch: String, _ file: String, from: Int?, merge: Int? = nil) {
-            stream += "commit refs/heads/\(branch)\nmark :\(mark)\ncommitter T <t@example.com> 1700000000 +0000\ndata 1\n\(mark)\n"
+            stream +=
+                "commit refs/heads/\(branch)\nmark :\(mark)\ncommitter T <t@example.com> 1700000000 +0000\ndata 1\n\(mark)\n"
             if let from { stream += "from :\(from)\n" }
             if let merge { stream += "merge :\(merge)\n" }
             stream += "M 100644 inline \(file)\ndata 2\n\(mark)\n\n"
@@ -254,7 +274,8 @@ final class HistoryCacheTests: XCTestCase {
             cache.store("41", for: key)
             XCTAssertEqual(try cached(repo, query).count, 41, "the warm answer is read from the cache")
             let text = try String(contentsOfFile: cacheFile(repo), encoding: .utf8)
-            try text.replacingOccurrences(of: " 41 ", with: " 42 ").write(toFile: cacheFile(repo), atomically: true, encoding: .utf8)
+            try text.replacingOccurrences(of: " 41 ", with: " 42 ").write(
+                toFile: cacheFile(repo), atomically: true, encoding: .utf8)
             XCTAssertEqual(try cached(repo, query).count, 2, "a line failing its checksum is recomputed")
             try "garbage\n".write(toFile: cacheFile(repo), atomically: true, encoding: .utf8)
             XCTAssertEqual(try cached(repo, query).count, 2)
@@ -270,7 +291,8 @@ final class HistoryCacheTests: XCTestCase {
             try repo.git("checkout", "-q", "main")
             try repo.git("merge", "-q", "--no-ff", "-m", "merge old side", "old-side")
             XCTAssertEqual(try repo.gitCount("HEAD", query), 2 + added + 2)
-            XCTAssertEqual(try cached(repo, query).count, 41 + added + 2, "derived across a merge of an older branch \(query)")
+            XCTAssertEqual(
+                try cached(repo, query).count, 41 + added + 2, "derived across a merge of an older branch \(query)")
         }
     }
 }

@@ -111,7 +111,8 @@ final class HistoryCountTests: XCTestCase {
         try repo.git("rm", "-q", "x")
         try repo.commit("dir", file: "x/inner.txt")
         try repo.git("rm", "-rq", "x")
-        try FileManager.default.createSymbolicLink(atPath: repo.root.appendingPathComponent("x").path, withDestinationPath: "other.txt")
+        try FileManager.default.createSymbolicLink(
+            atPath: repo.root.appendingPathComponent("x").path, withDestinationPath: "other.txt")
         try repo.git("add", "x")
         try repo.git("commit", "-q", "-m", "symlink")
         try repo.git("rm", "-q", "x")
@@ -126,7 +127,8 @@ final class HistoryCountTests: XCTestCase {
         // The submodule's directory is missing: git's describe says -dirty; a clone leaves it empty.
         XCTAssertTrue(try repo.gitDescribe(RevisionQuery()).hasSuffix("-dirty"))
         try repo.assertHistoryMatchesGit(RevisionQuery(paths: ["x"]))
-        try FileManager.default.createDirectory(at: repo.root.appendingPathComponent("x"), withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(
+            at: repo.root.appendingPathComponent("x"), withIntermediateDirectories: false)
         for paths in [["x"], ["x/inner.txt"], ["other.txt", "x"]] {
             for firstParent in [false, true] {
                 try repo.assertHistoryMatchesGit(RevisionQuery(firstParent: firstParent, paths: paths))

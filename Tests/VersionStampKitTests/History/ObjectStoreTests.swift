@@ -7,8 +7,10 @@ import XCTest
 /// reference deltas) gives the same bytes as libgit2 for every commit and tree, however
 /// the repository is packed; and history answers stay git's after repacking.
 final class ObjectStoreTests: XCTestCase {
-    private func assertStoreMatchesLibgit2(_ repo: RevisionTestRepository, _ label: String, minimumDeltas: Int = 0,
-                                           file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertStoreMatchesLibgit2(
+        _ repo: RevisionTestRepository, _ label: String, minimumDeltas: Int = 0,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let repository = try GitRepository(discoveringFrom: repo.root.path, environment: repo.environment)
         let store = try ObjectStore(repository: repository)
         let listing = try repo.git("cat-file", "--batch-all-objects", "--batch-check=%(objecttype) %(objectname)")
@@ -16,15 +18,18 @@ final class ObjectStoreTests: XCTestCase {
         for row in listing.split(separator: "\n") {
             let fields = row.split(separator: " ")
             guard let kind = fields.first == "commit" ? ObjectKind.commit : (fields.first == "tree" ? .tree : nil),
-                  var oid = ObjectID(hex: fields[1])?.gitOID else { continue }
+                var oid = ObjectID(hex: fields[1])?.gitOID
+            else { continue }
             var object: OpaquePointer?
             XCTAssertEqual(git_object_lookup(&object, repository.handle, &oid, GIT_OBJECT_ANY), 0)
             var raw: OpaquePointer?
             var odb: OpaquePointer?
             git_repository_odb(&odb, repository.handle)
             git_odb_read(&raw, odb, &oid)
-            let expected = Array(UnsafeBufferPointer(start: git_odb_object_data(raw)!.assumingMemoryBound(to: UInt8.self),
-                                                     count: git_odb_object_size(raw)))
+            let expected = Array(
+                UnsafeBufferPointer(
+                    start: git_odb_object_data(raw)!.assumingMemoryBound(to: UInt8.self),
+                    count: git_odb_object_size(raw)))
             git_odb_object_free(raw)
             git_odb_free(odb)
             git_object_free(object)
@@ -40,7 +45,8 @@ final class ObjectStoreTests: XCTestCase {
         }
         XCTAssertGreaterThan(checked, 100, label, file: file, line: line)
         if minimumDeltas > 0 {
-            XCTAssertGreaterThanOrEqual(store.deltaReads, minimumDeltas, "\(label): deltas rebuilt by the engine", file: file, line: line)
+            XCTAssertGreaterThanOrEqual(
+                store.deltaReads, minimumDeltas, "\(label): deltas rebuilt by the engine", file: file, line: line)
         }
     }
 
@@ -52,7 +58,9 @@ final class ObjectStoreTests: XCTestCase {
         try assertStoreMatchesLibgit2(repo, "offset deltas", minimumDeltas: 50)
         try repo.git("-c", "repack.useDeltaBaseOffset=false", "repack", "-adfq", "--depth=20")
         try assertStoreMatchesLibgit2(repo, "reference deltas", minimumDeltas: 50)
-        for query in [RevisionQuery(paths: ["lib"]), RevisionQuery(tagPattern: "v*", firstParent: true, paths: ["docs"])] {
+        for query in [
+            RevisionQuery(paths: ["lib"]), RevisionQuery(tagPattern: "v*", firstParent: true, paths: ["docs"]),
+        ] {
             try repo.assertHistoryMatchesGit(query, "repacked")
         }
         // Loose objects beside the pack (read through libgit2).
@@ -77,8 +85,10 @@ final class ObjectStoreTests: XCTestCase {
             let store = try ObjectStore(repository: repository)
             let graph = CommitGraph(store: store)
             let count = try graph.countReachable(from: ObjectID(try repository.headCommitID()))
-            XCTAssertEqual(String(count), try origin.git("rev-list", "--count", "HEAD", in: clone), clone.lastPathComponent)
-            XCTAssertEqual(store.libraryReads, 0, "\(clone.lastPathComponent): every commit read from the alternate's pack")
+            XCTAssertEqual(
+                String(count), try origin.git("rev-list", "--count", "HEAD", in: clone), clone.lastPathComponent)
+            XCTAssertEqual(
+                store.libraryReads, 0, "\(clone.lastPathComponent): every commit read from the alternate's pack")
             try origin.assertTokensMatchGit(in: clone)
         }
     }

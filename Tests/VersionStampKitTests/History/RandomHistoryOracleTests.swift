@@ -47,22 +47,29 @@ final class RandomHistoryOracleTests: XCTestCase {
         try RandomHistory.build(in: repo, seed: 3, commits: 200)
         let commits = try repo.git("rev-list", "--all").split(separator: "\n").map(String.init)
         var random = SeededGenerator(seed: 3)
-        let queries = [RevisionQuery(), RevisionQuery(firstParent: true), RevisionQuery(paths: ["lib"]),
-                       RevisionQuery(firstParent: true, paths: ["docs", "tools"]), RevisionQuery(paths: ["app"])]
+        let queries = [
+            RevisionQuery(), RevisionQuery(firstParent: true), RevisionQuery(paths: ["lib"]),
+            RevisionQuery(firstParent: true, paths: ["docs", "tools"]), RevisionQuery(paths: ["app"]),
+        ]
         for round in 0..<8 {
             let from = commits[Int.random(in: 0..<commits.count, using: &random)]
             let to = commits[Int.random(in: 0..<min(commits.count, 40), using: &random)]
             try repo.git("checkout", "-q", "--detach", from)
-            for query in queries where try repo.firstPathMissingAtHead(query.paths) == nil { _ = try cachedCount(repo, query) }
+            for query in queries where try repo.firstPathMissingAtHead(query.paths) == nil {
+                _ = try cachedCount(repo, query)
+            }
             try repo.git("checkout", "-q", "--detach", to)
             // (A path missing at HEAD is refused; the oracle tests above check that.)
             for query in queries where try repo.firstPathMissingAtHead(query.paths) == nil {
-                XCTAssertEqual(try cachedCount(repo, query), try repo.gitCount("HEAD", query), "round \(round) \(query)")
+                XCTAssertEqual(
+                    try cachedCount(repo, query), try repo.gitCount("HEAD", query), "round \(round) \(query)")
             }
         }
     }
 
     private func cachedCount(_ repo: RevisionTestRepository, _ query: RevisionQuery) throws -> Int {
-        try RevisionReader(discoveringFrom: repo.root.path, environment: repo.environment, query: query).revision(.count).count
+        try RevisionReader(discoveringFrom: repo.root.path, environment: repo.environment, query: query).revision(
+            .count
+        ).count
     }
 }

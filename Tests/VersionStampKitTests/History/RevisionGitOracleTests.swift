@@ -23,7 +23,7 @@ final class RevisionGitOracleTests: XCTestCase {
         try repo.git("checkout", "-q", "-b", "feature/topic")
         try repo.commit("feature-1")
         try repo.commit("feature-2")
-        try repo.git("tag", "v1.1-rc")  // lightweight, on the side branch, nearer
+        try repo.git("tag", "v1.1-rc") // lightweight, on the side branch, nearer
         try repo.git("checkout", "-q", "main")
         try repo.commit("main-2")
         try repo.git("merge", "-q", "--no-ff", "-m", "merge topic", "feature/topic")
@@ -91,7 +91,7 @@ final class RevisionGitOracleTests: XCTestCase {
         try repo.commit("a", file: "tracked.txt")
         try repo.write("tracked.txt", "staged\n")
         try repo.git("add", "tracked.txt")
-        try repo.write("tracked.txt", "a\n")  // work tree back to HEAD's content, index differs
+        try repo.write("tracked.txt", "a\n") // work tree back to HEAD's content, index differs
         try repo.assertTokensMatchGit()
         XCTAssertEqual(try render(repo, "{dirty}"), "M")
     }
@@ -179,21 +179,21 @@ final class RevisionGitOracleTests: XCTestCase {
         var stream = ""
         for i in 0..<16_500 { stream += "blob\ndata \(String(i).utf8.count + 1)\n\(i)\n\n" }
         stream += """
-        blob
-        mark :1
-        data 6
-        hello
+            blob
+            mark :1
+            data 6
+            hello
 
-        commit refs/heads/main
-        committer Test <t@example.com> 1700000000 +0000
-        data 5
-        many
+            commit refs/heads/main
+            committer Test <t@example.com> 1700000000 +0000
+            data 5
+            many
 
-        M 100644 :1 hello.txt
+            M 100644 :1 hello.txt
 
-        done
+            done
 
-        """
+            """
         try repo.git("fast-import", "--quiet", "--done", stdin: Data(stream.utf8))
         try repo.git("reset", "-q", "--hard")
         let gitShort = try repo.git("rev-parse", "--short", "HEAD")
@@ -219,7 +219,9 @@ final class RevisionGitOracleTests: XCTestCase {
 
     // MARK: helpers
 
-    private func render(_ repo: RevisionTestRepository, _ format: String, marker: String = "M", in directory: URL? = nil) throws -> String {
+    private func render(
+        _ repo: RevisionTestRepository, _ format: String, marker: String = "M", in directory: URL? = nil
+    ) throws -> String {
         try VersionContext.load(repository: (directory ?? repo.root).path, environment: repo.environment)
             .render(format, dirtyMarker: marker)
     }
@@ -227,16 +229,16 @@ final class RevisionGitOracleTests: XCTestCase {
     /// Content of a blob whose git id starts with `prefix`, found by python3's hashlib.
     private func blobContent(withIdPrefix prefix: String) throws -> String {
         let script = """
-        import hashlib, sys
-        prefix = sys.argv[1]
-        i = 0
-        while True:
-            data = b"collide-%d" % i
-            if hashlib.sha1(b"blob %d\\0" % len(data) + data).hexdigest().startswith(prefix):
-                sys.stdout.write(data.decode())
-                break
-            i += 1
-        """
+            import hashlib, sys
+            prefix = sys.argv[1]
+            i = 0
+            while True:
+                data = b"collide-%d" % i
+                if hashlib.sha1(b"blob %d\\0" % len(data) + data).hexdigest().startswith(prefix):
+                    sys.stdout.write(data.decode())
+                    break
+                i += 1
+            """
         let result = try Oracle.python3.run(["-c", script, prefix])
         XCTAssertEqual(result.status, 0, result.stderrText)
         return result.stdoutText

@@ -121,11 +121,14 @@ final class RevisionErrorTests: XCTestCase {
         XCTAssertNil(try context.revision())
     }
 
-    private func loadError(_ directory: URL, _ environment: [String: String],
-                           file: StaticString = #filePath, line: UInt = #line) throws -> VersionStampError {
+    private func loadError(
+        _ directory: URL, _ environment: [String: String],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> VersionStampError {
         do {
             let context = try VersionContext.load(repository: directory.path, environment: environment)
-            XCTFail("expected an error, got \(String(describing: try? context.render("{count}")))", file: file, line: line)
+            XCTFail(
+                "expected an error, got \(String(describing: try? context.render("{count}")))", file: file, line: line)
             return VersionStampError(.internalError, message: "no error")
         } catch let error as VersionStampError {
             return error
@@ -145,22 +148,27 @@ final class RevisionQueryPathsTests: XCTestCase {
     }
 
     private func resolved(_ paths: [String], from start: URL) throws -> [String] {
-        try RevisionReader(discoveringFrom: start.path, environment: repo.environment,
-                           query: RevisionQuery(paths: paths)).query.paths
+        try RevisionReader(
+            discoveringFrom: start.path, environment: repo.environment,
+            query: RevisionQuery(paths: paths)
+        ).query.paths
     }
 
     private func assertOutside(_ path: String, from start: URL, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertThrowsError(try resolved([path], from: start), path, file: file, line: line) { error in
             XCTAssertEqual((error as? VersionStampError)?.code, .pathOutsideRepository, file: file, line: line)
             XCTAssertEqual((error as? VersionStampError)?.path, path, file: file, line: line)
-            XCTAssertTrue((error as? VersionStampError)?.message.contains("outside the repository") ?? false, file: file, line: line)
+            XCTAssertTrue(
+                (error as? VersionStampError)?.message.contains("outside the repository") ?? false, file: file,
+                line: line)
         }
     }
 
     func testRelativeToTheStartingDirectory() throws {
         XCTAssertEqual(try resolved(["app", "lib/"], from: repo.root), ["app", "lib"])
         let ios = repo.root.appendingPathComponent("app/ios")
-        XCTAssertEqual(try resolved([".", "..", "../../lib", "./x/../y"], from: ios), ["app/ios", "app", "lib", "app/ios/y"])
+        XCTAssertEqual(
+            try resolved([".", "..", "../../lib", "./x/../y"], from: ios), ["app/ios", "app", "lib", "app/ios/y"])
     }
 
     func testTheRootItselfIsDot() throws {
@@ -183,11 +191,13 @@ final class RevisionQueryPathsTests: XCTestCase {
     /// A symbolic link in the work tree is a path of its own to git, wherever it points; a
     /// starting directory reached through a link is resolved like the work tree is.
     func testSymbolicLinks() throws {
-        try FileManager.default.createSymbolicLink(atPath: repo.root.appendingPathComponent("out").path,
-                                                   withDestinationPath: repo.home.path)
+        try FileManager.default.createSymbolicLink(
+            atPath: repo.root.appendingPathComponent("out").path,
+            withDestinationPath: repo.home.path)
         XCTAssertEqual(try resolved(["out"], from: repo.root), ["out"])
         let alias = repo.home.appendingPathComponent("alias")
-        try FileManager.default.createSymbolicLink(atPath: alias.path, withDestinationPath: repo.root.appendingPathComponent("app").path)
+        try FileManager.default.createSymbolicLink(
+            atPath: alias.path, withDestinationPath: repo.root.appendingPathComponent("app").path)
         XCTAssertEqual(try resolved(["ios"], from: alias), ["app/ios"])
     }
 

@@ -15,7 +15,7 @@ final class TagPatternDescribeTests: XCTestCase {
         try repo.git("tag", "docs-1")
         try repo.commit("c", file: "app/c.txt")
         try repo.git("tag", "release-2.1-rc1")
-        try repo.git("tag", "-a", "team/v2.0.0-beta.1", "-m", "beta")  // '*' matches '/' as in git
+        try repo.git("tag", "-a", "team/v2.0.0-beta.1", "-m", "beta") // '*' matches '/' as in git
         try repo.git("checkout", "-q", "-b", "side")
         try repo.commit("d", file: "lib/d.txt")
         try repo.git("tag", "-a", "v2.0.0", "-m", "two")
@@ -28,7 +28,8 @@ final class TagPatternDescribeTests: XCTestCase {
         for pattern in Self.patterns {
             for firstParent in [false, true] {
                 for paths in [[], ["app"], ["lib"]] {
-                    try repo.assertHistoryMatchesGit(RevisionQuery(tagPattern: pattern, firstParent: firstParent, paths: paths))
+                    try repo.assertHistoryMatchesGit(
+                        RevisionQuery(tagPattern: pattern, firstParent: firstParent, paths: paths))
                 }
             }
         }
@@ -90,8 +91,9 @@ final class TagPatternDescribeTests: XCTestCase {
         try repo.commit("main-2")
         let plain = try repo.gitDescribe(RevisionQuery())
         let firstParent = try repo.gitDescribe(RevisionQuery(firstParent: true))
-        XCTAssertTrue(plain.hasPrefix("feature-beta-") && firstParent.hasPrefix("v1.0-"),
-                      "the history must give the two describes different tags: \(plain), \(firstParent)")
+        XCTAssertTrue(
+            plain.hasPrefix("feature-beta-") && firstParent.hasPrefix("v1.0-"),
+            "the history must give the two describes different tags: \(plain), \(firstParent)")
         for pattern in [nil, "v*", "feature-*"] {
             for firstParent in [false, true] {
                 try repo.assertHistoryMatchesGit(RevisionQuery(tagPattern: pattern, firstParent: firstParent))

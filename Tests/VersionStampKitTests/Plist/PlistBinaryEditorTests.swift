@@ -7,18 +7,19 @@ import XCTest
 final class PlistBinaryTests: XCTestCase {
     private func makeBinaryPlist(in directory: URL) throws -> URL {
         let url = directory.appendingPathComponent("Info.plist")
-        _ = try PlistTestSupport.python("""
-        import datetime, plistlib, sys
-        value = {
-            'CFBundleVersion': '1',
-            'CFBundleName': 'Foods & Co',
-            'Label': 'build r0000 of r0000',
-            'Count': 3, 'Big': 2**40, 'Negative': -7, 'Ratio': 0.25, 'Enabled': True, 'Disabled': False,
-            'Blob': b'\\x00\\x01\\xff', 'When': datetime.datetime(2020, 5, 17, 12, 30, 0),
-            'Nested': {'List': ['a', 1, {'Deep': 'r0000'}], 'Empty': {}},
-        }
-        with open(sys.argv[1], 'wb') as f: plistlib.dump(value, f, fmt=plistlib.FMT_BINARY)
-        """, [url.path])
+        _ = try PlistTestSupport.python(
+            """
+            import datetime, plistlib, sys
+            value = {
+                'CFBundleVersion': '1',
+                'CFBundleName': 'Foods & Co',
+                'Label': 'build r0000 of r0000',
+                'Count': 3, 'Big': 2**40, 'Negative': -7, 'Ratio': 0.25, 'Enabled': True, 'Disabled': False,
+                'Blob': b'\\x00\\x01\\xff', 'When': datetime.datetime(2020, 5, 17, 12, 30, 0),
+                'Nested': {'List': ['a', 1, {'Deep': 'r0000'}], 'Empty': {}},
+            }
+            with open(sys.argv[1], 'wb') as f: plistlib.dump(value, f, fmt=plistlib.FMT_BINARY)
+            """, [url.path])
         return url
     }
 
@@ -33,8 +34,10 @@ final class PlistBinaryTests: XCTestCase {
         let original = directory.appendingPathComponent("original.plist")
         try FileManager.default.copyItem(at: plist, to: original)
 
-        let plan = StampPlan(options: StampOptions(plists: [plist.path], mode: .keys([.bundleVersion, try PlistKeyPath(parsing: "Nested:List:0")])),
-                             context: PlistTestSupport.context("42"))
+        let plan = StampPlan(
+            options: StampOptions(
+                plists: [plist.path], mode: .keys([.bundleVersion, try PlistKeyPath(parsing: "Nested:List:0")])),
+            context: PlistTestSupport.context("42"))
         XCTAssertEqual(plan.errors, [])
         XCTAssertEqual(plan.updates.first?.changes.map(\.keyPath.description), ["CFBundleVersion", "Nested:List:0"])
         try plan.write()
@@ -62,8 +65,9 @@ final class PlistBinaryTests: XCTestCase {
     func testUnchangedBinaryPlistIsNotRewritten() throws {
         let directory = try PlistTestSupport.temporaryDirectory(self)
         let plist = try makeBinaryPlist(in: directory)
-        let plan = StampPlan(options: StampOptions(plists: [plist.path], mode: .keys([.bundleVersion])),
-                             context: PlistTestSupport.context("1"))
+        let plan = StampPlan(
+            options: StampOptions(plists: [plist.path], mode: .keys([.bundleVersion])),
+            context: PlistTestSupport.context("1"))
         XCTAssertEqual(plan.errors, [])
         XCTAssertTrue(plan.updates.isEmpty)
     }
@@ -74,7 +78,9 @@ final class PlistBinaryTests: XCTestCase {
         try Data("bplist00 this is not really a binary plist".utf8).write(to: plist)
         let plan = StampPlan(options: StampOptions(plists: [plist.path]), context: PlistTestSupport.context("1"))
         XCTAssertEqual(plan.errors.count, 1)
-        XCTAssertTrue(plan.errors.first?.description.hasPrefix("\(plist.path): error: malformed binary plist") ?? false, "\(plan.errors)")
+        XCTAssertTrue(
+            plan.errors.first?.description.hasPrefix("\(plist.path): error: malformed binary plist") ?? false,
+            "\(plan.errors)")
     }
 }
 
@@ -108,7 +114,8 @@ final class PlistBinaryValidatorTests: XCTestCase {
 
     func testFuzzerCrashInputIsRefused() throws {
         let regression = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fuzz/Regressions/plist-editor/crash-set-holding-array")
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+                "Fuzz/Regressions/plist-editor/crash-set-holding-array")
         let input = try Data(contentsOf: regression).dropFirst() // byte 0 selects the fuzz mode
         XCTAssertThrowsError(try PlistDocument(data: Data(input), path: "x.plist"))
     }
@@ -163,19 +170,19 @@ final class PlistBinaryValidatorTests: XCTestCase {
     func testPlistlibOutputIsAccepted() throws {
         let directory = try PlistTestSupport.temporaryDirectory(self)
         let script = """
-        import plistlib, sys, datetime
-        shared = "shared string, long enough to need a length object " * 3
-        values = [
-          {"CFBundleVersion": "1", "n": [1, -1, 2**40, 2**63 + 5, -2**63, 0.5, True, False]},
-          {"unicode": "中文 é 👍🏽", "data": bytes(range(40)), "date": datetime.datetime(2020, 1, 2, 3, 4, 5)},
-          {"shared": [shared, shared, {"again": shared}], "empty": {}, "list": [], "s": ""},
-          {"deep": [[[[[[{"k": "v"}]]]]]], "many": list(range(300))},
-          [str(i) for i in range(40)],
-        ]
-        for i, value in enumerate(values):
-            with open(f"{sys.argv[1]}/p{i}.plist", "wb") as f:
-                f.write(plistlib.dumps(value, fmt=plistlib.FMT_BINARY))
-        """
+            import plistlib, sys, datetime
+            shared = "shared string, long enough to need a length object " * 3
+            values = [
+              {"CFBundleVersion": "1", "n": [1, -1, 2**40, 2**63 + 5, -2**63, 0.5, True, False]},
+              {"unicode": "中文 é 👍🏽", "data": bytes(range(40)), "date": datetime.datetime(2020, 1, 2, 3, 4, 5)},
+              {"shared": [shared, shared, {"again": shared}], "empty": {}, "list": [], "s": ""},
+              {"deep": [[[[[[{"k": "v"}]]]]]], "many": list(range(300))},
+              [str(i) for i in range(40)],
+            ]
+            for i, value in enumerate(values):
+                with open(f"{sys.argv[1]}/p{i}.plist", "wb") as f:
+                    f.write(plistlib.dumps(value, fmt=plistlib.FMT_BINARY))
+            """
         _ = try PlistTestSupport.python(script, [directory.path])
         for index in 0..<5 {
             let data = try Data(contentsOf: directory.appendingPathComponent("p\(index).plist"))

@@ -13,14 +13,18 @@ final class PlistXMLEditorTests: XCTestCase {
             return ""
         }
         let newValue = string.value.replacingBytes(of: token, with: value)
-        let output = String(decoding: try editor.applying([PlistStringEdit(slot: string.slot, newValue: newValue, placeholder: (token, value))]), as: UTF8.self)
+        let output = String(
+            decoding: try editor.applying([
+                PlistStringEdit(slot: string.slot, newValue: newValue, placeholder: (token, value))
+            ]), as: UTF8.self)
         let prefix = "<plist><dict><key>K</key><string>", suffix = "</string></dict></plist>"
         XCTAssertTrue(output.hasPrefix(prefix) && output.hasSuffix(suffix), output)
         return String(output.dropFirst(prefix.count).dropLast(suffix.count))
     }
 
     func testOnlyTheTokenBytesChangeWhenPossible() throws {
-        XCTAssertEqual(try stamp("a &gt; r0000 &#169; &amp; r0000 > x", value: "12M"), "a &gt; 12M &#169; &amp; 12M > x")
+        XCTAssertEqual(
+            try stamp("a &gt; r0000 &#169; &amp; r0000 > x", value: "12M"), "a &gt; 12M &#169; &amp; 12M > x")
         XCTAssertEqual(try stamp("r0000<!-- r0000 -->", value: "5"), "5<!-- r0000 -->")
     }
 
@@ -40,15 +44,17 @@ final class PlistXMLEditorTests: XCTestCase {
     func testScannerAndLibXML2MustAgree() throws {
         // Attributes holding '>' and quotes, comments with markup, CDATA: scanned ranges still match.
         let document = """
-        <?xml version='1.0' encoding='utf-8'?>
-        <plist version="1.0" note='a > b "c"'><dict><key a=">">K</key><!-- <string>fake</string> -->\
-        <string><![CDATA[x]]>y</string></dict></plist>
-        """
+            <?xml version='1.0' encoding='utf-8'?>
+            <plist version="1.0" note='a > b "c"'><dict><key a=">">K</key><!-- <string>fake</string> -->\
+            <string><![CDATA[x]]>y</string></dict></plist>
+            """
         let editor = try PlistXMLEditor(bytes: Array(document.utf8), path: "t.plist")
         guard case let .found(string) = editor.root.lookup(PlistKeyPath(components: ["K"])) else { return XCTFail() }
         XCTAssertEqual(string.value, "xy")
-        let output = String(decoding: try editor.applying([PlistStringEdit(slot: string.slot, newValue: "z")]), as: UTF8.self)
-        XCTAssertEqual(output, document.replacingOccurrences(of: "<string><![CDATA[x]]>y</string>", with: "<string>z</string>"))
+        let output = String(
+            decoding: try editor.applying([PlistStringEdit(slot: string.slot, newValue: "z")]), as: UTF8.self)
+        XCTAssertEqual(
+            output, document.replacingOccurrences(of: "<string><![CDATA[x]]>y</string>", with: "<string>z</string>"))
     }
 }
 
@@ -67,27 +73,34 @@ final class PlistSecurityTests: XCTestCase {
     }
 
     /// Stamps `text` as a plist and returns the plan's errors; the file must be left byte-identical.
-    private func stampErrors(_ text: String, mode: StampMode = .keys([.bundleVersion]),
-                             file: StaticString = #filePath, line: UInt = #line) throws -> [VersionStampError] {
+    private func stampErrors(
+        _ text: String, mode: StampMode = .keys([.bundleVersion]),
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> [VersionStampError] {
         let plist = directory.appendingPathComponent("Info-\(UUID().uuidString).plist")
         try Data(text.utf8).write(to: plist)
-        let plan = StampPlan(options: StampOptions(plists: [plist.path], mode: mode), context: PlistTestSupport.context("5"))
+        let plan = StampPlan(
+            options: StampOptions(plists: [plist.path], mode: mode), context: PlistTestSupport.context("5"))
         XCTAssertTrue(plan.updates.isEmpty, file: file, line: line)
         XCTAssertEqual(try Data(contentsOf: plist), Data(text.utf8), file: file, line: line)
         for error in plan.errors {
-            XCTAssertFalse(error.description.contains(secretText), "the secret leaked: \(error)", file: file, line: line)
+            XCTAssertFalse(
+                error.description.contains(secretText), "the secret leaked: \(error)", file: file, line: line)
             XCTAssertTrue(error.description.hasPrefix(plist.path), error.description, file: file, line: line)
         }
         return plan.errors
     }
 
     func testExternalEntityIsRefusedAndNeverRead() throws {
-        for reference in ["SYSTEM \"\(secret.path)\"", "SYSTEM \"file://\(secret.path)\"", "PUBLIC \"-//x//y\" \"\(secret.path)\""] {
-            let errors = try stampErrors("""
-            <?xml version="1.0"?>
-            <!DOCTYPE plist [ <!ENTITY xxe \(reference)> ]>
-            <plist version="1.0"><dict><key>CFBundleVersion</key><string>&xxe;</string></dict></plist>
-            """)
+        for reference in [
+            "SYSTEM \"\(secret.path)\"", "SYSTEM \"file://\(secret.path)\"", "PUBLIC \"-//x//y\" \"\(secret.path)\"",
+        ] {
+            let errors = try stampErrors(
+                """
+                <?xml version="1.0"?>
+                <!DOCTYPE plist [ <!ENTITY xxe \(reference)> ]>
+                <plist version="1.0"><dict><key>CFBundleVersion</key><string>&xxe;</string></dict></plist>
+                """)
             XCTAssertEqual(errors.count, 1)
             XCTAssertEqual(errors.first?.line, 2)
             XCTAssertTrue(errors.first?.message.contains("entity 'xxe'") ?? false, "\(errors)")
@@ -95,11 +108,12 @@ final class PlistSecurityTests: XCTestCase {
     }
 
     func testExternalParameterEntityIsRefused() throws {
-        let errors = try stampErrors("""
-        <?xml version="1.0"?>
-        <!DOCTYPE plist [ <!ENTITY % pe SYSTEM "\(secret.path)"> %pe; ]>
-        <plist version="1.0"><dict><key>CFBundleVersion</key><string>1</string></dict></plist>
-        """)
+        let errors = try stampErrors(
+            """
+            <?xml version="1.0"?>
+            <!DOCTYPE plist [ <!ENTITY % pe SYSTEM "\(secret.path)"> %pe; ]>
+            <plist version="1.0"><dict><key>CFBundleVersion</key><string>1</string></dict></plist>
+            """)
         XCTAssertTrue(errors.first?.message.contains("entity 'pe'") ?? false, "\(errors)")
         XCTAssertEqual(errors.first?.code, .entityDeclaration)
     }
@@ -110,12 +124,13 @@ final class PlistSecurityTests: XCTestCase {
             declarations += "<!ENTITY lol\(level) \"" + String(repeating: "&lol\(level - 1);", count: 10) + "\">\n"
         }
         let start = Date()
-        let errors = try stampErrors("""
-        <?xml version="1.0"?>
-        <!DOCTYPE plist [
-        \(declarations)]>
-        <plist version="1.0"><dict><key>CFBundleVersion</key><string>&lol9;</string></dict></plist>
-        """)
+        let errors = try stampErrors(
+            """
+            <?xml version="1.0"?>
+            <!DOCTYPE plist [
+            \(declarations)]>
+            <plist version="1.0"><dict><key>CFBundleVersion</key><string>&lol9;</string></dict></plist>
+            """)
         XCTAssertLessThan(Date().timeIntervalSince(start), 2)
         XCTAssertEqual(errors.count, 1)
         XCTAssertEqual(errors.first?.line, 3)
@@ -125,32 +140,36 @@ final class PlistSecurityTests: XCTestCase {
     func testExternalDTDIsNeverLoaded() throws {
         // An undeclared entity with a DOCTYPE naming an external DTD: libxml2 must not load the
         // DTD (it holds the secret), and the reference is an error.
-        let errors = try stampErrors("""
-        <?xml version="1.0"?>
-        <!DOCTYPE plist SYSTEM "\(secret.path)">
-        <plist version="1.0"><dict><key>CFBundleVersion</key><string>&secret;</string></dict></plist>
-        """)
+        let errors = try stampErrors(
+            """
+            <?xml version="1.0"?>
+            <!DOCTYPE plist SYSTEM "\(secret.path)">
+            <plist version="1.0"><dict><key>CFBundleVersion</key><string>&secret;</string></dict></plist>
+            """)
         XCTAssertEqual(errors.count, 1)
         XCTAssertEqual(errors.first?.line, 3)
     }
 
     func testMalformedXMLNamesTheLine() throws {
-        let errors = try stampErrors("""
-        <?xml version="1.0"?>
-        <plist version="1.0">
-        <dict>
-        <key>CFBundleVersion</key>
-        <string>1</strin>
-        </dict>
-        </plist>
-        """)
+        let errors = try stampErrors(
+            """
+            <?xml version="1.0"?>
+            <plist version="1.0">
+            <dict>
+            <key>CFBundleVersion</key>
+            <string>1</strin>
+            </dict>
+            </plist>
+            """)
         XCTAssertEqual(errors.count, 1)
         XCTAssertEqual(errors.first?.line, 5)
         XCTAssertTrue(errors.first?.description.contains(":5: error: malformed XML") ?? false, "\(errors)")
     }
 
     func testInvalidUTF8IsOneLineError() throws {
-        let errors = try stampErrors("<?xml version=\"1.0\"?>\n<plist><string>caf\u{E9}</string></plist>".replacingOccurrences(of: "\u{E9}", with: "\u{1}"))
+        let errors = try stampErrors(
+            "<?xml version=\"1.0\"?>\n<plist><string>caf\u{E9}</string></plist>".replacingOccurrences(
+                of: "\u{E9}", with: "\u{1}"))
         XCTAssertEqual(errors.count, 1)
         let plist = directory.appendingPathComponent("bad.plist")
         var bytes = Array("<?xml version=\"1.0\"?>\n<plist><string>caf".utf8)
@@ -188,7 +207,8 @@ final class PlistSecurityTests: XCTestCase {
     }
 
     func testLibXML2LayerRefusesEntityDeclarationsOnItsOwn() {
-        let text = "<?xml version=\"1.0\"?>\n<!DOCTYPE plist [\n<!ENTITY xxe SYSTEM \"\(secret.path)\">\n]>\n<plist><string>&xxe;</string></plist>"
+        let text =
+            "<?xml version=\"1.0\"?>\n<!DOCTYPE plist [\n<!ENTITY xxe SYSTEM \"\(secret.path)\">\n]>\n<plist><string>&xxe;</string></plist>"
         XCTAssertThrowsError(try PlistLibXMLParser.parse(Array(text.utf8), url: "t.plist")) { error in
             XCTAssertEqual(error as? VersionStampError, .entityDeclaration(path: "t.plist", line: 3, name: "xxe"))
         }
@@ -200,14 +220,17 @@ final class PlistSecurityTests: XCTestCase {
 /// original property list with only the stamped strings changed.
 final class PlistGoldenFileTests: XCTestCase {
     /// Stamps `NAME.input.plist` into a temporary copy and compares it with `NAME.expected.plist`.
-    private func assertGolden(_ name: String, version: String, mode: StampMode = .automatic(placeholder: "r0000"),
-                              changed expectedPaths: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertGolden(
+        _ name: String, version: String, mode: StampMode = .automatic(placeholder: "r0000"),
+        changed expectedPaths: [String], file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let directory = try PlistTestSupport.temporaryDirectory(self)
         let input = PlistTestSupport.fixtures.appendingPathComponent("\(name).input.plist")
         let copy = directory.appendingPathComponent("Info.plist")
         try FileManager.default.copyItem(at: input, to: copy)
 
-        let plan = StampPlan(options: StampOptions(plists: [copy.path], mode: mode), context: PlistTestSupport.context(version))
+        let plan = StampPlan(
+            options: StampOptions(plists: [copy.path], mode: mode), context: PlistTestSupport.context(version))
         XCTAssertEqual(plan.errors, [], file: file, line: line)
         try plan.write()
 
@@ -222,8 +245,11 @@ final class PlistGoldenFileTests: XCTestCase {
         let differences = try PlistTestSupport.plistlibDifferences(input, copy)
         XCTAssertEqual(differences.problems, [], file: file, line: line)
         XCTAssertEqual(Set(differences.changed.keys), Set(expectedPaths), file: file, line: line)
-        let reported = Dictionary(uniqueKeysWithValues: plan.updates.flatMap(\.changes).map { ($0.keyPath.description, $0.newValue) })
-        XCTAssertEqual(differences.changed, reported, "plistlib's new values differ from the reported ones", file: file, line: line)
+        let reported = Dictionary(
+            uniqueKeysWithValues: plan.updates.flatMap(\.changes).map { ($0.keyPath.description, $0.newValue) })
+        XCTAssertEqual(
+            differences.changed, reported, "plistlib's new values differ from the reported ones", file: file, line: line
+        )
     }
 
     func testTypicalInfoPlist() throws {
@@ -247,10 +273,13 @@ final class PlistGoldenFileTests: XCTestCase {
     }
 
     func testEmptyStringElementsBothForms() throws {
-        try assertGolden("empty-strings", version: "3.1",
-                         mode: .keys([.bundleVersion, PlistKeyPath(components: ["CFBundleShortVersionString"]),
-                                      PlistKeyPath(components: ["Spaced"])]),
-                         changed: ["CFBundleVersion", "CFBundleShortVersionString", "Spaced"])
+        try assertGolden(
+            "empty-strings", version: "3.1",
+            mode: .keys([
+                .bundleVersion, PlistKeyPath(components: ["CFBundleShortVersionString"]),
+                PlistKeyPath(components: ["Spaced"]),
+            ]),
+            changed: ["CFBundleVersion", "CFBundleShortVersionString", "Spaced"])
     }
 
     func testCharacterReferencesElsewhereAreKept() throws {
@@ -258,19 +287,22 @@ final class PlistGoldenFileTests: XCTestCase {
     }
 
     func testNewValuesAreEscaped() throws {
-        try assertGolden("escaping", version: "a&b <c> \"d\"", mode: .keys([PlistKeyPath(components: ["BuildLabel"])]),
-                         changed: ["BuildLabel"])
+        try assertGolden(
+            "escaping", version: "a&b <c> \"d\"", mode: .keys([PlistKeyPath(components: ["BuildLabel"])]),
+            changed: ["BuildLabel"])
     }
 
     func testNestedKeyPathIntoDictionaryAndArray() throws {
-        try assertGolden("nested-key-path", version: "9",
-                         mode: .keys([try PlistKeyPath(parsing: "Parent:Child:1"), try PlistKeyPath(parsing: ":Parent:Deep:Value")]),
-                         changed: ["Parent:Child:1", "Parent:Deep:Value"])
+        try assertGolden(
+            "nested-key-path", version: "9",
+            mode: .keys([try PlistKeyPath(parsing: "Parent:Child:1"), try PlistKeyPath(parsing: ":Parent:Deep:Value")]),
+            changed: ["Parent:Child:1", "Parent:Deep:Value"])
     }
 
     func testPlaceholderInSeveralStrings() throws {
-        try assertGolden("placeholder-several", version: "1234M",
-                         changed: ["Version", "Label", "History:0", "History:2:r0000"])
+        try assertGolden(
+            "placeholder-several", version: "1234M",
+            changed: ["Version", "Label", "History:0", "History:2:r0000"])
     }
 
     func testEveryGoldenPairDiffersOnlyInsideStringElements() throws {
@@ -280,17 +312,19 @@ final class PlistGoldenFileTests: XCTestCase {
             .filter { $0.hasSuffix(".input.plist") }.map { String($0.dropLast(".input.plist".count)) }
         XCTAssertGreaterThanOrEqual(names.count, 9)
         let script = """
-        import re, sys
-        def skeleton(p):
-            data = open(p, 'rb').read()
-            return re.sub(rb'<string(\\s*/>|>.*?</string>)', b'<string/>', data, flags=re.S)
-        print('same' if skeleton(sys.argv[1]) == skeleton(sys.argv[2]) else 'different')
-        """
+            import re, sys
+            def skeleton(p):
+                data = open(p, 'rb').read()
+                return re.sub(rb'<string(\\s*/>|>.*?</string>)', b'<string/>', data, flags=re.S)
+            print('same' if skeleton(sys.argv[1]) == skeleton(sys.argv[2]) else 'different')
+            """
         for name in names {
-            let output = try PlistTestSupport.python(script, [
-                PlistTestSupport.fixtures.appendingPathComponent("\(name).input.plist").path,
-                PlistTestSupport.fixtures.appendingPathComponent("\(name).expected.plist").path,
-            ])
+            let output = try PlistTestSupport.python(
+                script,
+                [
+                    PlistTestSupport.fixtures.appendingPathComponent("\(name).input.plist").path,
+                    PlistTestSupport.fixtures.appendingPathComponent("\(name).expected.plist").path,
+                ])
             XCTAssertEqual(output.trimmingCharacters(in: .whitespacesAndNewlines), "same", name)
         }
     }

@@ -30,7 +30,8 @@ final class GitFallbackTests: XCTestCase {
         try repo.assertTokensMatchGit()
         try repo.write("app/one.txt", "changed\n")
         try repo.assertTokensMatchGit()
-        XCTAssertEqual(try VersionContext.load(repository: repo.root.path, environment: repo.environment).render("{dirty}"), "M")
+        XCTAssertEqual(
+            try VersionContext.load(repository: repo.root.path, environment: repo.environment).render("{dirty}"), "M")
         try repo.git("add", "app/one.txt")
         try repo.assertTokensMatchGit()
         try repo.git("reset", "-q", "--hard")
@@ -45,18 +46,22 @@ final class GitFallbackTests: XCTestCase {
         repo.variables["GIT_INDEX_FILE"] = "other-index"
         try repo.git("read-tree", "HEAD")
         try repo.git("update-index", "--split-index")
-        XCTAssertEqual(GitFallback.mandatoryIndexExtensions(at: repo.root.appendingPathComponent("other-index").path), ["link"],
-                       "the index must be split for this test to mean anything")
+        XCTAssertEqual(
+            GitFallback.mandatoryIndexExtensions(at: repo.root.appendingPathComponent("other-index").path), ["link"],
+            "the index must be split for this test to mean anything")
         try repo.write(".git/info/exclude", "other-index\n")
         try repo.assertTokensMatchGit()
-        XCTAssertEqual(try VersionContext.load(repository: repo.root.path, environment: repo.environment).render("{dirty}"), "")
+        XCTAssertEqual(
+            try VersionContext.load(repository: repo.root.path, environment: repo.environment).render("{dirty}"), "")
         try repo.write("app/one.txt", "changed\n")
-        XCTAssertEqual(try VersionContext.load(repository: repo.root.path, environment: repo.environment).render("{dirty}"), "M")
+        XCTAssertEqual(
+            try VersionContext.load(repository: repo.root.path, environment: repo.environment).render("{dirty}"), "M")
         try repo.assertTokensMatchGit()
         // That index, not the repository's own: staging an older tree there is a change.
         try repo.git("checkout", "-q", "--", "app/one.txt")
         try repo.git("read-tree", "HEAD~1")
-        XCTAssertEqual(try VersionContext.load(repository: repo.root.path, environment: repo.environment).render("{dirty}"), "M")
+        XCTAssertEqual(
+            try VersionContext.load(repository: repo.root.path, environment: repo.environment).render("{dirty}"), "M")
         try repo.assertTokensMatchGit()
     }
 
@@ -96,12 +101,15 @@ final class GitFallbackTests: XCTestCase {
 
     /// With no git on PATH, `{count}` is answered and `{dirty}` fails with an error that says
     /// git is missing and contains `naming` (why git was needed).
-    private func assertDirtyNeedsGit(_ repo: RevisionTestRepository, naming: String,
-                                     file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertDirtyNeedsGit(
+        _ repo: RevisionTestRepository, naming: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         var environment = repo.environment
         environment["PATH"] = repo.root.appendingPathComponent("no-tools-here").path
         let context = try VersionContext.load(repository: repo.root.path, environment: environment)
-        XCTAssertEqual(try context.render("{count}"), try repo.git("rev-list", "--count", "HEAD"), file: file, line: line)
+        XCTAssertEqual(
+            try context.render("{count}"), try repo.git("rev-list", "--count", "HEAD"), file: file, line: line)
         XCTAssertThrowsError(try context.render("{dirty}"), file: file, line: line) { error in
             let failure = error as? VersionStampError
             XCTAssertEqual(failure?.code, .gitFailure, "\(error)", file: file, line: line)
@@ -116,12 +124,15 @@ final class GitFallbackTests: XCTestCase {
         let repo = try makeRepository()
         let tree = try repo.git("write-tree")
         let parent = try repo.git("rev-parse", "HEAD")
-        let object = "tree \(tree)\nparent \(parent)\nauthor A <a@example.com> 18446744073709549816 +0100\n"
+        let object =
+            "tree \(tree)\nparent \(parent)\nauthor A <a@example.com> 18446744073709549816 +0100\n"
             + "committer A <a@example.com> 18446744073709549816 +0100\n\nfour\n"
         let commit = try repo.git("hash-object", "-t", "commit", "-w", "--stdin", stdin: Data(object.utf8))
         try repo.git("update-ref", "refs/heads/main", commit)
         let reader = try RevisionReader(discoveringFrom: repo.root.path, environment: repo.environment, caching: .off)
-        XCTAssertFalse(reader.repository.canParseCommit(reader.head), "libgit2 must reject the commit for this test to mean anything")
+        XCTAssertFalse(
+            reader.repository.canParseCommit(reader.head),
+            "libgit2 must reject the commit for this test to mean anything")
         try repo.assertTokensMatchGit()
         try repo.write("app/one.txt", "changed\n")
         try repo.assertTokensMatchGit()
@@ -156,42 +167,69 @@ final class GitFallbackTests: XCTestCase {
     func testSubmodulesAreDirtyAsGitSays() throws {
         let cases: [(String, (RevisionTestRepository) throws -> Void)] = [
             ("clean", { _ in }),
-            ("moved to its first commit", { try $0.git("checkout", "-q", "HEAD~1", in: $0.root.appendingPathComponent("sub")) }),
+            (
+                "moved to its first commit",
+                { try $0.git("checkout", "-q", "HEAD~1", in: $0.root.appendingPathComponent("sub")) }
+            ),
             ("a tracked file changed", { try $0.write("sub/f.txt", "changed\n") }),
-            ("a change staged in it", { repo in
-                try repo.write("sub/f.txt", "changed\n")
-                try repo.git("add", "f.txt", in: repo.root.appendingPathComponent("sub"))
-            }),
+            (
+                "a change staged in it",
+                { repo in
+                    try repo.write("sub/f.txt", "changed\n")
+                    try repo.git("add", "f.txt", in: repo.root.appendingPathComponent("sub"))
+                }
+            ),
             ("an untracked file in it", { try $0.write("sub/new.txt", "new\n") }),
-            ("ignore=dirty and changed", { repo in
-                try repo.git("config", "-f", ".gitmodules", "submodule.sub.ignore", "dirty")
-                try repo.git("commit", "-q", "-am", "ignore dirty")
-                try repo.write("sub/f.txt", "changed\n")
-            }),
-            ("ignore=dirty and moved", { repo in
-                try repo.git("config", "-f", ".gitmodules", "submodule.sub.ignore", "dirty")
-                try repo.git("commit", "-q", "-am", "ignore dirty")
-                try repo.git("checkout", "-q", "HEAD~1", in: repo.root.appendingPathComponent("sub"))
-            }),
-            ("ignore=all in the config and moved", { repo in
-                try repo.git("config", "submodule.sub.ignore", "all")
-                try repo.git("checkout", "-q", "HEAD~1", in: repo.root.appendingPathComponent("sub"))
-            }),
-            ("diff.ignoreSubmodules=all and moved", { repo in
-                try repo.git("config", "diff.ignoreSubmodules", "all")
-                try repo.git("checkout", "-q", "HEAD~1", in: repo.root.appendingPathComponent("sub"))
-            }),
-            ("moved and staged", { repo in
-                try repo.git("checkout", "-q", "HEAD~1", in: repo.root.appendingPathComponent("sub"))
-                try repo.git("add", "sub")
-            }),
+            (
+                "ignore=dirty and changed",
+                { repo in
+                    try repo.git("config", "-f", ".gitmodules", "submodule.sub.ignore", "dirty")
+                    try repo.git("commit", "-q", "-am", "ignore dirty")
+                    try repo.write("sub/f.txt", "changed\n")
+                }
+            ),
+            (
+                "ignore=dirty and moved",
+                { repo in
+                    try repo.git("config", "-f", ".gitmodules", "submodule.sub.ignore", "dirty")
+                    try repo.git("commit", "-q", "-am", "ignore dirty")
+                    try repo.git("checkout", "-q", "HEAD~1", in: repo.root.appendingPathComponent("sub"))
+                }
+            ),
+            (
+                "ignore=all in the config and moved",
+                { repo in
+                    try repo.git("config", "submodule.sub.ignore", "all")
+                    try repo.git("checkout", "-q", "HEAD~1", in: repo.root.appendingPathComponent("sub"))
+                }
+            ),
+            (
+                "diff.ignoreSubmodules=all and moved",
+                { repo in
+                    try repo.git("config", "diff.ignoreSubmodules", "all")
+                    try repo.git("checkout", "-q", "HEAD~1", in: repo.root.appendingPathComponent("sub"))
+                }
+            ),
+            (
+                "moved and staged",
+                { repo in
+                    try repo.git("checkout", "-q", "HEAD~1", in: repo.root.appendingPathComponent("sub"))
+                    try repo.git("add", "sub")
+                }
+            ),
             ("unpopulated (deinit)", { try $0.git("submodule", "deinit", "-q", "-f", "sub") }),
-            ("unpopulated, another commit staged", { repo in
-                let first = try repo.git("rev-parse", "HEAD~1", in: repo.root.appendingPathComponent("sub"))
-                try repo.git("submodule", "deinit", "-q", "-f", "sub")
-                try repo.git("update-index", "--cacheinfo", "160000,\(first),sub")
-            }),
-            ("its directory missing", { try FileManager.default.removeItem(at: $0.root.appendingPathComponent("sub")) }),
+            (
+                "unpopulated, another commit staged",
+                { repo in
+                    let first = try repo.git("rev-parse", "HEAD~1", in: repo.root.appendingPathComponent("sub"))
+                    try repo.git("submodule", "deinit", "-q", "-f", "sub")
+                    try repo.git("update-index", "--cacheinfo", "160000,\(first),sub")
+                }
+            ),
+            (
+                "its directory missing",
+                { try FileManager.default.removeItem(at: $0.root.appendingPathComponent("sub")) }
+            ),
             ("removed from the index only", { try $0.git("rm", "-q", "--cached", "sub") }),
         ]
         let source = try makeSubmoduleSource()
@@ -217,7 +255,8 @@ final class GitFallbackTests: XCTestCase {
         let tools = repo.root.deletingLastPathComponent().appendingPathComponent("tools")
         try FileManager.default.createDirectory(at: tools, withIntermediateDirectories: true)
         let fake = tools.appendingPathComponent("git")
-        try "#!/bin/sh\necho 'not an answer'\necho \"fatal: stand-in for $3\" >&2\nexit 3\n".write(to: fake, atomically: true, encoding: .utf8)
+        try "#!/bin/sh\necho 'not an answer'\necho \"fatal: stand-in for $3\" >&2\nexit 3\n".write(
+            to: fake, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake.path)
         var environment = repo.environment
         environment["PATH"] = tools.path
@@ -237,7 +276,8 @@ final class GitFallbackTests: XCTestCase {
     func testConvertedFilesAreDirtyAsGitSays() throws {
         let old = Date(timeIntervalSince1970: 1_000_000_000)
         func touch(_ repo: RevisionTestRepository, _ path: String) throws {
-            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: repo.root.appendingPathComponent(path).path)
+            try FileManager.default.setAttributes(
+                [.modificationDate: old], ofItemAtPath: repo.root.appendingPathComponent(path).path)
         }
         func filtered(driver: Bool) throws -> RevisionTestRepository {
             let repo = try RevisionTestRepository(self)
@@ -260,23 +300,52 @@ final class GitFallbackTests: XCTestCase {
             return repo
         }
         let cases: [(String, () throws -> RevisionTestRepository)] = [
-            ("filtered, touched", { let repo = try filtered(driver: true); try touch(repo, "a.txt"); return repo }),
-            ("filtered, racily clean (the index older than its files)", {
-                let repo = try filtered(driver: true); try touch(repo, ".git/index"); return repo
-            }),
-            ("filtered, changed", { let repo = try filtered(driver: true); try repo.write("a.txt", "changed\n"); return repo }),
-            ("filtered and another file changed", {
-                let repo = try filtered(driver: true); try touch(repo, "a.txt"); try repo.write("b.txt", "changed\n"); return repo
-            }),
-            ("a filter attribute with no driver configured, touched", {
-                let repo = try filtered(driver: false); try touch(repo, "a.txt"); return repo
-            }),
-            ("working-tree-encoding, touched", { let repo = try encoded(); try touch(repo, "Localizable.strings"); return repo }),
-            ("working-tree-encoding, changed", {
-                let repo = try encoded()
-                try Data([0xFF, 0xFE, 0x78, 0x00, 0x0A, 0x00]).write(to: repo.root.appendingPathComponent("Localizable.strings"))
-                return repo
-            }),
+            (
+                "filtered, touched",
+                {
+                    let repo = try filtered(driver: true); try touch(repo, "a.txt"); return repo
+                }
+            ),
+            (
+                "filtered, racily clean (the index older than its files)",
+                {
+                    let repo = try filtered(driver: true); try touch(repo, ".git/index"); return repo
+                }
+            ),
+            (
+                "filtered, changed",
+                {
+                    let repo = try filtered(driver: true); try repo.write("a.txt", "changed\n"); return repo
+                }
+            ),
+            (
+                "filtered and another file changed",
+                {
+                    let repo = try filtered(driver: true); try touch(repo, "a.txt");
+                    try repo.write("b.txt", "changed\n"); return repo
+                }
+            ),
+            (
+                "a filter attribute with no driver configured, touched",
+                {
+                    let repo = try filtered(driver: false); try touch(repo, "a.txt"); return repo
+                }
+            ),
+            (
+                "working-tree-encoding, touched",
+                {
+                    let repo = try encoded(); try touch(repo, "Localizable.strings"); return repo
+                }
+            ),
+            (
+                "working-tree-encoding, changed",
+                {
+                    let repo = try encoded()
+                    try Data([0xFF, 0xFE, 0x78, 0x00, 0x0A, 0x00]).write(
+                        to: repo.root.appendingPathComponent("Localizable.strings"))
+                    return repo
+                }
+            ),
         ]
         var gitSaid: Set<String> = []
         for (name, make) in cases {
@@ -290,4 +359,3 @@ final class GitFallbackTests: XCTestCase {
         XCTAssertEqual(gitSaid, ["", "M"])
     }
 }
-

@@ -5,11 +5,14 @@ import XCTest
 /// `{branch}` equals `git rev-parse --abbrev-ref HEAD` when names collide (strict
 /// shortening under `core.warnAmbiguousRefs`, which is on by default).
 final class RefAbbreviationTests: XCTestCase {
-    private func assertBranchMatchesGit(_ repo: RevisionTestRepository, _ label: String,
-                                        file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertBranchMatchesGit(
+        _ repo: RevisionTestRepository, _ label: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let context = try VersionContext.load(repository: repo.root.path, environment: repo.environment)
-        XCTAssertEqual(try context.render("{branch}"), try repo.git("rev-parse", "--abbrev-ref", "HEAD"), label,
-                       file: file, line: line)
+        XCTAssertEqual(
+            try context.render("{branch}"), try repo.git("rev-parse", "--abbrev-ref", "HEAD"), label,
+            file: file, line: line)
     }
 
     func testCollidingNames() throws {
@@ -17,8 +20,10 @@ final class RefAbbreviationTests: XCTestCase {
         try repo.commit("a")
         let head = try repo.git("rev-parse", "HEAD")
         // Remote-tracking refs and tags that collide with the local branches below.
-        for ref in ["refs/remotes/origin/main", "refs/remotes/upstream/HEAD", "refs/tags/release",
-                    "refs/remotes/heads/x", "refs/tags/heads/y", "refs/remotes/tags/v1"] {
+        for ref in [
+            "refs/remotes/origin/main", "refs/remotes/upstream/HEAD", "refs/tags/release",
+            "refs/remotes/heads/x", "refs/tags/heads/y", "refs/remotes/tags/v1",
+        ] {
             try repo.git("update-ref", ref, head)
         }
         for branch in ["origin/main", "upstream", "release", "heads/x", "y", "tags/v1", "plain", "origin/HEAD"] {
@@ -111,7 +116,8 @@ final class WorkTreeStatusTests: XCTestCase {
         try repo.assertTokensMatchGit()
         try repo.git("rm", "-q", "--cached", "new.txt")
         try repo.git("config", "core.fileMode", "false")
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: repo.root.appendingPathComponent("mode.sh").path)
+        try FileManager.default.setAttributes(
+            [.posixPermissions: 0o755], ofItemAtPath: repo.root.appendingPathComponent("mode.sh").path)
         try repo.assertTokensMatchGit()
         try repo.git("config", "core.fileMode", "true")
         try repo.assertTokensMatchGit()
@@ -130,7 +136,8 @@ final class WorkTreeStatusTests: XCTestCase {
         let fileManager = FileManager.default
         func rename(_ from: String, _ to: String) throws {
             // Through a third name: a case-insensitive file system would refuse the direct move.
-            let source = repo.root.appendingPathComponent(from), between = repo.root.appendingPathComponent(to + ".moving")
+            let source = repo.root.appendingPathComponent(from),
+                between = repo.root.appendingPathComponent(to + ".moving")
             try fileManager.moveItem(at: source, to: between)
             try fileManager.moveItem(at: between, to: repo.root.appendingPathComponent(to))
         }

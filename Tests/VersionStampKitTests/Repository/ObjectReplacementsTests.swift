@@ -31,13 +31,17 @@ final class ObjectReplacementsTests: XCTestCase {
         return repo
     }
 
-    private let queries = [RevisionQuery(), RevisionQuery(firstParent: true), RevisionQuery(paths: ["lib"]),
-                           RevisionQuery(tagPattern: "v1.0*"), RevisionQuery(firstParent: true, paths: ["lib"])]
+    private let queries = [
+        RevisionQuery(), RevisionQuery(firstParent: true), RevisionQuery(paths: ["lib"]),
+        RevisionQuery(tagPattern: "v1.0*"), RevisionQuery(firstParent: true, paths: ["lib"]),
+    ]
 
     /// Every token, every query and `{version}` against git, with replacements in force and with
     /// `GIT_NO_REPLACE_OBJECTS` set.
-    private func assertMatchesGit(_ repo: RevisionTestRepository, _ label: String,
-                                  file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertMatchesGit(
+        _ repo: RevisionTestRepository, _ label: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         for disabled in [false, true] {
             repo.variables["GIT_NO_REPLACE_OBJECTS"] = disabled ? "1" : nil
             let context = "\(label)\(disabled ? " GIT_NO_REPLACE_OBJECTS" : "")"
@@ -47,7 +51,9 @@ final class ObjectReplacementsTests: XCTestCase {
             let tag = try repo.runGit(["describe", "--tags", "--abbrev=0"], allowFailure: true)
             let loaded = try VersionContext.load(repository: repo.root.path, environment: repo.environment)
             if tag.status == 0 {
-                XCTAssertEqual(try loaded.render("{version}"), String(tag.output.dropFirst()), "{version} \(context)", file: file, line: line)
+                XCTAssertEqual(
+                    try loaded.render("{version}"), String(tag.output.dropFirst()), "{version} \(context)", file: file,
+                    line: line)
             } else {
                 XCTAssertThrowsError(try loaded.render("{version}"), "{version} \(context)", file: file, line: line)
             }
@@ -58,14 +64,14 @@ final class ObjectReplacementsTests: XCTestCase {
     func testReplaceGraftCutsTheHistory() throws {
         let repo = try history()
         let before = try repo.git("rev-list", "--count", "HEAD")
-        try repo.git("replace", "--graft", "HEAD~1")  // c4 becomes a root
+        try repo.git("replace", "--graft", "HEAD~1") // c4 becomes a root
         XCTAssertNotEqual(try repo.git("rev-list", "--count", "HEAD"), before, "git follows the replacement")
         try assertMatchesGit(repo, "replace --graft HEAD~1")
     }
 
     func testReplaceGraftAddsAParent() throws {
         let repo = try history()
-        try repo.git("replace", "--graft", "HEAD~2", "HEAD~3", "other")  // the merge gains the other line
+        try repo.git("replace", "--graft", "HEAD~2", "HEAD~3", "other") // the merge gains the other line
         try assertMatchesGit(repo, "replace --graft with another line")
     }
 
@@ -83,19 +89,22 @@ final class ObjectReplacementsTests: XCTestCase {
     /// A replaced annotated tag and a chain of replacements (X → Y → Z).
     func testReplacedTagAndChain() throws {
         let repo = try history()
-        let renamed = try repo.git("mktag", stdin: Data("""
-            object \(try repo.git("rev-parse", "HEAD~3"))
-            type commit
-            tag v1.5.0
-            tagger Test Author <test@example.com> 1700000000 +0000
+        let renamed = try repo.git(
+            "mktag",
+            stdin: Data(
+                """
+                object \(try repo.git("rev-parse", "HEAD~3"))
+                type commit
+                tag v1.5.0
+                tagger Test Author <test@example.com> 1700000000 +0000
 
-            moved
+                moved
 
-            """.utf8))
+                """.utf8))
         try repo.git("replace", "-f", try repo.git("rev-parse", "v1.0.0"), renamed)
         try repo.git("replace", "--graft", "HEAD~1", "HEAD~4")
         let middle = try repo.git("rev-parse", "refs/replace/" + (try repo.git("rev-parse", "HEAD~1")))
-        try repo.git("replace", "--graft", middle, "other")  // HEAD~1 → middle → a commit on `other`
+        try repo.git("replace", "--graft", middle, "other") // HEAD~1 → middle → a commit on `other`
         try assertMatchesGit(repo, "replaced tag and chain")
     }
 
@@ -104,7 +113,9 @@ final class ObjectReplacementsTests: XCTestCase {
         let merge = try repo.git("rev-parse", "HEAD~2")
         let c3 = try repo.git("rev-parse", "HEAD~3")
         let o2 = try repo.git("rev-parse", "other")
-        try repo.write(".git/info/grafts", """
+        try repo.write(
+            ".git/info/grafts",
+            """
             # a comment, then a malformed line git skips
             not-an-id
             \(merge) \(c3) \(o2)
@@ -121,8 +132,9 @@ final class ObjectReplacementsTests: XCTestCase {
         let repo = try history()
         let cacheDirectory = repo.root.deletingLastPathComponent().appendingPathComponent("cache").path
         func answer() throws -> String {
-            let reader = try RevisionReader(discoveringFrom: repo.root.path, environment: repo.environment,
-                                            caching: .inDirectory(cacheDirectory))
+            let reader = try RevisionReader(
+                discoveringFrom: repo.root.path, environment: repo.environment,
+                caching: .inDirectory(cacheDirectory))
             let info = try reader.revision([.count, .describe])
             return "\(info.count) \(info.describe)"
         }

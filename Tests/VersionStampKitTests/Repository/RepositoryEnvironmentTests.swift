@@ -94,7 +94,8 @@ final class RepositoryEnvironmentTests: XCTestCase {
         try repo.git("clone", "-q", "--shared", repo.root.path, clone.path)
         let moved = repo.root.deletingLastPathComponent().appendingPathComponent("moved-objects")
         try FileManager.default.moveItem(at: repo.root.appendingPathComponent(".git/objects"), to: moved)
-        try FileManager.default.createDirectory(at: repo.root.appendingPathComponent(".git/objects"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: repo.root.appendingPathComponent(".git/objects"), withIntermediateDirectories: true)
         XCTAssertThrowsError(try repo.versionstamp(RevisionQuery()), "without the variable the objects are gone")
         repo.variables["GIT_OBJECT_DIRECTORY"] = moved.path
         try repo.assertTokensMatchGit()
@@ -103,8 +104,9 @@ final class RepositoryEnvironmentTests: XCTestCase {
         // The clone's own alternates file named the old place: only the variable names the store.
         repo.variables = [:]
         try FileManager.default.removeItem(at: clone.appendingPathComponent(".git/objects/info/alternates"))
-        XCTAssertThrowsError(try RevisionReader(discoveringFrom: clone.path, environment: repo.environment, caching: .off)
-            .revision([.count]))
+        XCTAssertThrowsError(
+            try RevisionReader(discoveringFrom: clone.path, environment: repo.environment, caching: .off)
+                .revision([.count]))
         repo.variables["GIT_ALTERNATE_OBJECT_DIRECTORIES"] = "/nonexistent:" + moved.path
         try repo.assertTokensMatchGit(in: clone)
         let reader = try RevisionReader(discoveringFrom: clone.path, environment: repo.environment, caching: .off)
@@ -119,14 +121,17 @@ final class RepositoryEnvironmentTests: XCTestCase {
         let worktree = repo.root.deletingLastPathComponent().appendingPathComponent("linked")
         try repo.git("worktree", "add", "-q", "-b", "side", worktree.path)
         try repo.commit("side-1", in: worktree)
-        repo.variables = ["GIT_DIR": repo.root.appendingPathComponent(".git/worktrees/linked").path,
-                          "GIT_COMMON_DIR": repo.root.appendingPathComponent(".git").path]
+        repo.variables = [
+            "GIT_DIR": repo.root.appendingPathComponent(".git/worktrees/linked").path,
+            "GIT_COMMON_DIR": repo.root.appendingPathComponent(".git").path,
+        ]
         try repo.assertTokensMatchGit(in: worktree)
 
         let other = try RevisionTestRepository(self)
         try other.commit("x")
         repo.variables["GIT_COMMON_DIR"] = other.root.appendingPathComponent(".git").path
-        XCTAssertThrowsError(try VersionContext.load(repository: worktree.path, environment: repo.environment)) { error in
+        XCTAssertThrowsError(try VersionContext.load(repository: worktree.path, environment: repo.environment)) {
+            error in
             let error = error as? VersionStampError
             XCTAssertTrue(error?.message.contains("GIT_COMMON_DIR") == true, "\(String(describing: error))")
         }
@@ -138,7 +143,8 @@ final class RepositoryEnvironmentTests: XCTestCase {
         try repo.commit("a")
         repo.variables["GIT_DIR"] = repo.root.appendingPathComponent("nothing-here").path
         XCTAssertNotEqual(try repo.runGit(["rev-parse", "HEAD"], allowFailure: true).status, 0)
-        XCTAssertThrowsError(try VersionContext.load(repository: repo.root.path, environment: repo.environment)) { error in
+        XCTAssertThrowsError(try VersionContext.load(repository: repo.root.path, environment: repo.environment)) {
+            error in
             XCTAssertEqual((error as? VersionStampError)?.code, .notARepository)
             XCTAssertEqual((error as? VersionStampError)?.path, repo.variables["GIT_DIR"])
         }

@@ -28,8 +28,10 @@ final class RepositoryExtensionsTests: XCTestCase {
             XCTAssertEqual(firstUnsupported(from: start), "extensions.partialclone", start)
         }
         let gitDirectory = try repo.git("-C", linked.path, "rev-parse", "--absolute-git-dir")
-        XCTAssertEqual(RepositoryExtensions.firstUnsupported(gitDirectory: gitDirectory, start: "/",
-                                                             ceilingDirectories: nil), "extensions.partialclone")
+        XCTAssertEqual(
+            RepositoryExtensions.firstUnsupported(
+                gitDirectory: gitDirectory, start: "/",
+                ceilingDirectories: nil), "extensions.partialclone")
         // A repository of format version 0 has its extensions ignored, by libgit2 as by git.
         try repo.git("config", "core.repositoryformatversion", "0")
         XCTAssertNil(firstUnsupported(from: repo.root.path))

@@ -20,7 +20,8 @@ final class RevisionAbbreviationTests: XCTestCase {
 
     /// git's approximate count for the object directory `objects` and its alternates.
     private func approximateCount(_ objects: String) -> Int {
-        ShortIdAbbreviation.approximateObjectCount(objectDirectories: RepositoryEnvironment.objectDirectories(primary: objects))
+        ShortIdAbbreviation.approximateObjectCount(
+            objectDirectories: RepositoryEnvironment.objectDirectories(primary: objects))
     }
 
     private func inPackCount(_ repo: RevisionTestRepository) throws -> Int {
@@ -38,11 +39,14 @@ final class RevisionAbbreviationTests: XCTestCase {
         XCTAssertEqual(approximateCount(objects), inPack)
         try repo.git("multi-pack-index", "write")
         let midx = try XCTUnwrap(ShortIdAbbreviation.readMultiPackIndex(objects + "/pack/multi-pack-index"))
-        let indexes = try FileManager.default.contentsOfDirectory(atPath: objects + "/pack").filter { $0.hasSuffix(".idx") }
+        let indexes = try FileManager.default.contentsOfDirectory(atPath: objects + "/pack").filter {
+            $0.hasSuffix(".idx")
+        }
         XCTAssertEqual(midx.packIndexNames, Set(indexes))
         XCTAssertEqual(midx.objectCount, inPack)
-        XCTAssertEqual(approximateCount(objects), inPack,
-                       "packs covered by the multi-pack-index are not counted twice")
+        XCTAssertEqual(
+            approximateCount(objects), inPack,
+            "packs covered by the multi-pack-index are not counted twice")
         // A third pack outside the multi-pack-index is added on top.
         try repo.git("fast-import", "--quiet", "--done", stdin: blobStream(100, tag: "three", branch: "third"))
         XCTAssertEqual(approximateCount(objects), try inPackCount(repo))

@@ -10,11 +10,14 @@ import XCTest
 /// refreshes the index).
 final class WorkTreeStatCheckTests: XCTestCase {
     private func proven(_ repo: RevisionTestRepository) throws -> Bool {
-        try GitRepository(discoveringFrom: repo.root.path, environment: repo.environment).workTreeMatchesIndexByStat() != nil
+        try GitRepository(discoveringFrom: repo.root.path, environment: repo.environment).workTreeMatchesIndexByStat()
+            != nil
     }
 
-    private func assertDirtyMatchesGit(_ repo: RevisionTestRepository, _ expected: String,
-                                       file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertDirtyMatchesGit(
+        _ repo: RevisionTestRepository, _ expected: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let ours = try VersionContext.load(repository: repo.root.path, environment: repo.environment).render("{dirty}")
         XCTAssertEqual(ours, expected, "versionstamp", file: file, line: line)
         XCTAssertEqual(try repo.gitAnswers()[.dirty], expected, "git", file: file, line: line)
@@ -51,7 +54,7 @@ final class WorkTreeStatCheckTests: XCTestCase {
         for path in try repo.git("ls-files", "-z").split(separator: "\0") {
             let url = repo.root.appendingPathComponent(String(path))
             var info = stat()
-            guard lstat(url.path, &info) == 0 else { continue }   // deleted
+            guard lstat(url.path, &info) == 0 else { continue } // deleted
             setModified(url, seconds: hourAgo, nanoseconds: 123_456_789)
         }
         // Exits 1 where an entry needs updating or merging: part of the state under test.
@@ -70,8 +73,10 @@ final class WorkTreeStatCheckTests: XCTestCase {
         try repo.write("empty.txt", "")
         try repo.write("dir with space/ünïcode \"quoted\" 豆腐.txt", "tofu\n")
         try repo.write("run.sh", "#!/bin/sh\n")
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: repo.root.appendingPathComponent("run.sh").path)
-        try FileManager.default.createSymbolicLink(atPath: repo.root.appendingPathComponent("link").path, withDestinationPath: "top.txt")
+        try FileManager.default.setAttributes(
+            [.posixPermissions: 0o755], ofItemAtPath: repo.root.appendingPathComponent("run.sh").path)
+        try FileManager.default.createSymbolicLink(
+            atPath: repo.root.appendingPathComponent("link").path, withDestinationPath: "top.txt")
         try repo.git("add", "-A")
         try repo.git("commit", "-q", "-m", "files")
         try settle(repo)
@@ -95,8 +100,10 @@ final class WorkTreeStatCheckTests: XCTestCase {
         setModified(socket, seconds: before.tv_sec, nanoseconds: before.tv_nsec)
         XCTAssertEqual(times(socket.path).modified.tv_nsec, before.tv_nsec)
         XCTAssertFalse(try proven(repo))
-        XCTAssertNotEqual(try repo.git("hash-object", "lib/net/socket.c"), try repo.git("rev-parse", "HEAD:lib/net/socket.c"))
-        XCTAssertEqual(try VersionContext.load(repository: repo.root.path, environment: repo.environment).render("{dirty}"), "M")
+        XCTAssertNotEqual(
+            try repo.git("hash-object", "lib/net/socket.c"), try repo.git("rev-parse", "HEAD:lib/net/socket.c"))
+        XCTAssertEqual(
+            try VersionContext.load(repository: repo.root.path, environment: repo.environment).render("{dirty}"), "M")
     }
 
     func testMissingFileIsNotProven() throws {
@@ -111,7 +118,8 @@ final class WorkTreeStatCheckTests: XCTestCase {
     func testRacilyCleanEntryIsNotProven() throws {
         let repo = try checkout()
         let modified = times(repo.root.appendingPathComponent("top.txt").path).modified
-        setModified(repo.root.appendingPathComponent(".git/index"), seconds: modified.tv_sec, nanoseconds: modified.tv_nsec)
+        setModified(
+            repo.root.appendingPathComponent(".git/index"), seconds: modified.tv_sec, nanoseconds: modified.tv_nsec)
         XCTAssertFalse(try proven(repo))
         try assertDirtyMatchesGit(repo, "")
     }
@@ -148,8 +156,10 @@ final class WorkTreeStatCheckTests: XCTestCase {
     /// through it with their old stat data, yet git reports them deleted.
     func testSymbolicLinkInLeadingPathIsNotProven() throws {
         let repo = try checkout()
-        try FileManager.default.moveItem(at: repo.root.appendingPathComponent("lib"), to: repo.root.appendingPathComponent("moved"))
-        try FileManager.default.createSymbolicLink(atPath: repo.root.appendingPathComponent("lib").path, withDestinationPath: "moved")
+        try FileManager.default.moveItem(
+            at: repo.root.appendingPathComponent("lib"), to: repo.root.appendingPathComponent("moved"))
+        try FileManager.default.createSymbolicLink(
+            atPath: repo.root.appendingPathComponent("lib").path, withDestinationPath: "moved")
         XCTAssertFalse(try proven(repo))
         try assertDirtyMatchesGit(repo, "M")
     }
@@ -159,8 +169,10 @@ final class WorkTreeStatCheckTests: XCTestCase {
     /// (read from an older commit, or left by `reset --soft`) is a change.
     func testCacheTreeStandsForTheIndex() throws {
         let repo = try checkout()
-        let cachedTree = { try GitRepository(discoveringFrom: repo.root.path, environment: repo.environment)
-            .workTreeMatchesIndexByStat()?.cachedTree?.hex }
+        let cachedTree = {
+            try GitRepository(discoveringFrom: repo.root.path, environment: repo.environment)
+                .workTreeMatchesIndexByStat()?.cachedTree?.hex
+        }
         XCTAssertEqual(try cachedTree(), try repo.git("rev-parse", "HEAD^{tree}"))
         try assertDirtyMatchesGit(repo, "")
         // A change staged: the cache tree's root is invalidated, and the index is compared.
@@ -239,7 +251,9 @@ final class WorkTreeStatCheckTests: XCTestCase {
     func testRandomWorkTreeChangesMatchGit() throws {
         let repo = try checkout()
         var random = SeededGenerator(seed: 19)
-        let files = ["top.txt", "lib/net/socket.c", "lib/net/tls/cert.c", "lib/core.c", "lib.txt", "empty.txt", "run.sh"]
+        let files = [
+            "top.txt", "lib/net/socket.c", "lib/net/tls/cert.c", "lib/core.c", "lib.txt", "empty.txt", "run.sh",
+        ]
         var provenSteps = 0, dirtySteps = 0
         for step in 0..<48 {
             let file = files[Int.random(in: 0..<files.count, using: &random)]
@@ -269,7 +283,8 @@ final class WorkTreeStatCheckTests: XCTestCase {
             default: try settle(repo)
             }
             if try proven(repo) { provenSteps += 1 }
-            let ours = try VersionContext.load(repository: repo.root.path, environment: repo.environment).render("{dirty}")
+            let ours = try VersionContext.load(repository: repo.root.path, environment: repo.environment).render(
+                "{dirty}")
             XCTAssertEqual(ours, try repo.gitAnswers()[.dirty], "step \(step)")
             if ours == "M" { dirtySteps += 1 }
         }

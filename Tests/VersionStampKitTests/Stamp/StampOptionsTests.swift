@@ -7,7 +7,8 @@ final class KeyAssignmentTests: XCTestCase {
         let assignment = try KeyAssignment(parsing: "CFBundleVersion={count}")
         XCTAssertEqual(assignment, KeyAssignment(.bundleVersion, format: "{count}"))
         XCTAssertEqual(try KeyAssignment(parsing: "Label=a=b").format, "a=b")
-        XCTAssertEqual(try KeyAssignment(parsing: "Parent:Child:0=").keyPath, PlistKeyPath(components: ["Parent", "Child", "0"]))
+        XCTAssertEqual(
+            try KeyAssignment(parsing: "Parent:Child:0=").keyPath, PlistKeyPath(components: ["Parent", "Child", "0"]))
         XCTAssertEqual(try KeyAssignment(parsing: "Parent:Child:0=").format, "")
     }
 
@@ -24,9 +25,13 @@ final class KeyAssignmentTests: XCTestCase {
     }
 
     func testModes() throws {
-        XCTAssertEqual(try StampOptions.mode(keys: ["Label"], assignments: ["CFBundleVersion={count}"], placeholder: nil),
-                       .assignments([KeyAssignment(PlistKeyPath(components: ["Label"])), KeyAssignment(.bundleVersion, format: "{count}")]))
-        XCTAssertEqual(try StampOptions.mode(keys: ["Label"], placeholder: nil), .keys([PlistKeyPath(components: ["Label"])]))
+        XCTAssertEqual(
+            try StampOptions.mode(keys: ["Label"], assignments: ["CFBundleVersion={count}"], placeholder: nil),
+            .assignments([
+                KeyAssignment(PlistKeyPath(components: ["Label"])), KeyAssignment(.bundleVersion, format: "{count}"),
+            ]))
+        XCTAssertEqual(
+            try StampOptions.mode(keys: ["Label"], placeholder: nil), .keys([PlistKeyPath(components: ["Label"])]))
         XCTAssertThrowsError(try StampOptions.mode(keys: [], assignments: ["A=1"], placeholder: "r0000")) { error in
             XCTAssertEqual((error as? VersionStampError)?.code, .usage)
             XCTAssertTrue((error as? VersionStampError)?.message.contains("--set and --placeholder") ?? false)

@@ -18,38 +18,41 @@ final class StampPlanTests: XCTestCase {
     }
 
     private let versionPlist = """
-    <?xml version="1.0" encoding="UTF-8"?>
-    <plist version="1.0">
-    <dict>
-    \t<key>Version</key>
-    \t<string>r0000</string>
-    </dict>
-    </plist>
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0">
+        <dict>
+        \t<key>Version</key>
+        \t<string>r0000</string>
+        </dict>
+        </plist>
 
-    """
+        """
 
     private let infoPlist = """
-    <plist version="1.0">
-    <dict>
-    \t<key>CFBundleVersion</key>
-    \t<string>1</string>
-    \t<key>Label</key>
-    \t<string>x</string>
-    </dict>
-    </plist>
+        <plist version="1.0">
+        <dict>
+        \t<key>CFBundleVersion</key>
+        \t<string>1</string>
+        \t<key>Label</key>
+        \t<string>x</string>
+        </dict>
+        </plist>
 
-    """
+        """
 
     func testAutomaticModePicksPlaceholderOrBundleVersion() throws {
         let version = try write("version.plist", versionPlist)
         let info = try write("Info.plist", infoPlist)
-        let plan = StampPlan(options: StampOptions(plists: [version.path, info.path]), context: PlistTestSupport.context("77"))
+        let plan = StampPlan(
+            options: StampOptions(plists: [version.path, info.path]), context: PlistTestSupport.context("77"))
         XCTAssertEqual(plan.errors, [])
         XCTAssertEqual(plan.updates.map { $0.changes.map(\.keyPath.description) }, [["Version"], ["CFBundleVersion"]])
-        XCTAssertEqual(plan.reportLines(written: true), [
-            "\(version.path):5: Version: \"r0000\" → \"77\"",
-            "\(info.path):4: CFBundleVersion: \"1\" → \"77\"",
-        ])
+        XCTAssertEqual(
+            plan.reportLines(written: true),
+            [
+                "\(version.path):5: Version: \"r0000\" → \"77\"",
+                "\(info.path):4: CFBundleVersion: \"1\" → \"77\"",
+            ])
     }
 
     func testNeitherPlaceholderNorKeyNamesBoth() throws {
@@ -63,26 +66,34 @@ final class StampPlanTests: XCTestCase {
 
     func testExplicitPlaceholderMissingIsAnError() throws {
         let plist = try write("Info.plist", infoPlist)
-        let plan = StampPlan(options: StampOptions(plists: [plist.path], mode: .placeholder("@VERSION@")), context: PlistTestSupport.context("1"))
+        let plan = StampPlan(
+            options: StampOptions(plists: [plist.path], mode: .placeholder("@VERSION@")),
+            context: PlistTestSupport.context("1"))
         XCTAssertEqual(plan.errors.map(\.message), ["no string contains the placeholder '@VERSION@'"])
         XCTAssertEqual(plan.errors.map(\.code), [.noPlaceholder])
     }
 
     func testMissingKeyNamesTheKeyPath() throws {
         let plist = try write("Info.plist", infoPlist)
-        let plan = StampPlan(options: StampOptions(plists: [plist.path], mode: .keys([try PlistKeyPath(parsing: "Parent:Child")])),
-                             context: PlistTestSupport.context("1"))
-        XCTAssertEqual(plan.errors.map(\.description), ["\(plist.path):2: error: key 'Parent:Child' not found: the root dict has no key 'Parent'"])
-        let notString = StampPlan(options: StampOptions(plists: [plist.path], mode: .keys([try PlistKeyPath(parsing: "Label:0")])),
-                                  context: PlistTestSupport.context("1"))
-        XCTAssertEqual(notString.errors.map(\.message), ["key 'Label:0' not found: the string at 'Label' is not a dict or array"])
+        let plan = StampPlan(
+            options: StampOptions(plists: [plist.path], mode: .keys([try PlistKeyPath(parsing: "Parent:Child")])),
+            context: PlistTestSupport.context("1"))
+        XCTAssertEqual(
+            plan.errors.map(\.description),
+            ["\(plist.path):2: error: key 'Parent:Child' not found: the root dict has no key 'Parent'"])
+        let notString = StampPlan(
+            options: StampOptions(plists: [plist.path], mode: .keys([try PlistKeyPath(parsing: "Label:0")])),
+            context: PlistTestSupport.context("1"))
+        XCTAssertEqual(
+            notString.errors.map(\.message), ["key 'Label:0' not found: the string at 'Label' is not a dict or array"])
         XCTAssertEqual(notString.errors.map(\.code), [.missingKey])
     }
 
     func testKeyAndPlaceholderTogetherIsAUsageError() {
         XCTAssertThrowsError(try StampOptions.mode(keys: ["CFBundleVersion"], placeholder: "r0000"))
         XCTAssertEqual(try StampOptions.mode(keys: [], placeholder: nil), .automatic(placeholder: "r0000"))
-        XCTAssertEqual(try StampOptions.mode(keys: ["A:0"], placeholder: nil), .keys([PlistKeyPath(components: ["A", "0"])]))
+        XCTAssertEqual(
+            try StampOptions.mode(keys: ["A:0"], placeholder: nil), .keys([PlistKeyPath(components: ["A", "0"])]))
     }
 
     func testUnchangedFileIsNotRewritten() throws {
@@ -120,7 +131,8 @@ final class StampPlanTests: XCTestCase {
     func testOneFailingFileMeansNothingIsWritten() throws {
         let good = try write("Info.plist", infoPlist)
         let bad = try write("Bad.plist", "<plist><dict><key>CFBundleVersion</key><string>1</string></dict>")
-        let plan = StampPlan(options: StampOptions(plists: [good.path, bad.path]), context: PlistTestSupport.context("9"))
+        let plan = StampPlan(
+            options: StampOptions(plists: [good.path, bad.path]), context: PlistTestSupport.context("9"))
         XCTAssertEqual(plan.errors.count, 1)
         XCTAssertEqual(plan.errors.first?.path, bad.path)
         XCTAssertEqual(plan.errors.first?.line, 1)
@@ -128,31 +140,44 @@ final class StampPlanTests: XCTestCase {
     }
 
     func testMissingFileIsAnError() {
-        let plan = StampPlan(options: StampOptions(plists: [directory.appendingPathComponent("nope.plist").path]),
-                             context: PlistTestSupport.context("9"))
+        let plan = StampPlan(
+            options: StampOptions(plists: [directory.appendingPathComponent("nope.plist").path]),
+            context: PlistTestSupport.context("9"))
         XCTAssertEqual(plan.errors.map(\.message), ["no such file"])
         XCTAssertEqual(plan.errors.map(\.code), [.fileAccess])
     }
 
     func testCharacterReferenceOnlyDifferenceIsNoChange() throws {
         // The decoded value already equals the new one: nothing to write, the reference stays.
-        let plist = try write("Info.plist", "<plist><dict><key>CFBundleVersion</key><string>&#52;2</string></dict></plist>")
+        let plist = try write(
+            "Info.plist", "<plist><dict><key>CFBundleVersion</key><string>&#52;2</string></dict></plist>")
         let plan = StampPlan(options: StampOptions(plists: [plist.path]), context: PlistTestSupport.context("42"))
         XCTAssertEqual(plan.errors, [])
         XCTAssertFalse(plan.hasChanges)
     }
 
     func testXcodeEnvironmentNamesTheInfoPlist() throws {
-        XCTAssertEqual(try StampOptions.resolvePlists([], generatingFiles: false, environment: [
-            "BUILT_PRODUCTS_DIR": "/build/Products/Debug", "INFOPLIST_PATH": "Foods.app/Info.plist",
-        ]), ["/build/Products/Debug/Foods.app/Info.plist"])
-        XCTAssertEqual(try StampOptions.resolvePlists(["a.plist"], generatingFiles: false, environment: [
-            "BUILT_PRODUCTS_DIR": "/b", "INFOPLIST_PATH": "I.plist",
-        ]), ["a.plist"])
-        XCTAssertEqual(try StampOptions.resolvePlists([], generatingFiles: true, environment: [
-            "BUILT_PRODUCTS_DIR": "/b", "INFOPLIST_PATH": "I.plist",
-        ]), [])
-        XCTAssertThrowsError(try StampOptions.resolvePlists([], generatingFiles: false, environment: ["BUILT_PRODUCTS_DIR": "/b"])) { error in
+        XCTAssertEqual(
+            try StampOptions.resolvePlists(
+                [], generatingFiles: false,
+                environment: [
+                    "BUILT_PRODUCTS_DIR": "/build/Products/Debug", "INFOPLIST_PATH": "Foods.app/Info.plist",
+                ]), ["/build/Products/Debug/Foods.app/Info.plist"])
+        XCTAssertEqual(
+            try StampOptions.resolvePlists(
+                ["a.plist"], generatingFiles: false,
+                environment: [
+                    "BUILT_PRODUCTS_DIR": "/b", "INFOPLIST_PATH": "I.plist",
+                ]), ["a.plist"])
+        XCTAssertEqual(
+            try StampOptions.resolvePlists(
+                [], generatingFiles: true,
+                environment: [
+                    "BUILT_PRODUCTS_DIR": "/b", "INFOPLIST_PATH": "I.plist",
+                ]), [])
+        XCTAssertThrowsError(
+            try StampOptions.resolvePlists([], generatingFiles: false, environment: ["BUILT_PRODUCTS_DIR": "/b"])
+        ) { error in
             XCTAssertTrue("\(error)".contains("BUILT_PRODUCTS_DIR and INFOPLIST_PATH"), "\(error)")
         }
     }
@@ -165,26 +190,34 @@ final class StampPlanTests: XCTestCase {
     func testOutputLeavesTheSourceUntouched() throws {
         let built = directory.appendingPathComponent("built")
         try FileManager.default.createDirectory(at: built, withIntermediateDirectories: false)
-        for (name, text, mode) in [("version.plist", versionPlist, StampMode.placeholder("r0000")),
-                                   ("Info.plist", infoPlist, .keys([.bundleVersion]))] {
+        for (name, text, mode) in [
+            ("version.plist", versionPlist, StampMode.placeholder("r0000")),
+            ("Info.plist", infoPlist, .keys([.bundleVersion])),
+        ] {
             let source = try write(name, text)
             let output = built.appendingPathComponent(name)
-            let plan = StampPlan(options: StampOptions(plists: [source.path], output: output.path, mode: mode),
-                                 context: PlistTestSupport.context("12"))
+            let plan = StampPlan(
+                options: StampOptions(plists: [source.path], output: output.path, mode: mode),
+                context: PlistTestSupport.context("12"))
             XCTAssertEqual(plan.errors, [])
             XCTAssertEqual(plan.updates.map(\.path), [output.path])
             XCTAssertEqual(plan.updates.map(\.source), [source.path])
-            let inPlace = StampPlan(options: StampOptions(plists: [source.path], mode: mode), context: PlistTestSupport.context("12"))
+            let inPlace = StampPlan(
+                options: StampOptions(plists: [source.path], mode: mode), context: PlistTestSupport.context("12"))
             XCTAssertEqual(plan.updates.map(\.contents), inPlace.updates.map(\.contents))
             XCTAssertEqual(plan.reportLines(written: true).map { $0.hasPrefix(output.path + ":") }, [true], name)
             try plan.write()
             XCTAssertEqual(try Data(contentsOf: source), Data(text.utf8), "the source is untouched")
             XCTAssertEqual(try Data(contentsOf: output), inPlace.updates.first?.contents)
             // DEST already holds the stamp: nothing to write; another version rewrites it.
-            XCTAssertFalse(StampPlan(options: StampOptions(plists: [source.path], output: output.path, mode: mode),
-                                     context: PlistTestSupport.context("12")).hasChanges)
-            let next = StampPlan(options: StampOptions(plists: [source.path], output: output.path, mode: mode),
-                                 context: PlistTestSupport.context("13"))
+            XCTAssertFalse(
+                StampPlan(
+                    options: StampOptions(plists: [source.path], output: output.path, mode: mode),
+                    context: PlistTestSupport.context("12")
+                ).hasChanges)
+            let next = StampPlan(
+                options: StampOptions(plists: [source.path], output: output.path, mode: mode),
+                context: PlistTestSupport.context("13"))
             XCTAssertEqual(next.updates.count, 1)
         }
     }
@@ -194,7 +227,8 @@ final class StampPlanTests: XCTestCase {
     func testOutputOfAnAlreadyStampedSourceIsACopy() throws {
         let source = try write("Info.plist", infoPlist)
         let output = directory.appendingPathComponent("Out.plist")
-        let plan = StampPlan(options: StampOptions(plists: [source.path], output: output.path), context: PlistTestSupport.context("1"))
+        let plan = StampPlan(
+            options: StampOptions(plists: [source.path], output: output.path), context: PlistTestSupport.context("1"))
         XCTAssertEqual(plan.errors, [])
         XCTAssertEqual(plan.reportLines(written: false), ["\(output.path): would be updated"])
         try plan.write()
@@ -206,9 +240,11 @@ final class StampPlanTests: XCTestCase {
         let two = try write("Info.plist", infoPlist)
         let output = directory.appendingPathComponent("Out.plist").path
         for plists in [[one.path, two.path], []] {
-            let plan = StampPlan(options: StampOptions(plists: plists, output: output), context: PlistTestSupport.context("1"))
+            let plan = StampPlan(
+                options: StampOptions(plists: plists, output: output), context: PlistTestSupport.context("1"))
             XCTAssertEqual(plan.errors.map(\.code), [.usage])
-            XCTAssertTrue(plan.errors.first?.message.contains("--output takes exactly one PLIST") ?? false, "\(plan.errors)")
+            XCTAssertTrue(
+                plan.errors.first?.message.contains("--output takes exactly one PLIST") ?? false, "\(plan.errors)")
             XCTAssertTrue(plan.updates.isEmpty)
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: output))
@@ -217,11 +253,16 @@ final class StampPlanTests: XCTestCase {
     func testDryRunSummarySaysNothingWasWritten() throws {
         let version = try write("version.plist", versionPlist)
         let info = try write("Info.plist", infoPlist)
-        XCTAssertEqual(StampPlan(options: StampOptions(plists: [version.path, info.path]), context: PlistTestSupport.context("7")).dryRunSummary,
-                       "dry run: nothing written (2 files would change)")
-        XCTAssertEqual(StampPlan(options: StampOptions(plists: [version.path]), context: PlistTestSupport.context("7")).dryRunSummary,
-                       "dry run: nothing written (1 file would change)")
-        XCTAssertEqual(StampPlan(options: StampOptions(plists: [info.path]), context: PlistTestSupport.context("1")).dryRunSummary,
-                       "dry run: nothing written (no file would change)")
+        XCTAssertEqual(
+            StampPlan(options: StampOptions(plists: [version.path, info.path]), context: PlistTestSupport.context("7"))
+                .dryRunSummary,
+            "dry run: nothing written (2 files would change)")
+        XCTAssertEqual(
+            StampPlan(options: StampOptions(plists: [version.path]), context: PlistTestSupport.context("7"))
+                .dryRunSummary,
+            "dry run: nothing written (1 file would change)")
+        XCTAssertEqual(
+            StampPlan(options: StampOptions(plists: [info.path]), context: PlistTestSupport.context("1")).dryRunSummary,
+            "dry run: nothing written (no file would change)")
     }
 }

@@ -36,8 +36,11 @@ extension RevisionTestRepository {
     }
 
     /// The reader's answers for `query` (no cache).
-    func versionstamp(_ query: RevisionQuery, requirements: RevisionRequirements = [.count, .describe]) throws -> RevisionInfo {
-        let reader = try RevisionReader(discoveringFrom: root.path, environment: environment, query: query, caching: .off)
+    func versionstamp(_ query: RevisionQuery, requirements: RevisionRequirements = [.count, .describe]) throws
+        -> RevisionInfo
+    {
+        let reader = try RevisionReader(
+            discoveringFrom: root.path, environment: environment, query: query, caching: .off)
         return try reader.revision(requirements)
     }
 
@@ -53,13 +56,16 @@ extension RevisionTestRepository {
     /// Asserts that `{count}`, `{describe}`, `{tag}` and `{distance}` for `query` equal git's;
     /// or, when a path of the query names nothing in HEAD's tree (git would count 0), that the
     /// reader refuses it, naming the path.
-    func assertHistoryMatchesGit(_ query: RevisionQuery, _ label: String = "", memo: GitAnswerMemo = GitAnswerMemo(),
-                                 file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertHistoryMatchesGit(
+        _ query: RevisionQuery, _ label: String = "", memo: GitAnswerMemo = GitAnswerMemo(),
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let context = "\(label) \(query)"
         let missing = try memo.answer("missing \(query.paths)") { try firstPathMissingAtHead(query.paths) ?? "" }
         if !missing.isEmpty {
             XCTAssertThrowsError(try versionstamp(query), "missing path \(context)", file: file, line: line) { error in
-                XCTAssertEqual((error as? VersionStampError)?.code, .pathNotInHead, "\(error) \(context)", file: file, line: line)
+                XCTAssertEqual(
+                    (error as? VersionStampError)?.code, .pathNotInHead, "\(error) \(context)", file: file, line: line)
                 XCTAssertEqual((error as? VersionStampError)?.path, missing, context, file: file, line: line)
             }
             return
@@ -67,7 +73,9 @@ extension RevisionTestRepository {
         let info = try versionstamp(query)
         let count = try memo.answer("count \(query.firstParent) \(query.paths)") { String(try gitCount("HEAD", query)) }
         XCTAssertEqual(String(info.count), count, "count \(context)", file: file, line: line)
-        let described = try memo.answer("describe \(query.firstParent) \(query.tagPattern ?? "")") { try gitDescribe(query) }
+        let described = try memo.answer("describe \(query.firstParent) \(query.tagPattern ?? "")") {
+            try gitDescribe(query)
+        }
         XCTAssertEqual(info.describe, described, "describe \(context)", file: file, line: line)
         var parts = described.components(separatedBy: "-")
         if parts.last == "dirty" { parts.removeLast() }
@@ -80,7 +88,8 @@ extension RevisionTestRepository {
         let depth = parts.removeLast()
         let tag = parts.joined(separator: "-")
         XCTAssertEqual(info.tag, tag, "tag \(context)", file: file, line: line)
-        let distance = query.firstParent || !query.paths.isEmpty
+        let distance =
+            query.firstParent || !query.paths.isEmpty
             ? String(try gitCount("refs/tags/\(tag)..HEAD", query)) : depth
         XCTAssertEqual(String(info.distance), distance, "distance \(context)", file: file, line: line)
     }

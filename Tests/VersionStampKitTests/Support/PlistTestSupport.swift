@@ -30,36 +30,42 @@ enum PlistTestSupport {
     static func python(_ script: String, _ arguments: [String]) throws -> String {
         let result = try Oracle.python3.run(["-c", script] + arguments)
         guard result.status == 0 else {
-            throw NSError(domain: "python3", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderrText])
+            throw NSError(
+                domain: "python3", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderrText])
         }
         return result.stdoutText
     }
 
     /// What plistlib says changed between two plist files: the string values that differ, by
     /// colon key path, and any other difference (type, keys, count, non-string value).
-    static func plistlibDifferences(_ original: URL, _ stamped: URL) throws -> (changed: [String: String], problems: [String]) {
+    static func plistlibDifferences(_ original: URL, _ stamped: URL) throws -> (
+        changed: [String: String], problems: [String]
+    ) {
         let script = """
-        import json, plistlib, sys
-        with open(sys.argv[1], 'rb') as f: a = plistlib.load(f)
-        with open(sys.argv[2], 'rb') as f: b = plistlib.load(f)
-        changed, problems = {}, []
-        def walk(x, y, path):
-            where = ':'.join(path) or ':'
-            if type(x) is not type(y): problems.append('type at ' + where); return
-            if isinstance(x, dict):
-                if sorted(x) != sorted(y): problems.append('keys at ' + where); return
-                for k in x: walk(x[k], y[k], path + [k])
-            elif isinstance(x, list):
-                if len(x) != len(y): problems.append('count at ' + where); return
-                for i, (p, q) in enumerate(zip(x, y)): walk(p, q, path + [str(i)])
-            elif x != y:
-                if isinstance(x, str): changed[where] = y
-                else: problems.append('value at ' + where)
-        walk(a, b, [])
-        print(json.dumps({'changed': changed, 'problems': problems}))
-        """
+            import json, plistlib, sys
+            with open(sys.argv[1], 'rb') as f: a = plistlib.load(f)
+            with open(sys.argv[2], 'rb') as f: b = plistlib.load(f)
+            changed, problems = {}, []
+            def walk(x, y, path):
+                where = ':'.join(path) or ':'
+                if type(x) is not type(y): problems.append('type at ' + where); return
+                if isinstance(x, dict):
+                    if sorted(x) != sorted(y): problems.append('keys at ' + where); return
+                    for k in x: walk(x[k], y[k], path + [k])
+                elif isinstance(x, list):
+                    if len(x) != len(y): problems.append('count at ' + where); return
+                    for i, (p, q) in enumerate(zip(x, y)): walk(p, q, path + [str(i)])
+                elif x != y:
+                    if isinstance(x, str): changed[where] = y
+                    else: problems.append('value at ' + where)
+            walk(a, b, [])
+            print(json.dumps({'changed': changed, 'problems': problems}))
+            """
         let output = try python(script, [original.path, stamped.path])
         let object = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]
-        return (object?["changed"] as? [String: String] ?? [:], object?["problems"] as? [String] ?? ["unreadable oracle output"])
+        return (
+            object?["changed"] as? [String: String] ?? [:],
+            object?["problems"] as? [String] ?? ["unreadable oracle output"]
+        )
     }
 }

@@ -13,7 +13,7 @@ struct RandomHistory {
 
     private var random: SeededGenerator
     private var stream = ""
-    private var trees: [[String: String]] = [[:]]  // by mark; mark 0 is unused
+    private var trees: [[String: String]] = [[:]] // by mark; mark 0 is unused
     private var heads: [Int?] = [nil, nil, nil, nil]
     private var time = 1_700_000_000
     private var tagCount = 0
@@ -42,7 +42,7 @@ struct RandomHistory {
         if !parents.isEmpty && !others.isEmpty && chance(0.25) {
             parents.append(others[pick(0...(others.count - 1))])
             if chance(0.15), let third = others.first(where: { !parents.contains($0) }) { parents.append(third) }
-            let older = pick(1...(mark - 1))  // maybe an ancestor
+            let older = pick(1...(mark - 1)) // maybe an ancestor
             if chance(0.1) && !parents.contains(older) { parents.append(older) }
         }
         var files = parents.first.map { trees[$0] } ?? [:]
@@ -57,8 +57,8 @@ struct RandomHistory {
     private mutating func mergeTree(_ files: inout [String: String], _ parents: [Int]) {
         let other = trees[parents[1]]
         switch pick(0...3) {
-        case 0: break                      // TREESAME to the first parent
-        case 1: files = other              // TREESAME to the second parent
+        case 0: break // TREESAME to the first parent
+        case 1: files = other // TREESAME to the second parent
         default:
             let directory = Self.directories[pick(0...(Self.directories.count - 1))]
             for (path, content) in other where path.hasPrefix(directory + "/") { files[path] = content }
@@ -67,7 +67,7 @@ struct RandomHistory {
     }
 
     private mutating func change(_ files: inout [String: String], _ mark: Int) {
-        if chance(0.08) { return }  // an empty commit
+        if chance(0.08) { return } // an empty commit
         for _ in 0..<pick(1...2) {
             let directory = Self.directories[pick(0...(Self.directories.count - 1))]
             let path = "\(directory)/f\(pick(0...5)).txt"
@@ -85,7 +85,8 @@ struct RandomHistory {
         time += [0, 0, 60, 600, -900][pick(0...4)]
         if parents.isEmpty { stream += "reset refs/heads/b\(branch)\n\n" }
         stream += "commit refs/heads/b\(branch)\nmark :\(mark)\n"
-        stream += "committer Random <random@example.com> \(time) +0000\ndata 10\ncommit \(String(format: "%03d", mark % 1000))\n"
+        stream +=
+            "committer Random <random@example.com> \(time) +0000\ndata 10\ncommit \(String(format: "%03d", mark % 1000))\n"
         if let first = parents.first { stream += "from :\(first)\n" }
         for other in parents.dropFirst() { stream += "merge :\(other)\n" }
         stream += "deleteall\n"

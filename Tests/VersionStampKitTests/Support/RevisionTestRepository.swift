@@ -52,12 +52,16 @@ final class RevisionTestRepository {
     /// Runs git in `directory` (default: the repository) and returns its trimmed stdout;
     /// throws on a non-zero exit unless `allowFailure`.
     @discardableResult
-    func git(_ arguments: String..., in directory: URL? = nil, allowFailure: Bool = false, stdin: Data? = nil) throws -> String {
+    func git(_ arguments: String..., in directory: URL? = nil, allowFailure: Bool = false, stdin: Data? = nil) throws
+        -> String
+    {
         try runGit(arguments, in: directory, allowFailure: allowFailure, stdin: stdin).output
     }
 
     /// Runs git and returns its exit status and trimmed stdout.
-    func runGit(_ arguments: [String], in directory: URL? = nil, allowFailure: Bool = false, stdin: Data? = nil) throws -> (status: Int32, output: String) {
+    func runGit(_ arguments: [String], in directory: URL? = nil, allowFailure: Bool = false, stdin: Data? = nil) throws
+        -> (status: Int32, output: String)
+    {
         var env = environment
         tick += 1
         let date = "@\(1_700_000_000 + tick * 3600) +0000"
@@ -65,8 +69,9 @@ final class RevisionTestRepository {
         env["GIT_COMMITTER_DATE"] = date
         // The variables `environment` dropped (GIT_DIR, …) must not be inherited either.
         let dropped = ProcessInfo.processInfo.environment.keys.filter { env[$0] == nil }
-        let result = try ProcessRunner.run(try Oracle.git.path(), ["-C", (directory ?? root).path] + arguments,
-                                           environment: env, removing: Array(dropped), input: stdin)
+        let result = try ProcessRunner.run(
+            try Oracle.git.path(), ["-C", (directory ?? root).path] + arguments,
+            environment: env, removing: Array(dropped), input: stdin)
         let text = result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         if result.status != 0 && !allowFailure {
             throw GitFailed(arguments: arguments, stderr: result.stderrText)
@@ -120,8 +125,10 @@ final class RevisionTestRepository {
     /// Asserts that every token rendered by versionstamp (discovery from `directory`) equals git's
     /// answer; with `only`, those tokens alone (a shallow clone's, say). `label` names the
     /// case in failure messages.
-    func assertTokensMatchGit(in directory: URL? = nil, only: [VersionToken]? = nil, label: String = "",
-                              file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertTokensMatchGit(
+        in directory: URL? = nil, only: [VersionToken]? = nil, label: String = "",
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let answers = try gitAnswers(in: directory)
         let context = try VersionContext.load(repository: (directory ?? root).path, environment: environment)
         // {version} and {prerelease} parse {tag}: ReleaseVersionTests and the end-to-end tests cover them.
@@ -133,8 +140,9 @@ final class RevisionTestRepository {
         // One render of all tokens together (the lazy reader fills fields in any order).
         let fresh = try VersionContext.load(repository: (directory ?? root).path, environment: environment)
         let all = tokens.map { "{\($0.rawValue)}" }.joined(separator: "|")
-        XCTAssertEqual(try fresh.render(all), tokens.map { answers[$0]! }.joined(separator: "|"), label,
-                       file: file, line: line)
+        XCTAssertEqual(
+            try fresh.render(all), tokens.map { answers[$0]! }.joined(separator: "|"), label,
+            file: file, line: line)
     }
 }
 
