@@ -52,12 +52,16 @@ extension AtomicOutputFile {
 }
 
 /// A SHA-256 fed in pieces, whose digest is lowercase hexadecimal text.
-struct SHA256Stream {
+package struct SHA256Stream {
     private var hasher = SHA256()
 
-    mutating func update(_ bytes: UnsafeRawBufferPointer) { hasher.update(bufferPointer: bytes) }
+    package init() {}
 
-    func hexDigest() -> String {
+    /// Feeds `bytes` after those fed before.
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) { hasher.update(bufferPointer: bytes) }
+
+    /// The digest of the bytes fed so far, as 64 lowercase hexadecimal digits.
+    package func hexDigest() -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(64)
