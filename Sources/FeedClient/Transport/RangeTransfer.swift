@@ -82,7 +82,10 @@ final class RangeTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
             fail(staging.stagingError(partial, code: errno))
             return
         }
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: stallTimeout)
+        // The stall timer decides; URLSession's own idle timeout is a backstop a second later
+        // (FoundationNetworking fires it early below a second).
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData,
+                                 timeoutInterval: stallTimeout + 1)
         request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         if let sentValidator {
             request.setValue("bytes=\(received)-", forHTTPHeaderField: "Range")
@@ -152,6 +155,9 @@ final class RangeTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
         guard !finished else { return }
         if let error {
             let error = error as NSError
+            if error.domain == NSURLErrorDomain, error.code == URLError.timedOut.rawValue {
+                return fail(.stalled(url: url, seconds: stallTimeout))
+            }
             fail(.transport(url: url, code: error.code, reason: error.localizedDescription))
         } else {
             finish(.success((hash: runningHash, length: received)))

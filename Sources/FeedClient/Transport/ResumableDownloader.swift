@@ -31,7 +31,7 @@ public final class ResumableDownloader: @unchecked Sendable {
         let copy = configuration.copy() as! URLSessionConfiguration  // swiftlint:disable:this force_cast
         copy.requestCachePolicy = .reloadIgnoringLocalCacheData
         copy.urlCache = nil
-        copy.timeoutIntervalForRequest = stallTimeout
+        copy.timeoutIntervalForRequest = stallTimeout + 1
         self.configuration = copy
         self.stallTimeout = stallTimeout
     }
@@ -76,7 +76,12 @@ public final class ResumableDownloader: @unchecked Sendable {
         if length < target.length {
             let transfer = RangeTransfer(staging: staging, configuration: configuration, stallTimeout: stallTimeout,
                                          resumingFrom: validator, hash: hash, received: length, progress: progress)
-            (hash, length) = try await transfer.run()
+            do {
+                (hash, length) = try await transfer.run()
+            } catch {
+                if staging.partialLength() == 0 { staging.discardPartial() }  // nothing to resume
+                throw error
+            }
         }
         guard length == target.length else {
             throw DownloadError.truncated(url: target.url, received: length, expectedLength: target.length)
