@@ -70,11 +70,13 @@ public final class NginxServer {
         URL(string: "http://127.0.0.1:\(port)/\(path.hasPrefix("/") ? String(path.dropFirst()) : path)")!
     }
 
-    /// Stops nginx (SIGTERM, its fast shutdown) and waits for it to exit.
+    /// Stops nginx and waits for it to exit. SIGKILL: a child spawned from a test's thread
+    /// inherits that thread's blocked signals, SIGTERM among them, and nginx with no master
+    /// process never unblocks them; it only serves files, so nothing is lost.
     public func stop() {
         guard let process else { return }
         self.process = nil
-        if process.isRunning { process.terminate() }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 
@@ -126,7 +128,7 @@ public final class NginxServer {
             if !process.isRunning { return false }
             usleep(20_000)
         }
-        process.terminate()
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         throw NginxFailed(errorLog: "nginx did not accept connections on 127.0.0.1:\(port) within 10 s")
     }
