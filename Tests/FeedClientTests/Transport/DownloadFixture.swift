@@ -60,4 +60,31 @@ struct DownloadFixture {
         }
         return nil
     }
+
+    /// Starts downloading `target` into the staging directory, cancels the task once `bytes`
+    /// are staged, checks that it ends in ``DownloadError/cancelled(url:)`` with a partial file
+    /// shorter than the whole, and returns the partial file's length.
+    func cancel(_ target: DownloadTarget, afterReceiving bytes: Int64, test: XCTestCase,
+                file: StaticString = #filePath, line: UInt = #line) async throws -> Int {
+        let reached = test.expectation(description: "\(bytes) bytes received")
+        reached.assertForOverFulfill = false
+        let staging = self.staging
+        let download = Task {
+            try await ResumableDownloader().download(target, into: staging) { progress in
+                if progress.completedBytes >= bytes { reached.fulfill() }
+            }
+        }
+        await test.fulfillment(of: [reached], timeout: 20)
+        download.cancel()
+        do {
+            _ = try await download.value
+            XCTFail("the cancelled download finished", file: file, line: line)
+        } catch let error as DownloadError {
+            XCTAssertEqual(error, .cancelled(url: target.url), file: file, line: line)
+        }
+        let staged = Self.size(partial(of: target))
+        XCTAssertGreaterThanOrEqual(staged, Int(bytes), file: file, line: line)
+        XCTAssertLessThan(staged, data.count, file: file, line: line)
+        return staged
+    }
 }

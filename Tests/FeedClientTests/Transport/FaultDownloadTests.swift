@@ -214,28 +214,10 @@ final class FaultDownloadTests: XCTestCase {
         let target = try fixture.target(at: server.url("db.gz"))
         server.script("db.gz", .trickle(fixture.data, etag: "\"v1\"", bytesPerChunk: 5_000, interval: 0.05),
                       .file(fixture.data, etag: "\"v1\""))
-        let staging = fixture.staging
-        let reachedHalf = expectation(description: "a fifth received")
-        reachedHalf.assertForOverFulfill = false
-        let download = Task { [downloader] in
-            try await downloader.download(target, into: staging) { progress in
-                if progress.completedBytes >= 20_000 { reachedHalf.fulfill() }
-            }
-        }
-        await fulfillment(of: [reachedHalf], timeout: 10)
-        download.cancel()
-        do {
-            _ = try await download.value
-            XCTFail("the cancelled download finished")
-        } catch let error as DownloadError {
-            XCTAssertEqual(error, .cancelled(url: target.url))
-        }
-        let staged = DownloadFixture.size(fixture.partial(of: target))
-        XCTAssertGreaterThanOrEqual(staged, 20_000)
-        XCTAssertLessThan(staged, 100_000)
+        let staged = try await fixture.cancel(target, afterReceiving: 20_000, test: self)
 
         let progress = ProgressLog()
-        let file = try await downloader.download(target, into: staging) { progress.append($0) }
+        let file = try await downloader.download(target, into: fixture.staging) { progress.append($0) }
         XCTAssertEqual(try Data(contentsOf: file), fixture.data)
         XCTAssertEqual(server.requests[1].headers["range"], "bytes=\(staged)-")
         XCTAssertEqual(progress.values.first?.completedBytes, Int64(staged), "progress counts the staged bytes")

@@ -29,7 +29,7 @@ final class NginxDownloadTests: XCTestCase {
         defer { nginx.stop() }
         let target = try fixture.target(at: nginx.url("targets/db.gz"))
 
-        let staged = try await cancelPartWay(target, fixture)
+        let staged = try await fixture.cancel(target, afterReceiving: 100_000, test: self)
         let validator = try String(contentsOf: fixture.validator(of: target), encoding: .utf8)
         XCTAssertTrue(validator.hasPrefix("ETag: \""), validator)
 
@@ -50,7 +50,7 @@ final class NginxDownloadTests: XCTestCase {
         let nginx = try NginxServer(serving: root.url, limitRate: 400_000)
         defer { nginx.stop() }
         let target = try fixture.target(at: nginx.url("targets/db.gz"))
-        _ = try await cancelPartWay(target, fixture)
+        _ = try await fixture.cancel(target, afterReceiving: 100_000, test: self)
 
         // Uploaded again (the same bytes, a new modification time): nginx's ETag changes.
         try FileManager.default.removeItem(at: served)
@@ -64,30 +64,5 @@ final class NginxDownloadTests: XCTestCase {
         XCTAssertEqual(log.last?.status, 200, "If-Range no longer holds: the whole file")
         XCTAssertFalse(log.last?.ifRange.isEmpty ?? true)
         XCTAssertEqual(log.last?.bodyBytesSent, 400_000)
-    }
-
-    /// Starts downloading `target`, cancels once a quarter is staged, and returns how many
-    /// bytes the partial file holds.
-    private func cancelPartWay(_ target: DownloadTarget, _ fixture: DownloadFixture) async throws -> Int {
-        let quarter = expectation(description: "a quarter received")
-        quarter.assertForOverFulfill = false
-        let staging = fixture.staging
-        let download = Task {
-            try await ResumableDownloader().download(target, into: staging) { progress in
-                if progress.completedBytes >= 100_000 { quarter.fulfill() }
-            }
-        }
-        await fulfillment(of: [quarter], timeout: 20)
-        download.cancel()
-        do {
-            _ = try await download.value
-            XCTFail("the cancelled download finished")
-        } catch let error as DownloadError {
-            XCTAssertEqual(error, .cancelled(url: target.url))
-        }
-        let staged = DownloadFixture.size(fixture.partial(of: target))
-        XCTAssertGreaterThanOrEqual(staged, 100_000)
-        XCTAssertLessThan(staged, 400_000)
-        return staged
     }
 }
