@@ -58,7 +58,8 @@ public enum DownloadError: Error, Hashable, Sendable, CustomStringConvertible {
         case .rangeNotSatisfiable(_, let offset):
             return "\(url): the server has no byte at \(offset) (HTTP 416); the partial file was removed"
         case .unexpectedContentRange(_, let offset, let contentRange):
-            return "\(url): asked for the bytes from \(offset), the server sent Content-Range: \(contentRange ?? "(none)")"
+            let sent = contentRange ?? "(none)"
+            return "\(url): asked for the bytes from \(offset), the server sent Content-Range: \(sent)"
         case .fileChanged(_, let staged, let served):
             return "\(url): the file changed on the server while resuming (\(staged), now \(served)); "
                 + "the partial file was removed"

@@ -15,7 +15,7 @@ struct DownloadFixture {
     init(count: Int, seed: UInt64 = 1, removedAfter test: XCTestCase) throws {
         var generator = SeededGenerator(seed: seed)
         data = Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
-        staging = try TemporaryDirectory("shipyard-staging", removedAfter: test).url.appendingPathComponent("updates/staging")
+        staging = try TemporaryDirectory("shipyard-staging", removedAfter: test).url("updates/staging")
     }
 
     /// The target of the fixture's bytes at `url`.

@@ -1,5 +1,8 @@
 import FeedClient
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import ShipyardTestSupport
 import XCTest
 
@@ -21,7 +24,8 @@ final class FaultDownloadTests: XCTestCase {
     func testABodyCutShortIsResumedWithRangeAndIfRange() async throws {
         let fixture = try DownloadFixture(count: 200_000, removedAfter: self)
         let target = try fixture.target(at: server.url("db.gz"))
-        server.script("db.gz", .cutShort(fixture.data, etag: "\"v1\"", after: 70_000), .file(fixture.data, etag: "\"v1\""))
+        server.script("db.gz", .cutShort(fixture.data, etag: "\"v1\"", after: 70_000),
+                      .file(fixture.data, etag: "\"v1\""))
 
         let error = await DownloadFixture.failure(downloader, target, into: fixture.staging)
         guard case .transport(let url, _, _) = error else { return XCTFail("\(String(describing: error))") }
@@ -46,7 +50,8 @@ final class FaultDownloadTests: XCTestCase {
         let error = await DownloadFixture.failure(downloader, target, into: fixture.staging)
         guard case .transport = error else { return XCTFail("\(String(describing: error))") }
         XCTAssertLessThanOrEqual(DownloadFixture.size(fixture.partial(of: target)), 50_000)
-        XCTAssertTrue(fixture.stagedNames.allSatisfy { $0.hasPrefix(target.sha256 + ".partial") }, "\(fixture.stagedNames)")
+        let names = fixture.stagedNames
+        XCTAssertTrue(names.allSatisfy { $0.hasPrefix(target.sha256 + ".partial") }, "\(names)")
 
         let file = try await downloader.download(target, into: fixture.staging)
         XCTAssertEqual(try Data(contentsOf: file), fixture.data)
@@ -222,6 +227,18 @@ final class FaultDownloadTests: XCTestCase {
         XCTAssertEqual(server.requests[1].headers["range"], "bytes=\(staged)-")
         XCTAssertEqual(progress.values.first?.completedBytes, Int64(staged), "progress counts the staged bytes")
         XCTAssertEqual(progress.values.last, DownloadProgress(completedBytes: 100_000, totalBytes: 100_000))
+    }
+
+    func testTheAppsSessionConfigurationIsUsed() async throws {
+        let fixture = try DownloadFixture(count: 10_000, removedAfter: self)
+        let target = try fixture.target(at: server.url("db.gz"))
+        server.script("db.gz", .file(fixture.data, etag: "\"v1\""))
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpAdditionalHeaders = ["X-App": "shipyard-tests"]
+        let appSession = URLSession(configuration: configuration)
+        defer { appSession.invalidateAndCancel() }
+        _ = try await ResumableDownloader(session: appSession).download(target, into: fixture.staging)
+        XCTAssertEqual(server.requests.first?.headers["x-app"], "shipyard-tests")
     }
 
     func testAVerifiedFileIsReturnedWithoutARequest() async throws {
