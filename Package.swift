@@ -121,6 +121,9 @@ let package = Package(
         .target(
             name: "LayeredDatabase", dependencies: ["SQLiteCore", "FileSystemKit"],
             resources: [.copy("PrivacyInfo.xcprivacy")]),
+        // The over-the-air client an app links beside LayeredDatabase (an app that does not update
+        // over the air links no networking): Transport/ downloads a file resumably, capped and hashed.
+        .target(name: "FeedClient", dependencies: ["FileSystemKit"]),
         .target(
             name: "VersionStampKit",
             dependencies: ["CGit2", "CLibXML2", "ShipyardVersion", "FileSystemKit", "ToolConfiguration"]),
@@ -216,6 +219,7 @@ let package = Package(
         // CSQLite: only to emulate Apple's SQLite build defaults on every connection
         // (SHIPYARD_APPLE_SQLITE_DEFAULTS=1), and to open a connection as GRDB does: Support/OtherSQLiteBuilds.swift.
         .testTarget(name: "LayeredDatabaseTests", dependencies: ["LayeredDatabase", "CSQLite", "ShipyardTestSupport"]),
+        .testTarget(name: "FeedClientTests", dependencies: ["FeedClient", "FileSystemKit", "ShipyardTestSupport"]),
         .testTarget(
             name: "VersionStampKitTests", dependencies: ["VersionStampKit", "ShipyardTestSupport"],
             exclude: ["Fixtures"]),

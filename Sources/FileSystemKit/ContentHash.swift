@@ -29,7 +29,7 @@ package enum ContentHash {
     }
 
     /// Calls `body` with each piece of the file at `path`, in order, until its end.
-    static func forEachChunk(ofFileAt path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+    package static func forEachChunk(ofFileAt path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         let descriptor = POSIXFile.open(path, O_RDONLY)
         guard descriptor >= 0 else { throw FileSystemError(.open, path: path, code: errno) }
         defer { close(descriptor) }

@@ -50,7 +50,7 @@ package struct FileSystemError: Error, Equatable, Sendable, CustomStringConverti
 /// pipe a spawned tool writes its errors into.
 package enum POSIXFile {
     /// Writes all of `bytes` to `descriptor`; returns 0, or the `errno` of the failed `write`.
-    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+    package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
         guard var next = bytes.baseAddress else { return 0 }
         var remaining = bytes.count
         while remaining > 0 {
@@ -68,7 +68,7 @@ package enum POSIXFile {
     /// Opens `path` with `flags` (and `mode` when creating), retrying on `EINTR`; -1 on failure
     /// with `errno` set. `O_CLOEXEC` is always added, so no child process inherits the file or
     /// a lock on it.
-    static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) -> Int32 {
+    package static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) -> Int32 {
         while true {
             #if canImport(Darwin)
             let descriptor = Darwin.open(path, flags | O_CLOEXEC, mode)

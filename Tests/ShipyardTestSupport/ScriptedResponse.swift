@@ -1,0 +1,25 @@
+import Foundation
+
+/// What ``FaultInjectingHTTPServer`` answers to one request for a path: a faithful file server
+/// (Range, If-Range, ETag) or one of the faults nginx will not produce.
+public enum ScriptedResponse: Sendable {
+    /// Serves `body` as a static file with a strong `etag`: 200, 206 for `Range: bytes=N-` or
+    /// `bytes=N-M` (when `If-Range` is absent or equals `etag`, or always when
+    /// `honoursIfRange` is false: a server that ignores If-Range), 416 past its end.
+    case file(Data, etag: String, honoursIfRange: Bool = true)
+    /// Answers as ``file(_:etag:honoursIfRange:)`` would (its status and `Content-Length`),
+    /// sends only the first `after` bytes of the body, then closes the connection normally.
+    case cutShort(Data, etag: String, after: Int)
+    /// As ``cutShort(_:etag:after:)``, then resets the connection (SO_LINGER 0).
+    case reset(Data, etag: String, after: Int)
+    /// Answers as ``file(_:etag:honoursIfRange:)`` would, `bytesPerChunk` bytes every
+    /// `interval` seconds.
+    case trickle(Data, etag: String, bytesPerChunk: Int, interval: TimeInterval)
+    /// A `status` (404, 500, 503...) with a short text body and, if given, `Retry-After`.
+    case status(Int, retryAfter: String? = nil)
+    /// 200 with `body` and a `Content-Length` of `declaredLength` (a wrong one, on purpose), or
+    /// none when nil: then the body ends when the connection closes.
+    case body(Data, declaredLength: Int?)
+    /// A redirect (301, 302, 307...) to `path` on the same server.
+    case redirect(Int, to: String)
+}
