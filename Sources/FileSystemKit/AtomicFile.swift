@@ -58,6 +58,21 @@ package enum AtomicFile {
         if durability == .durable { DurableSync.synchronizeDirectory(containing: target) }
     }
 
+    /// Moves a finished file that only this process writes (`source`) to `destination` in the
+    /// same directory, durably: the file is synced first, then renamed over whatever is at
+    /// `destination`, then the directory is synced, so after a crash `destination` is either
+    /// absent (or as it was) or the whole file.
+    ///
+    /// - Throws: ``FileSystemError`` `.sync` naming `source`, or `.rename` naming `destination`;
+    ///   `source` is then where it was.
+    package static func moveIntoPlace(_ source: String, as destination: String) throws {
+        try DurableSync.synchronize(fileAt: source)
+        guard rename(source, destination) == 0 else {
+            throw FileSystemError(.rename, path: destination, code: errno)
+        }
+        DurableSync.synchronizeDirectory(containing: destination)
+    }
+
     /// Makes the modification time of `path` (a file only this process writes) fall in a
     /// whole second after `second`, so that a replacement is never taken for the file it
     /// replaces by a tool that compares modification times to the second. swift-driver is one:

@@ -16,6 +16,26 @@ final class AtomicFileTests: XCTestCase {
         XCTAssertEqual(try names(in: directory), ["Info.plist"], "no temporary file left")
     }
 
+    func testMoveIntoPlaceReplacesTheDestinationWithTheWholeFile() throws {
+        let directory = try TemporaryDirectory("atomic file", removedAfter: self)
+        let source = try directory.write("blob.partial", "new content").path
+        let destination = try directory.write("blob", "old").path
+        try AtomicFile.moveIntoPlace(source, as: destination)
+        XCTAssertEqual(FileManager.default.contents(atPath: destination), Data("new content".utf8))
+        XCTAssertEqual(try names(in: directory), ["blob"], "the source is gone")
+    }
+
+    func testMoveIntoPlaceOntoADirectoryFailsNamingItAndKeepsTheSource() throws {
+        let directory = try TemporaryDirectory("atomic file", removedAfter: self)
+        let source = try directory.write("blob.partial", "new content").path
+        let destination = directory.url.appendingPathComponent("blob").path
+        try FileManager.default.createDirectory(atPath: destination + "/inside", withIntermediateDirectories: true)
+        XCTAssertThrowsError(try AtomicFile.moveIntoPlace(source, as: destination)) { error in
+            XCTAssertEqual((error as? FileSystemError)?.path, destination)
+        }
+        XCTAssertEqual(FileManager.default.contents(atPath: source), Data("new content".utf8))
+    }
+
     func testReplaceInALaterSecondWaitsOutTheSecondOfTheFileItReplaces() throws {
         let directory = try TemporaryDirectory("atomic file", removedAfter: self)
         let path = try directory.write("BuildVersion.swift", "old").path

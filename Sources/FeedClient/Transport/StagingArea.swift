@@ -92,13 +92,11 @@ struct StagingArea {
     /// Makes the verified partial file the complete one (flushed first) and drops its validator.
     func promotePartial() throws {
         do {
-            try DurableSync.synchronize(fileAt: partial.path)
+            try AtomicFile.moveIntoPlace(partial.path, as: complete.path)
         } catch let error as FileSystemError {
             throw stagingError(error.path, code: error.code)
         }
-        guard rename(partial.path, complete.path) == 0 else { throw stagingError(complete.path, code: errno) }
         unlink(validatorFile.path)
-        _ = DurableSync.synchronizeDirectory(at: directory.path)
     }
 
     /// A ``DownloadError/staging(url:path:code:reason:)`` for `path` and `errno` `code`.
