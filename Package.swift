@@ -35,9 +35,12 @@ let package = Package(
     products: [
         .executable(name: "dbgen", targets: ["dbgen"]),
         .executable(name: "versionstamp", targets: ["versionstamp"]),
+        .executable(name: "tuf-client", targets: ["tuf-client"]),
         .library(name: "DBGenKit", targets: ["DBGenKit"]),
         .library(name: "LayeredDatabase", targets: ["LayeredDatabase"]),
         .library(name: "VersionStampKit", targets: ["VersionStampKit"]),
+        .library(name: "TUF", targets: ["TUF"]),
+        .library(name: "FeedClient", targets: ["FeedClient"]),
         .plugin(name: "DBGenCommandPlugin", targets: ["DBGenCommandPlugin"]),
         .plugin(name: "VersionStampCommandPlugin", targets: ["VersionStampCommandPlugin"]),
         .plugin(name: "DBGenWriteCommandPlugin", targets: ["DBGenWriteCommandPlugin"]),
@@ -106,6 +109,13 @@ let package = Package(
         .target(name: "LayeredDatabase", dependencies: ["SQLiteCore", "FileSystemKit"],
                 resources: [.copy("PrivacyInfo.xcprivacy")]),
         .target(name: "VersionStampKit", dependencies: ["CGit2", "CLibXML2", "ShipyardVersion", "FileSystemKit", "ToolConfiguration"]),
+        // The Update Framework (TUF 1.0): canonical JSON, the four roles and delegations, Ed25519 signing,
+        // the client workflow (trusted metadata set, updater) over a fetcher protocol. Foundation and Crypto
+        // only, no networking: what a signed feed's publisher and its client share.
+        .target(name: "TUF", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        // What an app links to update shipped data over the air; for now its HTTP transport (URLSession,
+        // FoundationNetworking on Linux) for TUF's updater.
+        .target(name: "FeedClient", dependencies: ["TUF"]),
 
         // MARK: Executables (thin)
         .executableTarget(
@@ -122,6 +132,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The client-under-test CLI of the TUF conformance suite (theupdateframework/tuf-conformance).
+        .executableTarget(name: "tuf-client", dependencies: ["TUF", "FeedClient"]),
 
         // MARK: Plugins (thin: locate the tool, forward arguments / declare build commands)
         // The command plugins declare no permission, so read-only commands (`dbgen check`,
@@ -176,6 +188,8 @@ let package = Package(
         // (SHIPYARD_APPLE_SQLITE_DEFAULTS=1), and to open a connection as GRDB does: Support/OtherSQLiteBuilds.swift.
         .testTarget(name: "LayeredDatabaseTests", dependencies: ["LayeredDatabase", "CSQLite", "ShipyardTestSupport"]),
         .testTarget(name: "VersionStampKitTests", dependencies: ["VersionStampKit", "ShipyardTestSupport"], exclude: ["Fixtures"]),
+        // python-tuf (PyPI `tuf`, installed by scripts/setup.sh) is the oracle both ways.
+        .testTarget(name: "TUFTests", dependencies: ["TUF", "FeedClient", "ShipyardTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["dbgen", "versionstamp", "ShipyardTestSupport"]),
     ]
 )
