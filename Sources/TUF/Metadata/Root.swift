@@ -54,7 +54,7 @@ public let specificationVersion = "1.0.31"
 func readKeys(_ reader: FieldReader) throws -> [String: PublicKey] {
     var keys: [String: PublicKey] = [:]
     for (keyID, value) in reader.object.members {
-        keys[keyID] = try PublicKey(json: value, document: reader.document, path: "\(reader.path).\(keyID)")
+        keys[keyID] = try PublicKey(json: value, document: reader.document, path: reader.member(keyID))
     }
     return keys
 }

@@ -15,7 +15,7 @@ public struct Timestamp: Sendable {
         header = metadata.header
         let meta = try reader.object("meta")
         guard meta.object.keys == ["snapshot.json"] else {
-            throw meta.fail("", "must hold exactly snapshot.json")
+            throw reader.fail("meta", "must hold exactly snapshot.json")
         }
         snapshotMeta = try MetaFile(try meta.object("snapshot.json"))
     }
