@@ -189,7 +189,7 @@ let package = Package(
         .testTarget(name: "LayeredDatabaseTests", dependencies: ["LayeredDatabase", "CSQLite", "ShipyardTestSupport"]),
         .testTarget(name: "VersionStampKitTests", dependencies: ["VersionStampKit", "ShipyardTestSupport"], exclude: ["Fixtures"]),
         // python-tuf (PyPI `tuf`, installed by scripts/setup.sh) is the oracle both ways.
-        .testTarget(name: "TUFTests", dependencies: ["TUF", "FeedClient", "ShipyardTestSupport"]),
+        .testTarget(name: "TUFTests", dependencies: ["TUF", "FeedClient", "tuf-client", "ShipyardTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["dbgen", "versionstamp", "ShipyardTestSupport"]),
     ]
 )
