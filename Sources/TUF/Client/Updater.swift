@@ -21,8 +21,12 @@ public final class Updater {
     /// An updater whose trusted root is `root.json` in `metadataDirectory` (put the bundled root there
     /// first, or pass `bootstrapRoot`).
     /// - Parameters:
+    ///   - metadataDirectory: where the trusted metadata is kept (the client's own directory).
     ///   - metadataBaseURL: where `N.root.json`, `timestamp.json`, ... are served.
     ///   - targetBaseURL: where targets are served (needed only to download).
+    ///   - fetcher: the transport.
+    ///   - bootstrapRoot: a root to trust instead of the stored one (it is verified and stored).
+    ///   - configuration: caps and limits.
     ///   - referenceTime: the time expiry is checked against.
     ///   - log: receives one line per step (verbose output).
     public init(

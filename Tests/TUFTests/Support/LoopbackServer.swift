@@ -3,7 +3,8 @@ import ShipyardTestSupport
 import XCTest
 
 /// python3's http.server on 127.0.0.1 and a free port, serving a directory, plus `/endless` (a body without
-/// a length that never ends) and `/status/N` (an empty answer of status N). Stopped when the test ends.
+/// a length, 50 MB: endless to a client capped far below) and `/status/N` (an empty answer of status N).
+/// Stopped when the test ends.
 final class LoopbackServer {
     let port: Int
     private let process: Process
@@ -18,7 +19,7 @@ final class LoopbackServer {
                     self.send_response(200)
                     self.end_headers()
                     try:
-                        while True:
+                        for _ in range(800):
                             self.wfile.write(b"x" * 65536)
                     except OSError:
                         return
