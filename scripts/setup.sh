@@ -3,7 +3,8 @@
 # sqlite3, sqlite3-tools (sqldiff), git, python3, make (depfiles) and bsdutils (script: a terminal) are the tests' oracles;
 # strace traces dbgen's locks and syncs (scripts/check-file-locks.sh) and what versionstamp opens (a test); shellcheck and actionlint check the
 # GitHub Actions workflow. Idempotent and quick when everything is present; called by the README's commands and
-# by .ci/run (python-tuf, the TUF tests' oracle, from PyPI at the end). Needs root (or sudo) only when something has to be installed.
+# by .ci/run. Needs root (or sudo) only when something has to be installed. python-tuf, the TUF tests' oracle,
+# comes from PyPI (at the end).
 set -euo pipefail
 
 packages=(pkg-config libsqlite3-dev libgit2-dev libxml2-dev zlib1g-dev sqlite3 sqlite3-tools git python3 make bsdutils strace shellcheck)

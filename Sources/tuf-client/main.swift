@@ -49,7 +49,9 @@ struct CLIError: Error, CustomStringConvertible {
 
 func run(_ arguments: Arguments) throws {
     let metadataDirectory = URL(fileURLWithPath: try arguments.one("--metadata-dir"))
-    let log: (String) -> Void = { line in if arguments.verbose { FileHandle.standardError.write(Data("tuf-client: \(line)\n".utf8)) } }
+    let log: (String) -> Void = { line in
+        if arguments.verbose { FileHandle.standardError.write(Data("tuf-client: \(line)\n".utf8)) }
+    }
     func updater(targetBaseURL: URL? = nil) throws -> Updater {
         try Updater(
             metadataDirectory: metadataDirectory, metadataBaseURL: try arguments.url("--metadata-url"),

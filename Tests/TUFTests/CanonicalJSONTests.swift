@@ -8,10 +8,12 @@ final class CanonicalJSONTests: XCTestCase {
     static let documents = [
         #"{"b": 1, "a": [true, false, null], "A": {}, "é": "x", "Z": "é", "": 0}"#,
         #"{"quote": "say \"hi\"", "backslash": "a\\b", "slash": "a\/b", "controls": "\n\t\r\b\f\u0001\u001f"}"#,
-        #"{"unicode": "\u00e9\u4e2d\ud83d\ude00", "keys": {"\u00e9": 1, "e": 2, "f": 3, "\ud83d\ude00": 4, "\uffff": 5}}"#,
+        #"{"unicode": "\u00e9\u4e2d\ud83d\ude00", "#
+            + #""keys": {"\u00e9": 1, "e": 2, "f": 3, "\ud83d\ude00": 4, "\uffff": 5}}"#,
         #"{"big": 18446744073709551616, "negative": -9223372036854775808, "max": 9223372036854775807, "zero": -0}"#,
         #"[[], {}, [[[]]], "", 0, -1, 1234567890]"#,
-        #"{"signed": {"_type": "root", "version": 1, "keys": {"ab": {"keytype": "ed25519", "keyval": {"public": "00"}}}}}"#,
+        #"{"signed": {"_type": "root", "version": 1, "#
+            + #""keys": {"ab": {"keytype": "ed25519", "keyval": {"public": "00"}}}}}"#,
     ]
 
     func testCanonicalFormIsSecuresystemslibs() throws {

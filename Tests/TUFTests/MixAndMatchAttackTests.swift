@@ -14,7 +14,9 @@ final class MixAndMatchAttackTests: XCTestCase {
         // Timestamp names snapshot 2, but 2.snapshot.json is the validly signed snapshot 1.
         try repository.write(try repository.read("1.snapshot.json"), "2.snapshot.json")
         try repository.publishTimestamp(snapshotVersion: 2)
-        try client.assertRefused(.versionMismatch(document: "snapshot.json", expected: 2, received: 1), roles: ["snapshot"])
+        try client.assertRefused(
+            .versionMismatch(document: "snapshot.json", expected: 2, received: 1), roles: ["snapshot"]
+        )
     }
 
     func testSnapshotWithOtherBytesThanTheTimestampHashIsRefused() throws {
@@ -43,7 +45,9 @@ final class MixAndMatchAttackTests: XCTestCase {
         try repository.write(try repository.read("1.targets.json"), "2.targets.json")
         try repository.publishSnapshot(targetsVersion: 2)
         try repository.publishTimestamp()
-        try client.assertRefused(.versionMismatch(document: "targets.json", expected: 2, received: 1), roles: ["targets"])
+        try client.assertRefused(
+            .versionMismatch(document: "targets.json", expected: 2, received: 1), roles: ["targets"]
+        )
     }
 
     func testSnapshotLongerThanTheTimestampSaysIsRefusedBeforeParsing() throws {

@@ -22,12 +22,15 @@ final class PathPatternTests: XCTestCase {
         func json(_ strings: [String]) throws -> String {
             String(decoding: try CanonicalJSON.encode(.array(strings.map { .string($0) })), as: UTF8.self)
         }
-        let output = try JSONParser().parse(Data(try PythonTUF.run(script, [try json(Self.patterns), try json(Self.paths)]).utf8))
+        let printed = try PythonTUF.run(script, [try json(Self.patterns), try json(Self.paths)])
+        let output = try JSONParser().parse(Data(printed.utf8))
         guard case .array(let rows) = output else { return XCTFail("\(output)") }
         for (pattern, row) in zip(Self.patterns, rows) {
             guard case .array(let results) = row else { return XCTFail("\(row)") }
             for (path, result) in zip(Self.paths, results) {
-                XCTAssertEqual(.bool(PathPattern.matches(path, pattern: pattern)), result, "pattern \(pattern), path \(path)")
+                XCTAssertEqual(
+                    .bool(PathPattern.matches(path, pattern: pattern)), result, "pattern \(pattern), path \(path)"
+                )
             }
         }
     }
@@ -45,7 +48,8 @@ final class PathPatternTests: XCTestCase {
         var expected: [JSONValue] = []
         for bits in [1, 5, 8, 13, 32] {
             let document = """
-                {"keys": {}, "succinct_roles": {"keyids": [], "threshold": 1, "bit_length": \(bits), "name_prefix": "bin"}}
+                {"keys": {}, "succinct_roles":
+                    {"keyids": [], "threshold": 1, "bit_length": \(bits), "name_prefix": "bin"}}
                 """
             let roles = try XCTUnwrap(try Delegations(try FieldReader(
                 try JSONParser().parse(Data(document.utf8)), document: "test", path: "delegations"

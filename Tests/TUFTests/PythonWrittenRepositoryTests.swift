@@ -91,7 +91,8 @@ final class PythonWrittenRepositoryTests: XCTestCase {
         XCTAssertEqual(top.custom, .object(JSONObject([("user_version", .integer(7)), ("channel", .string("beta"))])))
         XCTAssertEqual(top.hashes.map(\.algorithm), ["sha256", "sha512"])
         let downloads = try TemporaryDirectory("swift-downloads", removedAfter: self)
-        XCTAssertEqual(try Data(contentsOf: try updater.download(top, to: downloads.url)), Data("top-level target\n".utf8))
+        let topFile = try updater.download(top, to: downloads.url)
+        XCTAssertEqual(try Data(contentsOf: topFile), Data("top-level target\n".utf8))
 
         let delegated = try XCTUnwrap(try updater.targetInfo(for: "data/food.db"))
         let file = try updater.download(delegated, to: downloads.url)

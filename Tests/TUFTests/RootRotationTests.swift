@@ -29,7 +29,8 @@ final class RootRotationTests: XCTestCase {
         let newID = String(try repository.rootKeys[0].publicKey.keyID.prefix(16))
         _ = old
         try client.assertRefused(.belowThreshold(
-            document: "2.root.json", role: "root", valid: 0, threshold: 1, problems: ["key \(newID) is not a key of root"]
+            document: "2.root.json", role: "root", valid: 0, threshold: 1,
+            problems: ["key \(newID) is not a key of root"]
         ))
         XCTAssertEqual(try client.version("root"), 1)
     }
@@ -43,7 +44,8 @@ final class RootRotationTests: XCTestCase {
         try repository.publishRoot(signedBy: old)
         let oldID = String(try old[0].publicKey.keyID.prefix(16))
         try client.assertRefused(.belowThreshold(
-            document: "2.root.json", role: "root", valid: 0, threshold: 1, problems: ["key \(oldID) is not a key of root"]
+            document: "2.root.json", role: "root", valid: 0, threshold: 1,
+            problems: ["key \(oldID) is not a key of root"]
         ))
     }
 
@@ -55,7 +57,9 @@ final class RootRotationTests: XCTestCase {
         repository.rootKeys = [stranger]
         try repository.publishRoot()
         XCTAssertThrowsError(try client.refresh()) { error in
-            guard case .belowThreshold("2.root.json", "root", 0, 1, _) = error as? TUFError else { return XCTFail("\(error)") }
+            guard case .belowThreshold("2.root.json", "root", 0, 1, _) = error as? TUFError else {
+                return XCTFail("\(error)")
+            }
         }
         XCTAssertEqual(try client.version("root"), 1)
     }

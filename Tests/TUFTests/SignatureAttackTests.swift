@@ -65,7 +65,9 @@ final class SignatureAttackTests: XCTestCase {
         try client.refresh()
         let key = repository.timestampKeys[0]
         try repository.publishTimestamp(signedBy: [key, key])
-        try client.assertRefused(.malformed(document: "timestamp.json", reason: "key \(try key.publicKey.keyID) signs twice"))
+        try client.assertRefused(
+            .malformed(document: "timestamp.json", reason: "key \(try key.publicKey.keyID) signs twice")
+        )
     }
 
     func testSnapshotSignedByTheTimestampKeyIsRefused() throws {

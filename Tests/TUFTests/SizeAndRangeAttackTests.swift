@@ -43,7 +43,9 @@ final class SizeAndRangeAttackTests: XCTestCase {
         let repository = try RepositoryFixture()
         let client = try ClientFixture(repository)
         try client.refresh()
-        var signed = Timestamp.signed(version: 2, expires: repository.expiry("timestamp"), snapshot: MetaFile(version: 1))
+        var signed = Timestamp.signed(
+            version: 2, expires: repository.expiry("timestamp"), snapshot: MetaFile(version: 1)
+        )
         signed["version"] = version
         try repository.publishTimestamp(signed: signed)
         return (repository, client)
@@ -52,12 +54,15 @@ final class SizeAndRangeAttackTests: XCTestCase {
     func testVersionOf2To63IsRefused() throws {
         let (_, client) = try timestamp(version: .number("9223372036854775808"))
         try client.assertRefused(.malformed(
-            document: "timestamp.json", reason: "signed.version: 9223372036854775808 is out of range 1...9223372036854775807"
+            document: "timestamp.json",
+            reason: "signed.version: 9223372036854775808 is out of range 1...9223372036854775807"
         ))
     }
 
     func testVersionsOutOfRangeAreRefused() throws {
-        for (value, text) in [(JSONValue.integer(0), "0"), (.integer(-1), "-1"), (.number("-9223372036854775809"), "-9223372036854775809")] {
+        let values = [(JSONValue.integer(0), "0"), (.integer(-1), "-1"),
+                      (.number("-9223372036854775809"), "-9223372036854775809")]
+        for (value, text) in values {
             let (_, client) = try timestamp(version: value)
             try client.assertRefused(.malformed(
                 document: "timestamp.json", reason: "signed.version: \(text) is out of range 1...9223372036854775807"
@@ -83,11 +88,14 @@ final class SizeAndRangeAttackTests: XCTestCase {
         let client = try ClientFixture(repository)
         try client.refresh()
         var meta = JSONObject([("version", .integer(1)), ("length", .integer(-1))])
-        var signed = Timestamp.signed(version: 2, expires: repository.expiry("timestamp"), snapshot: MetaFile(version: 1))
+        var signed = Timestamp.signed(
+            version: 2, expires: repository.expiry("timestamp"), snapshot: MetaFile(version: 1)
+        )
         signed["meta"] = .object(JSONObject([("snapshot.json", .object(meta))]))
         try repository.publishTimestamp(signed: signed)
         try client.assertRefused(.malformed(
-            document: "timestamp.json", reason: "signed.meta.snapshot.json.length: -1 is out of range 0...9223372036854775807"
+            document: "timestamp.json",
+            reason: "signed.meta.snapshot.json.length: -1 is out of range 0...9223372036854775807"
         ))
         meta["length"] = .number("18446744073709551616")
         signed["meta"] = .object(JSONObject([("snapshot.json", .object(meta))]))

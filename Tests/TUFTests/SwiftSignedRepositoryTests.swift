@@ -56,7 +56,8 @@ final class SwiftSignedRepositoryTests: XCTestCase {
         try repository.publishRoot()
         let client = try TemporaryDirectory("python-tuf-client", removedAfter: self)
         let root = try client.write("bundled-root.json", repository.initialRoot)
-        XCTAssertThrowsError(try PythonTUF.run(Self.client, [repository.directory.path, client.path, root.path])) { error in
+        let arguments = [repository.directory.path, client.path, root.path]
+        XCTAssertThrowsError(try PythonTUF.run(Self.client, arguments)) { error in
             XCTAssertTrue("\(error)".contains("UnsignedMetadataError"), "\(error)")
         }
     }

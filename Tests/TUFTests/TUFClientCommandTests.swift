@@ -31,12 +31,16 @@ final class TUFClientCommandTests: XCTestCase {
 
         result = try BuiltProducts.run("tuf-client", metadata + download + ["--target-name", "missing.txt", "download"])
         XCTAssertEqual(result.status, 1)
-        XCTAssertEqual(result.stderrText, "tuf-client: error: missing.txt: not found: no trusted targets metadata lists it\n")
+        XCTAssertEqual(
+            result.stderrText, "tuf-client: error: missing.txt: not found: no trusted targets metadata lists it\n"
+        )
 
         try repository.publishTimestamp(signedBy: [Ed25519SigningKey()])
         result = try BuiltProducts.run("tuf-client", metadata + remote + ["refresh"])
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.stderrText.hasPrefix("tuf-client: error: timestamp.json: signatures: 0 valid of the 1 required"),
-                      result.stderrText)
+        XCTAssertTrue(
+            result.stderrText.hasPrefix("tuf-client: error: timestamp.json: signatures: 0 valid of the 1 required"),
+            result.stderrText
+        )
     }
 }

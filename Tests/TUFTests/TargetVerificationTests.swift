@@ -32,7 +32,8 @@ final class TargetVerificationTests: XCTestCase {
         let target = try XCTUnwrap(try updater.targetInfo(for: "file.txt"))
         XCTAssertThrowsError(try updater.download(target, to: client.targetsURL)) { error in
             XCTAssertEqual(error as? TUFError, .lengthOrHashMismatch(
-                document: "file.txt", reason: "sha256 is \(FileHash.sha256(tampered).hex), expected \(target.hashes[0].hex)"
+                document: "file.txt",
+                reason: "sha256 is \(FileHash.sha256(tampered).hex), expected \(target.hashes[0].hex)"
             ))
         }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: client.targetsURL.path), [])
@@ -56,7 +57,9 @@ final class TargetVerificationTests: XCTestCase {
         let updater = try client.updater()
         let target = try XCTUnwrap(try updater.targetInfo(for: "file.txt"))
         XCTAssertThrowsError(try updater.download(target, to: client.targetsURL)) { error in
-            XCTAssertEqual(error as? TUFError, .lengthOrHashMismatch(document: "file.txt", reason: "5 bytes, expected 21"))
+            XCTAssertEqual(
+                error as? TUFError, .lengthOrHashMismatch(document: "file.txt", reason: "5 bytes, expected 21")
+            )
         }
     }
 }

@@ -7,10 +7,14 @@ public struct FileFetcher: Fetcher {
 
     public func fetch(_ url: URL, maximumLength: Int) throws -> Data {
         guard url.isFileURL else { throw TUFError.download(url: url.absoluteString, reason: "not a file URL") }
-        guard let handle = FileHandle(forReadingAtPath: url.path) else { throw FetchError.notFound(url: url.absoluteString) }
+        guard let handle = FileHandle(forReadingAtPath: url.path) else {
+            throw FetchError.notFound(url: url.absoluteString)
+        }
         defer { handle.closeFile() }
         let data = handle.readData(ofLength: maximumLength + 1)
-        guard data.count <= maximumLength else { throw FetchError.tooLarge(url: url.absoluteString, limit: maximumLength) }
+        guard data.count <= maximumLength else {
+            throw FetchError.tooLarge(url: url.absoluteString, limit: maximumLength)
+        }
         return data
     }
 }

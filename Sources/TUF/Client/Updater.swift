@@ -44,7 +44,9 @@ public final class Updater {
             }
             rootData = stored
         }
-        trusted = try TrustedMetadataSet(root: rootData, referenceTime: referenceTime, maximumBytes: configuration.rootMaximumLength)
+        trusted = try TrustedMetadataSet(
+            root: rootData, referenceTime: referenceTime, maximumBytes: configuration.rootMaximumLength
+        )
         if bootstrapRoot != nil { try store.store(rootData, for: Root.type) }
         self.metadataBaseURL = Self.withSlash(metadataBaseURL.absoluteString)
         self.targetBaseURL = targetBaseURL.map { Self.withSlash($0.absoluteString) }
@@ -87,7 +89,9 @@ public final class Updater {
             } catch FetchError.notFound {
                 break
             }
-            try trusted.updateRoot(data, document: "\(version).root.json", maximumBytes: configuration.rootMaximumLength)
+            try trusted.updateRoot(
+                data, document: "\(version).root.json", maximumBytes: configuration.rootMaximumLength
+            )
             try store.store(data, for: Root.type)
             log("trusted root version \(version)")
         }
@@ -145,7 +149,9 @@ public final class Updater {
             throw TUFError.missingMeta(document: "snapshot.json", reason: "\(role).json is not listed")
         }
         let length = meta.length.map { Int(clamping: $0) } ?? configuration.targetsMaximumLength
-        let data = try download(role, version: trusted.root.consistentSnapshot ? meta.version : nil, maximumLength: length)
+        let data = try download(
+            role, version: trusted.root.consistentSnapshot ? meta.version : nil, maximumLength: length
+        )
         let targets = try trusted.updateTargets(data, role: role, delegator: delegator, maximumBytes: length)
         try store.store(data, for: role)
         return targets

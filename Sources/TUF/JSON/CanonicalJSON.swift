@@ -39,7 +39,9 @@ public enum CanonicalJSON {
             output.append(UInt8(ascii: "]"))
         case .object(let object):
             output.append(UInt8(ascii: "{"))
-            let sorted = object.members.sorted { $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars) }
+            let sorted = object.members.sorted {
+                $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars)
+            }
             for (index, member) in sorted.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
                 writeString(member.key, to: &output)

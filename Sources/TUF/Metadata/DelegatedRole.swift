@@ -17,7 +17,8 @@ public struct DelegatedRole: Sendable {
         keys = try RoleKeys(reader)
         terminating = try reader.bool("terminating")
         paths = reader.object.contains("paths") ? try reader.uniqueStrings("paths") : nil
-        pathHashPrefixes = reader.object.contains("path_hash_prefixes") ? try reader.uniqueStrings("path_hash_prefixes") : nil
+        pathHashPrefixes = reader.object.contains("path_hash_prefixes")
+            ? try reader.uniqueStrings("path_hash_prefixes") : nil
         guard paths == nil || pathHashPrefixes == nil else {
             throw reader.fail("paths", "paths and path_hash_prefixes are exclusive")
         }

@@ -16,8 +16,11 @@ public struct Delegations: Sendable {
         if hasRoles {
             var roles: [DelegatedRole] = []
             for (index, element) in try reader.array("roles").enumerated() {
-                let role = try DelegatedRole(try FieldReader(element, document: reader.document, path: reader.member("roles[\(index)]")))
-                guard !roles.contains(where: { $0.name == role.name }) else { throw reader.fail("roles", "\(role.name) appears twice") }
+                let path = reader.member("roles[\(index)]")
+                let role = try DelegatedRole(try FieldReader(element, document: reader.document, path: path))
+                guard !roles.contains(where: { $0.name == role.name }) else {
+                    throw reader.fail("roles", "\(role.name) appears twice")
+                }
                 guard !Root.topLevelRoles.contains(role.name) else {
                     throw reader.fail("roles", "\(role.name) is a top-level role name")
                 }

@@ -44,10 +44,11 @@ struct FieldReader {
     /// An integer in `range`; a number beyond 64 bits or outside the range is refused by name.
     func integer(_ key: String, in range: ClosedRange<Int64>) throws -> Int64 {
         let value = try value(key)
+        let bounds = "\(range.lowerBound)...\(range.upperBound)"
         switch value {
         case .integer(let number) where range.contains(number): return number
-        case .integer(let number): throw fail(key, "\(number) is out of range \(range.lowerBound)...\(range.upperBound)")
-        case .number(let text): throw fail(key, "\(text) is out of range \(range.lowerBound)...\(range.upperBound)")
+        case .integer(let number): throw fail(key, "\(number) is out of range \(bounds)")
+        case .number(let text): throw fail(key, "\(text) is out of range \(bounds)")
         default: throw fail(key, "expected an integer, found \(value.typeName)")
         }
     }

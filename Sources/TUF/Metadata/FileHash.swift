@@ -47,7 +47,9 @@ public struct FileHash: Equatable, Sendable {
             hasher.update(data)
             let digest = hasher.finalizeHex()
             guard digest == hash.hex.lowercased() else {
-                throw TUFError.lengthOrHashMismatch(document: document, reason: "\(hash.algorithm) is \(digest), expected \(hash.hex)")
+                throw TUFError.lengthOrHashMismatch(
+                    document: document, reason: "\(hash.algorithm) is \(digest), expected \(hash.hex)"
+                )
             }
         }
     }

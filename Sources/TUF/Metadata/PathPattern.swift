@@ -5,7 +5,9 @@ enum PathPattern {
         let targetParts = targetPath.split(separator: "/", omittingEmptySubsequences: false)
         let patternParts = pattern.split(separator: "/", omittingEmptySubsequences: false)
         guard targetParts.count == patternParts.count else { return false }
-        return zip(targetParts, patternParts).allSatisfy { segmentMatches(Array($0.unicodeScalars), Array($1.unicodeScalars)) }
+        return zip(targetParts, patternParts).allSatisfy {
+            segmentMatches(Array($0.unicodeScalars), Array($1.unicodeScalars))
+        }
     }
 
     private static func segmentMatches(_ text: [Unicode.Scalar], _ pattern: [Unicode.Scalar]) -> Bool {
@@ -55,7 +57,9 @@ enum PathPattern {
 
     /// A `[...]` class at `start`: whether `scalar` is in it and the index after it; nil if it is not closed
     /// (then `[` is a literal, as in fnmatch).
-    private static func matchClass(_ scalar: Unicode.Scalar, _ pattern: [Unicode.Scalar], from start: Int) -> (Bool, Int)? {
+    private static func matchClass(
+        _ scalar: Unicode.Scalar, _ pattern: [Unicode.Scalar], from start: Int
+    ) -> (Bool, Int)? {
         var index = start + 1
         var negated = false
         if index < pattern.count, pattern[index] == "!" {

@@ -19,13 +19,14 @@ public struct Root: Sendable {
     public init(_ metadata: Metadata) throws {
         let reader = FieldReader(metadata.signed, document: metadata.document, path: "signed")
         header = metadata.header
-        consistentSnapshot = metadata.signed.contains("consistent_snapshot") ? try reader.bool("consistent_snapshot") : false
+        consistentSnapshot = metadata.signed.contains("consistent_snapshot")
+            ? try reader.bool("consistent_snapshot") : false
         keys = try readKeys(try reader.object("keys"))
         let rolesReader = try reader.object("roles")
         var roles: [String: RoleKeys] = [:]
         for (name, _) in rolesReader.object.members { roles[name] = try RoleKeys(try rolesReader.object(name)) }
         guard Set(roles.keys) == Set(Root.topLevelRoles) else {
-            throw TUFError.malformed(document: metadata.document, reason: "signed.roles: must name exactly root, timestamp, snapshot and targets")
+            throw reader.fail("roles", "must name exactly root, timestamp, snapshot and targets")
         }
         self.roles = roles
     }
@@ -40,7 +41,9 @@ public struct Root: Sendable {
             ("consistent_snapshot", .bool(consistentSnapshot)),
             ("expires", .string(Expiry.format(expires))),
             ("keys", .object(JSONObject(keys.sorted { $0.key < $1.key }.map { ($0.key, .object($0.value.json)) }))),
-            ("roles", .object(JSONObject(topLevelRoles.compactMap { name in roles[name].map { (name, .object($0.json)) } }))),
+            ("roles", .object(JSONObject(topLevelRoles.compactMap { name in
+                roles[name].map { (name, .object($0.json)) }
+            }))),
             ("spec_version", .string(specificationVersion)),
             ("version", .integer(version)),
         ])

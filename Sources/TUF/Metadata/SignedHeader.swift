@@ -17,7 +17,8 @@ public struct SignedHeader: Equatable, Sendable {
         type = try reader.string("_type")
         specVersion = try reader.string("spec_version")
         let parts = specVersion.split(separator: ".", omittingEmptySubsequences: false)
-        guard (2...3).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }) else {
+        let isNumber = { (part: Substring) in !part.isEmpty && part.allSatisfy { $0.isASCII && $0.isNumber } }
+        guard (2...3).contains(parts.count), parts.allSatisfy(isNumber) else {
             throw reader.fail("spec_version", "\"\(specVersion)\" is not a version")
         }
         guard parts[0] == "1" else { throw reader.fail("spec_version", "\(specVersion) is not TUF 1") }

@@ -50,9 +50,13 @@ public struct TrustedMetadataSet: Sendable {
         let newRoot = try Self.load(Root.self, metadata, expected: Root.type, parse: Root.init)
         try ThresholdVerification.verify(metadata, role: Root.type, roleKeys: root.roles[Root.type]!, keys: root.keys)
         guard newRoot.header.version == root.header.version + 1 else {
-            throw TUFError.versionMismatch(document: document, expected: root.header.version + 1, received: newRoot.header.version)
+            throw TUFError.versionMismatch(
+                document: document, expected: root.header.version + 1, received: newRoot.header.version
+            )
         }
-        try ThresholdVerification.verify(metadata, role: Root.type, roleKeys: newRoot.roles[Root.type]!, keys: newRoot.keys)
+        try ThresholdVerification.verify(
+            metadata, role: Root.type, roleKeys: newRoot.roles[Root.type]!, keys: newRoot.keys
+        )
         root = newRoot
         rootMetadata = metadata
     }
@@ -72,14 +76,17 @@ public struct TrustedMetadataSet: Sendable {
         )
         if let timestamp {
             if new.header.version < timestamp.header.version {
-                throw TUFError.rollback(document: "timestamp.json", trusted: timestamp.header.version, received: new.header.version)
+                throw TUFError.rollback(
+                    document: "timestamp.json", trusted: timestamp.header.version, received: new.header.version
+                )
             }
             if new.header.version == timestamp.header.version {
                 throw TUFError.sameVersion(document: "timestamp.json", version: new.header.version)
             }
             if new.snapshotMeta.version < timestamp.snapshotMeta.version {
                 throw TUFError.rollback(
-                    document: "snapshot.json", trusted: timestamp.snapshotMeta.version, received: new.snapshotMeta.version
+                    document: "snapshot.json", trusted: timestamp.snapshotMeta.version,
+                    received: new.snapshotMeta.version
                 )
             }
         }
@@ -105,7 +112,9 @@ public struct TrustedMetadataSet: Sendable {
         if !trusted { try timestamp.snapshotMeta.verify(data, document: "snapshot.json") }
         let metadata = try Metadata(data: data, document: "snapshot.json", maximumBytes: maximumBytes)
         let new = try Self.load(Snapshot.self, metadata, expected: Snapshot.type, parse: Snapshot.init)
-        try ThresholdVerification.verify(metadata, role: Snapshot.type, roleKeys: root.roles[Snapshot.type]!, keys: root.keys)
+        try ThresholdVerification.verify(
+            metadata, role: Snapshot.type, roleKeys: root.roles[Snapshot.type]!, keys: root.keys
+        )
         if let snapshot {
             for (name, file) in snapshot.meta {
                 guard let newFile = new.meta[name] else {

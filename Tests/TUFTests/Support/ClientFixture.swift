@@ -57,6 +57,8 @@ final class ClientFixture {
         XCTAssertThrowsError(try refresh(at: time), file: file, line: line) { error in
             XCTAssertEqual(error as? TUFError, expected, "\(error)", file: file, line: line)
         }
-        XCTAssertEqual(kept(try stored()), before, "a refused refresh changed the trusted metadata", file: file, line: line)
+        XCTAssertEqual(
+            kept(try stored()), before, "a refused refresh changed the trusted metadata", file: file, line: line
+        )
     }
 }

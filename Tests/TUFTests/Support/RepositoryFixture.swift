@@ -40,7 +40,9 @@ final class RepositoryFixture {
 
     func keyMap() throws -> [String: PublicKey] {
         var keys: [String: PublicKey] = [:]
-        for key in rootKeys + timestampKeys + [snapshotKey, targetsKey] { keys[try key.publicKey.keyID] = key.publicKey }
+        for key in rootKeys + timestampKeys + [snapshotKey, targetsKey] {
+            keys[try key.publicKey.keyID] = key.publicKey
+        }
         return keys
     }
 
@@ -108,10 +110,12 @@ final class RepositoryFixture {
         versions["timestamp"]! += 1
         let snapshotVersion = snapshotVersion ?? versions["snapshot"]!
         var meta = MetaFile(version: snapshotVersion)
-        if hashesInTimestamp, let bytes = try? Data(contentsOf: metadataURL.appendingPathComponent("\(snapshotVersion).snapshot.json")) {
+        let snapshotFile = metadataURL.appendingPathComponent("\(snapshotVersion).snapshot.json")
+        if hashesInTimestamp, let bytes = try? Data(contentsOf: snapshotFile) {
             meta = MetaFile(version: snapshotVersion, length: Int64(bytes.count), hashes: [FileHash.sha256(bytes)])
         }
-        let content = signed ?? Timestamp.signed(version: versions["timestamp"]!, expires: expiry("timestamp"), snapshot: meta)
+        let content = signed
+            ?? Timestamp.signed(version: versions["timestamp"]!, expires: expiry("timestamp"), snapshot: meta)
         let data = try Metadata.sign(content, with: signers ?? timestampKeys)
         try write(data, "timestamp.json")
         return data
