@@ -111,8 +111,9 @@ let package = Package(
         .target(name: "VersionStampKit", dependencies: ["CGit2", "CLibXML2", "ShipyardVersion", "FileSystemKit", "ToolConfiguration"]),
         // The Update Framework (TUF 1.0): canonical JSON, the four roles and delegations, Ed25519 signing,
         // the client workflow (trusted metadata set, updater) over a fetcher protocol. Foundation and Crypto
-        // only, no networking: what a signed feed's publisher and its client share.
-        .target(name: "TUF", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        // (and FileSystemKit for its atomic writes), no networking: what a signed feed's publisher and its
+        // client share.
+        .target(name: "TUF", dependencies: ["FileSystemKit", .product(name: "Crypto", package: "swift-crypto")]),
         // What an app links to update shipped data over the air; for now its HTTP transport (URLSession,
         // FoundationNetworking on Linux) for TUF's updater.
         .target(name: "FeedClient", dependencies: ["TUF"]),

@@ -24,6 +24,6 @@ public struct MetadataStore: Sendable {
 
     /// Stores a role's bytes atomically.
     public func store(_ data: Data, for role: String) throws {
-        try AtomicFile.write(data, to: url(for: role))
+        try AtomicWrite.write(data, to: url(for: role))
     }
 }

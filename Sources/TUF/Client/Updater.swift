@@ -215,7 +215,7 @@ public final class Updater {
         let data = try fetcher.fetch(url, maximumLength: Int(clamping: target.length))
         try target.verify(data)
         let destination = directory.appendingPathComponent(Self.localName(of: target))
-        try AtomicFile.write(data, to: destination)
+        try AtomicWrite.write(data, to: destination)
         return destination
     }
 }
