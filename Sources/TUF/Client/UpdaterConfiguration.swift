@@ -1,0 +1,17 @@
+/// The updater's limits (python-tuf's defaults).
+public struct UpdaterConfiguration: Sendable {
+    /// The most root versions followed in one refresh.
+    public var maximumRootRotations = 32
+    /// The most targets documents visited in one target lookup.
+    public var maximumDelegations = 32
+    /// Caps on each document when its length is not known in advance, in bytes.
+    public var rootMaximumLength = 512_000
+    public var timestampMaximumLength = 16_384
+    public var snapshotMaximumLength = 2_000_000
+    public var targetsMaximumLength = 5_000_000
+    /// Whether targets are fetched under hash-prefixed names when root says consistent snapshots.
+    public var prefixTargetsWithHash = true
+
+    /// The defaults.
+    public init() {}
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// The root role: the keys and thresholds of the four top-level roles.
+public struct Root: Sendable {
+    /// The role's `_type`.
+    public static let type = "root"
+    /// The four role names root must name.
+    public static let topLevelRoles = ["root", "timestamp", "snapshot", "targets"]
+
+    public let header: SignedHeader
+    /// Whether metadata and targets are published under versioned / hash-prefixed names.
+    public let consistentSnapshot: Bool
+    /// Keys by id.
+    public let keys: [String: PublicKey]
+    /// Exactly the four top-level roles.
+    public let roles: [String: RoleKeys]
+
+    /// Reads root from a document.
+    public init(_ metadata: Metadata) throws {
+        let reader = FieldReader(metadata.signed, document: metadata.document, path: "signed")
+        header = metadata.header
+        consistentSnapshot =
+            metadata.signed.contains("consistent_snapshot")
+            ? try reader.bool("consistent_snapshot") : false
+        keys = try readKeys(try reader.object("keys"))
+        let rolesReader = try reader.object("roles")
+        var roles: [String: RoleKeys] = [:]
+        for (name, _) in rolesReader.object.members { roles[name] = try RoleKeys(try rolesReader.object(name)) }
+        guard Set(roles.keys) == Set(Root.topLevelRoles) else {
+            throw reader.fail("roles", "must name exactly root, timestamp, snapshot and targets")
+        }
+        self.roles = roles
+    }
+
+    /// A root's `signed`, to sign: each role's keys with threshold 1 unless `thresholds` says otherwise.
+    public static func signed(
+        version: Int64, expires: Date, keys: [String: PublicKey], roles: [String: RoleKeys],
+        consistentSnapshot: Bool = true
+    ) -> JSONObject {
+        JSONObject([
+            ("_type", .string(type)),
+            ("consistent_snapshot", .bool(consistentSnapshot)),
+            ("expires", .string(Expiry.format(expires))),
+            ("keys", .object(JSONObject(keys.sorted { $0.key < $1.key }.map { ($0.key, .object($0.value.json)) }))),
+            (
+                "roles",
+                .object(
+                    JSONObject(
+                        topLevelRoles.compactMap { name in
+                            roles[name].map { (name, .object($0.json)) }
+                        }))
+            ),
+            ("spec_version", .string(specificationVersion)),
+            ("version", .integer(version)),
+        ])
+    }
+}
+
+/// The TUF specification version this client writes.
+public let specificationVersion = "1.0.31"
+
+/// Reads a `keys` object: key id to key.
+func readKeys(_ reader: FieldReader) throws -> [String: PublicKey] {
+    var keys: [String: PublicKey] = [:]
+    for (keyID, value) in reader.object.members {
+        keys[keyID] = try PublicKey(json: value, document: reader.document, path: reader.member(keyID))
+    }
+    return keys
+}
