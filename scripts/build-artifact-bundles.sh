@@ -10,10 +10,15 @@
 #   dbgen.artifactbundle/, versionstamp.artifactbundle/     the bundles
 #   dbgen.artifactbundle.zip, versionstamp.artifactbundle.zip, checksums.txt
 #   ShipyardPlugins/   a plugin package: Package.swift, the plugins' sources (copied from
-#                      Plugins/), and with no --release-url the bundles themselves, referenced
-#                      by `path:` (for trying it out and for CI); with --release-url URL the
-#                      manifest references URL/NAME.artifactbundle.zip by `url:` + `checksum:`,
-#                      ready to be published (RELEASING.md says how).
+#                      Plugins/), the app-facing libraries as source (app_libraries below and
+#                      the targets they depend on, copied from Sources/ with their resources:
+#                      LayeredDatabase, SQLiteCore, FileSystemKit, CSQLite), and with no
+#                      --release-url the bundles themselves, referenced by `path:` (for trying
+#                      it out and for CI); with --release-url URL the manifest references
+#                      URL/NAME.artifactbundle.zip by `url:` + `checksum:`, ready to be
+#                      published (RELEASING.md says how). An app that depends on it compiles
+#                      those libraries and none of the tools (no DBGenKit, VersionStampKit,
+#                      CShellExtensions, argument parser).
 #
 # Variants: on Linux, the host's architecture; the other one (x86_64 <-> aarch64) only when a
 # Swift SDK for it is installed (`swift sdk list`), else it says it skipped it. On macOS, one
@@ -37,11 +42,14 @@ while [ $# -gt 0 ]; do
     --output) output=$2; shift 2 ;;
     --release-url) release_url=${2%/}; shift 2 ;;
     --configuration|-c) configuration=$2; shift 2 ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
     *) echo "build-artifact-bundles: unknown argument $1" >&2; exit 64 ;;
   esac
 done
 tools=(dbgen versionstamp)
+# The libraries an app links, offered as source by ShipyardPlugins (each a library product;
+# the targets they depend on come along, read from Package.swift).
+app_libraries=(LayeredDatabase)
 version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/ShipyardVersion/ShipyardVersion.swift)
 [ -n "$version" ] || { echo "build-artifact-bundles: cannot read ShipyardVersion.current" >&2; exit 1; }
 say() { printf 'build-artifact-bundles: %s\n' "$*" >&2; }
@@ -124,6 +132,69 @@ for plugin in DBGenBuildToolPlugin VersionConstantsBuildToolPlugin DBGenCommandP
   cp -RL "Plugins/$plugin" "$plugins/Plugins/$plugin"
 done
 cp LICENSE "$plugins/"
+# The app-facing libraries: their targets and what they depend on, as Package.swift declares
+# them, the sources copied (DocC catalogs left out) so that the package stands alone.
+swift package dump-package > "$output/Shipyard.package.json"
+library_manifest=$(python3 - "$output/Shipyard.package.json" "${app_libraries[@]}" <<'PY'
+import json, sys
+package = json.load(open(sys.argv[1]))
+targets = {t["name"]: t for t in package["targets"]}
+wanted, closure = list(sys.argv[2:]), []
+while wanted:
+    name = wanted.pop(0)
+    if name in closure:
+        continue
+    target = targets[name]
+    if target["type"] not in ("regular", "system") or target["settings"] or target["exclude"]:
+        sys.exit(f"build-artifact-bundles: {name}: only plain targets and system libraries can be copied")
+    for dependency in target["dependencies"]:
+        kind, value = next(iter(dependency.items()))
+        if kind not in ("byName", "target"):
+            sys.exit(f"build-artifact-bundles: {name} depends on a product of another package: {dependency}")
+        wanted.append(value[0])
+    closure.append(name)
+def strings(values):
+    return ", ".join(f'"{v}"' for v in values)
+platforms = {"ios": "iOS", "macos": "macOS", "tvos": "tvOS", "watchos": "watchOS", "visionos": "visionOS"}
+lines = ["PLATFORMS    platforms: ["]
+for p in package["platforms"]:
+    lines.append(f'PLATFORMS        .{platforms[p["platformName"]]}("{p["version"]}"),')
+lines.append("PLATFORMS    ],")
+for name in sys.argv[2:]:
+    lines.append(f'PRODUCTS        .library(name: "{name}", targets: ["{name}"]),')
+for name in reversed(closure):
+    target = targets[name]
+    lines.append(f"SOURCES {name}")
+    dependencies = [next(iter(d.values()))[0] for d in target["dependencies"]]
+    if target["type"] == "system":
+        providers = []
+        for provider in target.get("providers") or []:
+            kind, value = next(iter(provider.items()))
+            providers.append(f".{kind}([{strings(value[0])}])")
+        arguments = [f'name: "{name}"']
+        if target.get("pkgConfig"):
+            arguments.append(f'pkgConfig: "{target["pkgConfig"]}"')
+        if providers:
+            arguments.append(f"providers: [{', '.join(providers)}]")
+        lines.append(f"TARGETS        .systemLibrary({', '.join(arguments)}),")
+    else:
+        arguments = [f'name: "{name}"']
+        if dependencies:
+            arguments.append(f"dependencies: [{strings(dependencies)}]")
+        resources = [f'.{next(iter(r["rule"]))}("{r["path"]}")' for r in target["resources"]]
+        if resources:
+            arguments.append(f"resources: [{', '.join(resources)}]")
+        lines.append(f"TARGETS        .target({', '.join(arguments)}),")
+print("\n".join(lines))
+PY
+)
+rm "$output/Shipyard.package.json"
+mkdir -p "$plugins/Sources"
+for target in $(sed -n 's/^SOURCES //p' <<<"$library_manifest"); do
+  cp -RL "Sources/$target" "$plugins/Sources/$target"
+  find "$plugins/Sources/$target" -depth -name '*.docc' -exec rm -rf {} +
+done
+manifest_lines() { sed -n "s/^$1//p" <<<"$library_manifest"; } # KIND: the generated lines of that kind
 binary_target() { # TOOL
   if [ -n "$release_url" ]; then
     printf '.binaryTarget(\n            name: "%s",\n            url: "%s/%s.artifactbundle.zip",\n            checksum: "%s"\n        )' \
@@ -138,12 +209,15 @@ cat > "$plugins/Package.swift" <<SWIFT
 // swift-tools-version:5.9
 // Generated by Shipyard's scripts/build-artifact-bundles.sh for Shipyard $version: Shipyard's
 // plugins, running prebuilt dbgen and versionstamp binaries (artifact bundles) instead of
-// compiling the tools, so a package that uses them builds no Shipyard code.
+// compiling the tools, and the libraries an app links (${app_libraries[*]}), as source with the
+// targets they need: an app that uses this package compiles none of the tools.
 import PackageDescription
 
 let package = Package(
     name: "ShipyardPlugins",
+$(manifest_lines PLATFORMS)
     products: [
+$(manifest_lines PRODUCTS)
         .plugin(name: "DBGenBuildToolPlugin", targets: ["DBGenBuildToolPlugin"]),
         .plugin(name: "VersionConstantsBuildToolPlugin", targets: ["VersionConstantsBuildToolPlugin"]),
         .plugin(name: "DBGenCommandPlugin", targets: ["DBGenCommandPlugin"]),
@@ -152,6 +226,7 @@ let package = Package(
         .plugin(name: "VersionStampWriteCommandPlugin", targets: ["VersionStampWriteCommandPlugin"]),
     ],
     targets: [
+$(manifest_lines TARGETS)
         .plugin(name: "DBGenBuildToolPlugin", capability: .buildTool(), dependencies: ["dbgen"]),
         .plugin(name: "VersionConstantsBuildToolPlugin", capability: .buildTool(), dependencies: ["versionstamp"]),
         .plugin(
