@@ -32,10 +32,10 @@ target=$1; shift
 # (SQLiteCore's tool-only part) is visible across them.
 case "$target" in
   csv-reader)    module=DBGenKit; harness=FuzzCSVReader.swift
-                 swift_deps=(ShipyardVersion FileSystemKit ToolConfiguration SQLiteCore SQLiteSession); c_deps=(CShellExtensions)
+                 swift_deps=(ShipyardVersion FileSystemKit ToolConfiguration SQLiteCore SQLiteSession LayeredDatabase); c_deps=(CShellExtensions)
                  flags=(-I Sources/CSQLite); libs=(-lsqlite3 -lz) ;;
   script-reader) module=DBGenKit; harness=FuzzScriptReader.swift
-                 swift_deps=(ShipyardVersion FileSystemKit ToolConfiguration SQLiteCore SQLiteSession); c_deps=(CShellExtensions)
+                 swift_deps=(ShipyardVersion FileSystemKit ToolConfiguration SQLiteCore SQLiteSession LayeredDatabase); c_deps=(CShellExtensions)
                  flags=(-I Sources/CSQLite); libs=(-lsqlite3 -lz) ;;
   plist-editor)  module=VersionStampKit; harness=FuzzPlistEditor.swift
                  swift_deps=(ShipyardVersion FileSystemKit ToolConfiguration); c_deps=()
