@@ -1,10 +1,10 @@
 /// One `{token}` of a version format, and the table that says what each one is.
 ///
-/// ``entry`` is the one place a token is described: `--help` (``helpText``, ``list``), the
+/// `entry` is the one place a token is described: `--help` (``helpText``, ``list``), the
 /// generated files' field names and doc comments (`GeneratedVersionFile`) come from it, and a
 /// test checks the README's token list and the VersionTokens article against it. Adding a
 /// token is a case, its entry, and its value (`VersionFormat`'s rendering, its
-/// ``requirements``, its generated field's value): the `switch`es make the compiler ask for each.
+/// `requirements`, its generated field's value): the `switch`es make the compiler ask for each.
 public enum VersionToken: String, CaseIterable, Sendable {
     case count, sha, short, dirty, describe, tag, distance, branch, date, timestamp, version, prerelease
 
