@@ -49,11 +49,7 @@ final class BuildAuthorizer {
     /// and was asked about nothing a `VACUUM` is not (an `INSERT` was asked about its table).
     func refusal(toRun statement: Statement) throws -> String? {
         guard !statement.isReadOnly, actionsAsked.isSubset(of: Self.vacuumActions) else { return nil }
-        let explained = try connection.query("EXPLAIN " + statement.sql)
-        let vacuumed = explained.compactMap { row -> Int64? in
-            guard case .text("Vacuum") = row[1], case .integer(let schemaIndex) = row[2] else { return nil }
-            return schemaIndex
-        }
+        let vacuumed = try connection.program(of: statement.sql).filter { $0.opcode == "Vacuum" }.map(\.p1)
         guard !vacuumed.isEmpty else { return nil }
         for row in try connection.query("SELECT seq, name FROM pragma_database_list") {
             guard case .integer(let index) = row[0], vacuumed.contains(index), case .text(let schema) = row[1],
