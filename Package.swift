@@ -77,6 +77,11 @@ let package = Package(
             pkgConfig: "libgit2",
             providers: [.apt(["libgit2-dev"]), .brew(["libgit2"])]
         ),
+        // zlib: the feed's targets are zlib streams (deflated by `dbgen publish`, inflated by FeedClient).
+        .systemLibrary(
+            name: "CZlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
@@ -137,7 +142,7 @@ let package = Package(
         // update over the air links no networking: Transport/ is its HTTP (URLSession,
         // FoundationNetworking on Linux): TUF's metadata fetcher and the resumable, capped, hashed
         // download of a target.
-        .target(name: "FeedClient", dependencies: ["TUF", "FileSystemKit"]),
+        .target(name: "FeedClient", dependencies: ["TUF", "FileSystemKit", "CZlib"]),
 
         // The error printer both executables share: compiler-style lines on standard error and
         // the exit path from ArgumentParser's error types (usage 64, failures 1).

@@ -1,0 +1,258 @@
+import Foundation
+import TUF
+
+/// What a feed's target says about the data it carries: the `shipyard` member of the target's
+/// TUF `custom` object, written by `dbgen publish` and read by the client before anything is
+/// downloaded.
+///
+/// ```json
+/// "custom": {"shipyard": {
+///   "kind": "patch", "compression": "zlib", "uncompressed_length": 41233,
+///   "uncompressed_sha256": "…",
+///   "base": {"user_version": 7, "sha256": "…"}, "result": {"user_version": 8, "sha256": "…"},
+///   "data_format": {"min": 1, "max": 3}, "channel": "beta", "rollout": 0.25, "critical": false}}
+/// ```
+///
+/// A release is named by the SHA-256 of the database file `dbgen` built (its content hash): a
+/// whole-database target carries it as `result`, a patch carries the release it applies to as
+/// `base`. `data_format` (optional, `max` optional) is the range of app data formats the
+/// release suits; `channel` (optional) limits it to clients that follow that channel; `rollout`
+/// (0 < r ≤ 1, default 1) is the fraction of devices offered it; `critical` skips the rollout.
+public struct ReleaseFacts: Equatable, Sendable {
+    /// Whether a target is a whole database or a patch.
+    public enum Kind: String, Sendable {
+        /// A whole database file.
+        case database
+        /// A `dbgen diff` patch (SQL with its header) from ``ReleaseFacts/base`` to the result.
+        case patch
+    }
+
+    /// The range of app data formats a release suits (`max` nil: no upper bound).
+    public struct DataFormatRange: Equatable, Sendable {
+        /// The oldest data format the release suits.
+        public var minimum: Int64
+        /// The newest, or nil for every newer one.
+        public var maximum: Int64?
+
+        /// A range.
+        public init(minimum: Int64, maximum: Int64? = nil) {
+            self.minimum = minimum
+            self.maximum = maximum
+        }
+
+        /// Whether an app of this data format can read the release.
+        public func contains(_ format: Int64) -> Bool {
+            format >= minimum && (maximum.map { format <= $0 } ?? true)
+        }
+    }
+
+    /// The custom member's name.
+    public static let member = "shipyard"
+    /// The one compression written and read: a zlib stream (RFC 1950).
+    public static let zlib = "zlib"
+
+    public var kind: Kind
+    /// `"zlib"`.
+    public var compression: String
+    /// The length of the data once inflated (the cap the client inflates under).
+    public var uncompressedLength: Int64
+    /// The SHA-256 (lowercase hex) of the data once inflated.
+    public var uncompressedSHA256: String
+    /// The release a patch applies to (nil for a whole database).
+    public var base: DatabaseVersionFact?
+    /// The release the target produces.
+    public var result: DatabaseVersionFact
+    /// The app data formats the release suits (nil: every one).
+    public var dataFormat: DataFormatRange?
+    /// The channel (nil: every client).
+    public var channel: String?
+    /// The fraction of devices offered the release, in (0, 1].
+    public var rollout: Double
+    /// Whether the release skips the rollout.
+    public var critical: Bool
+
+    /// Facts.
+    public init(
+        kind: Kind, compression: String = ReleaseFacts.zlib, uncompressedLength: Int64, uncompressedSHA256: String,
+        base: DatabaseVersionFact?, result: DatabaseVersionFact, dataFormat: DataFormatRange? = nil,
+        channel: String? = nil, rollout: Double = 1, critical: Bool = false
+    ) {
+        self.kind = kind
+        self.compression = compression
+        self.uncompressedLength = uncompressedLength
+        self.uncompressedSHA256 = uncompressedSHA256
+        self.base = base
+        self.result = result
+        self.dataFormat = dataFormat
+        self.channel = channel
+        self.rollout = rollout
+        self.critical = critical
+    }
+}
+
+/// A release: the `user_version` and the SHA-256 (lowercase hex) of the database file.
+public struct DatabaseVersionFact: Equatable, Hashable, Sendable {
+    public var userVersion: Int64
+    public var sha256: String
+
+    /// A release's identity.
+    public init(userVersion: Int64, sha256: String) {
+        self.userVersion = userVersion
+        self.sha256 = sha256
+    }
+}
+
+/// A target whose facts could not be read: the target and what is wrong.
+public struct ReleaseFactsError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The target path.
+    public let target: String
+    /// What is wrong, naming the member.
+    public let reason: String
+
+    public var description: String { "\(target): custom.shipyard: \(reason)" }
+}
+
+extension ReleaseFacts {
+    /// The facts of `target`, or nil when its `custom` has no `shipyard` member (not a Shipyard
+    /// target: the client ignores it).
+    ///
+    /// - Throws: ``ReleaseFactsError`` for a member of the wrong type or out of range.
+    public init?(of target: TargetFile) throws {
+        guard let value = target.custom?.objectValue?[Self.member] else { return nil }
+        try self.init(json: value, target: target.path)
+    }
+
+    /// Reads facts from the `shipyard` member's value.
+    public init(json value: JSONValue, target: String) throws {
+        let fields = try FactReader(value, target: target, path: "")
+        guard let kind = Kind(rawValue: try fields.string("kind")) else {
+            throw fields.fail("kind", "expected \"database\" or \"patch\"")
+        }
+        let compression = try fields.string("compression")
+        guard compression == Self.zlib else { throw fields.fail("compression", "\"\(compression)\" is not \"zlib\"") }
+        let base = try fields.optional("base").map { _ in try DatabaseVersionFact(try fields.object("base")) }
+        if (kind == .patch) != (base != nil) {
+            throw fields.fail("base", kind == .patch ? "missing for a patch" : "present for a whole database")
+        }
+        var range: DataFormatRange?
+        if fields.optional("data_format") != nil {
+            let format = try fields.object("data_format")
+            let minimum = try format.integer("min")
+            let maximum = try format.optional("max").map { _ in try format.integer("max") }
+            if let maximum, maximum < minimum { throw format.fail("max", "\(maximum) is below min \(minimum)") }
+            range = DataFormatRange(minimum: minimum, maximum: maximum)
+        }
+        let rollout = try fields.optional("rollout").map { _ in try fields.fraction("rollout") } ?? 1
+        self.init(
+            kind: kind, compression: compression, uncompressedLength: try fields.integer("uncompressed_length"),
+            uncompressedSHA256: try fields.sha256("uncompressed_sha256"), base: base,
+            result: try DatabaseVersionFact(try fields.object("result")), dataFormat: range,
+            channel: try fields.optional("channel").map { _ in try fields.string("channel") }, rollout: rollout,
+            critical: try fields.optional("critical").map { _ in try fields.bool("critical") } ?? false)
+    }
+
+    /// The `shipyard` member's value, members in a fixed order (what `dbgen publish` writes).
+    public var json: JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("kind", .string(kind.rawValue)), ("compression", .string(compression)),
+            ("uncompressed_length", .integer(uncompressedLength)),
+            ("uncompressed_sha256", .string(uncompressedSHA256)),
+        ]
+        if let base { members.append(("base", base.json)) }
+        members.append(("result", result.json))
+        if let dataFormat {
+            var range: [(String, JSONValue)] = [("min", .integer(dataFormat.minimum))]
+            if let maximum = dataFormat.maximum { range.append(("max", .integer(maximum))) }
+            members.append(("data_format", .object(JSONObject(range))))
+        }
+        if let channel { members.append(("channel", .string(channel))) }
+        if rollout != 1 { members.append(("rollout", .number(Self.text(of: rollout)))) }
+        if critical { members.append(("critical", .bool(true))) }
+        return .object(JSONObject(members))
+    }
+
+    /// The `custom` object of a target carrying these facts.
+    public var custom: JSONValue { .object(JSONObject([(Self.member, json)])) }
+
+    /// A fraction as JSON text: the shortest decimal that reads back as the same Double.
+    private static func text(of fraction: Double) -> String { "\(fraction)" }
+}
+
+extension DatabaseVersionFact {
+    fileprivate init(_ fields: FactReader) throws {
+        self.init(userVersion: try fields.integer("user_version"), sha256: try fields.sha256("sha256"))
+    }
+
+    fileprivate var json: JSONValue {
+        .object(JSONObject([("user_version", .integer(userVersion)), ("sha256", .string(sha256))]))
+    }
+}
+
+/// Reads the members of a facts object, each error naming the target and the member.
+private struct FactReader {
+    let object: JSONObject
+    let target: String
+    let path: String
+
+    init(_ value: JSONValue, target: String, path: String) throws {
+        guard let object = value.objectValue else {
+            throw ReleaseFactsError(target: target, reason: "\(path.isEmpty ? "it" : path): expected an object")
+        }
+        self.object = object
+        self.target = target
+        self.path = path
+    }
+
+    func fail(_ key: String, _ reason: String) -> ReleaseFactsError {
+        ReleaseFactsError(target: target, reason: "\(path.isEmpty ? key : path + "." + key): \(reason)")
+    }
+
+    func optional(_ key: String) -> JSONValue? { object[key] }
+
+    func value(_ key: String) throws -> JSONValue {
+        guard let value = object[key] else { throw fail(key, "missing") }
+        return value
+    }
+
+    func string(_ key: String) throws -> String {
+        guard let string = try value(key).stringValue else { throw fail(key, "expected a string") }
+        return string
+    }
+
+    func bool(_ key: String) throws -> Bool {
+        guard case .bool(let flag) = try value(key) else { throw fail(key, "expected a boolean") }
+        return flag
+    }
+
+    /// A non-negative integer that fits in 64 bits.
+    func integer(_ key: String) throws -> Int64 {
+        guard case .integer(let number) = try value(key), number >= 0 else {
+            throw fail(key, "expected an integer from 0 to \(Int64.max)")
+        }
+        return number
+    }
+
+    /// A number in (0, 1].
+    func fraction(_ key: String) throws -> Double {
+        let number: Double?
+        switch try value(key) {
+        case .integer(let integer): number = Double(integer)
+        case .number(let text): number = Double(text)
+        default: number = nil
+        }
+        guard let number, number > 0, number <= 1 else { throw fail(key, "expected a number above 0, at most 1") }
+        return number
+    }
+
+    func sha256(_ key: String) throws -> String {
+        let text = try string(key)
+        guard text.utf8.count == 64, text.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
+            throw fail(key, "expected 64 lowercase hexadecimal digits")
+        }
+        return text
+    }
+
+    func object(_ key: String) throws -> FactReader {
+        try FactReader(try value(key), target: target, path: path.isEmpty ? key : path + "." + key)
+    }
+}
