@@ -32,37 +32,57 @@ package enum ZlibStream {
     /// The size of the pieces written at a time.
     static let chunkSize = 1 << 16
 
-    /// Deflates every byte `source` gives (called until it returns no bytes) and hands each
-    /// compressed piece to `sink`. Level 9: the same input gives the same bytes with the same zlib.
-    package static func deflate(
-        level: Int32 = 9, from source: () throws -> Data?, to sink: (UnsafeRawBufferPointer) throws -> Void
-    ) throws {
+    /// A deflater fed piece by piece: ``append(_:to:)`` and then ``finish(to:)`` hand each
+    /// compressed piece to `sink`. The same input gives the same bytes with the same zlib and level.
+    package final class Deflater {
         // zlib keeps a pointer back to the stream: it lives at one address from init to end.
-        let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        defer { stream.deallocate() }
-        let status = deflateInit_(stream, level, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-        guard status == Z_OK else { throw Failure.zlib(status) }
-        defer { deflateEnd(stream) }
-        let output = UnsafeMutablePointer<UInt8>.allocate(capacity: chunkSize)
-        defer { output.deallocate() }
-        var finished = false
-        while !finished {
-            let input = try source() ?? Data()
-            let flush = input.isEmpty ? Z_FINISH : Z_NO_FLUSH
-            try input.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-                stream.pointee.next_in = UnsafeMutablePointer(
-                    mutating: bytes.bindMemory(to: UInt8.self).baseAddress ?? UnsafePointer(output))
-                stream.pointee.avail_in = uInt(bytes.count)
-                repeat {
-                    stream.pointee.next_out = output
-                    stream.pointee.avail_out = uInt(chunkSize)
-                    let code = CZlib.deflate(stream, flush)
-                    guard code != Z_STREAM_ERROR else { throw Failure.zlib(code) }
-                    let produced = chunkSize - Int(stream.pointee.avail_out)
-                    if produced > 0 { try sink(UnsafeRawBufferPointer(start: output, count: produced)) }
-                    if code == Z_STREAM_END { finished = true }
-                } while stream.pointee.avail_out == 0
+        private let stream: UnsafeMutablePointer<z_stream>
+        private let output: UnsafeMutablePointer<UInt8>
+
+        /// A deflater (level 9 unless told).
+        package init(level: Int32 = 9) throws {
+            output = .allocate(capacity: ZlibStream.chunkSize)
+            stream = .allocate(capacity: 1)
+            stream.initialize(to: z_stream())
+            let status = deflateInit_(stream, level, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+            guard status == Z_OK else {
+                output.deallocate()
+                stream.deallocate()
+                throw Failure.zlib(status)
+            }
+        }
+
+        deinit {
+            deflateEnd(stream)
+            stream.deallocate()
+            output.deallocate()
+        }
+
+        /// Deflates `input`, handing what it produces to `sink`.
+        package func append(_ input: UnsafeRawBufferPointer, to sink: (UnsafeRawBufferPointer) throws -> Void) throws {
+            guard let base = input.bindMemory(to: UInt8.self).baseAddress, !input.isEmpty else { return }
+            try run(UnsafeMutablePointer(mutating: base), count: input.count, flush: Z_NO_FLUSH, sink)
+        }
+
+        /// Ends the stream, handing its last bytes to `sink`.
+        package func finish(to sink: (UnsafeRawBufferPointer) throws -> Void) throws {
+            try run(output, count: 0, flush: Z_FINISH, sink)
+        }
+
+        private func run(
+            _ input: UnsafeMutablePointer<UInt8>, count: Int, flush: Int32,
+            _ sink: (UnsafeRawBufferPointer) throws -> Void
+        ) throws {
+            stream.pointee.next_in = input
+            stream.pointee.avail_in = uInt(count)
+            while true {
+                stream.pointee.next_out = output
+                stream.pointee.avail_out = uInt(ZlibStream.chunkSize)
+                let code = CZlib.deflate(stream, flush)
+                guard code == Z_OK || code == Z_STREAM_END || code == Z_BUF_ERROR else { throw Failure.zlib(code) }
+                let produced = ZlibStream.chunkSize - Int(stream.pointee.avail_out)
+                if produced > 0 { try sink(UnsafeRawBufferPointer(start: output, count: produced)) }
+                if code == Z_STREAM_END || (flush != Z_FINISH && stream.pointee.avail_out != 0) { return }
             }
         }
     }
@@ -70,23 +90,18 @@ package enum ZlibStream {
     /// Deflates the file at `source` into `destination` (created or truncated); returns its length.
     @discardableResult
     package static func deflate(fileAt source: String, to destination: String) throws -> Int64 {
-        guard let input = FileHandle(forReadingAtPath: source) else {
-            throw FileSystemError(.open, path: source, code: errno)
-        }
-        defer { try? input.close() }
-        guard FileManager.default.createFile(atPath: destination, contents: nil),
-            let output = FileHandle(forWritingAtPath: destination)
-        else { throw FileSystemError(.open, path: destination, code: errno) }
-        defer { try? output.close() }
+        let descriptor = POSIXFile.open(destination, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
+        guard descriptor >= 0 else { throw FileSystemError(.open, path: destination, code: errno) }
+        defer { close(descriptor) }
         var written: Int64 = 0
-        try deflate(
-            from: {
-                let piece = try input.read(upToCount: 1 << 20); return piece?.isEmpty == false ? piece : nil
-            },
-            to: { bytes in
-                try output.write(contentsOf: Data(bytes))
-                written += Int64(bytes.count)
-            })
+        let write: (UnsafeRawBufferPointer) throws -> Void = { bytes in
+            let code = POSIXFile.writeAll(descriptor, bytes)
+            guard code == 0 else { throw FileSystemError(.write, path: destination, code: code) }
+            written += Int64(bytes.count)
+        }
+        let deflater = try Deflater()
+        try ContentHash.forEachChunk(ofFileAt: source) { try deflater.append($0, to: write) }
+        try deflater.finish(to: write)
         return written
     }
 
