@@ -33,20 +33,7 @@ final class FeedCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderrText)
     }
 
-    private func tree(_ path: String) -> [String: Data] {
-        var files: [String: Data] = [:]
-        let root = directory.url(path).path
-        let enumerator = FileManager.default.enumerator(atPath: root)
-        while let name = enumerator?.nextObject() as? String {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: root + "/" + name, isDirectory: &isDirectory),
-                !isDirectory.boolValue
-            {
-                files[name] = FileManager.default.contents(atPath: root + "/" + name)
-            }
-        }
-        return files
-    }
+    private func tree(_ path: String) -> [String: Data] { DirectoryTree.files(under: directory.url(path).path) }
 
     func testKeysGenerateWritesAPrivateKeyPrintsThePublicKeyAndRefusesToOverwrite() throws {
         let result = try dbgen(["keys", "generate", "--out", "release.key"])
@@ -120,6 +107,32 @@ final class FeedCommandTests: XCTestCase {
         let tampered = try dbgen(["feed", "verify", "feed", "--root", "feed/root.json"])
         XCTAssertEqual(tampered.status, 1)
         XCTAssertTrue(tampered.stderrText.hasPrefix("timestamp.json: error: "), tampered.stderrText)
+    }
+
+    func testVerifyReadsAFeedServedByNginxAndNamesATamperedTarget() throws {
+        XCTAssertEqual(try dbgen(["keys", "generate", "--out", "k"]).status, 0)
+        XCTAssertEqual(try dbgen(["feed", "init", "feed", "--key", "k"]).status, 0)
+        try release("v1", version: 1)
+        try release("v2", version: 2, every: 9)
+        for name in ["v1", "v2"] {
+            XCTAssertEqual(try dbgen(["publish", "feed", "\(name).sqlite", "--key", "k"]).status, 0)
+        }
+        try FileManager.default.copyItem(at: directory.url("feed/root.json"), to: directory.url("bundled-root.json"))
+        let nginx = try NginxServer(serving: directory.url("feed"))
+        defer { nginx.stop() }
+        let url = nginx.url("").absoluteString
+        let verified = try dbgen(["feed", "verify", url, "--root", "bundled-root.json"])
+        XCTAssertEqual(verified.status, 0, verified.stderrText)
+        XCTAssertTrue(verified.stdoutText.contains("2 releases, newest user_version 2, 1 patches"), verified.stdoutText)
+        let patches = try FileManager.default.contentsOfDirectory(atPath: directory.url("feed/targets/patches").path)
+        let blob = directory.url("feed/targets/patches/" + patches[0])
+        var bytes = try Data(contentsOf: blob)
+        bytes[0] ^= 0xff
+        try bytes.write(to: blob)
+        let tampered = try dbgen(["feed", "verify", url, "--root", "bundled-root.json"])
+        XCTAssertEqual(tampered.status, 1)
+        let path = "patches/" + patches[0].split(separator: ".", maxSplits: 1)[1]
+        XCTAssertTrue(tampered.stderrText.hasPrefix("\(path): error: sha256: "), tampered.stderrText)
     }
 
     func testHelpExplainsEachCommand() throws {

@@ -118,7 +118,7 @@ final class PublishTests: XCTestCase {
         try Feed(directory: copy, clock: fixture.clock).publish(
             v2, key: fixture.key, keySource: "k", options: PublishOptions(rollout: 0.5))
         let first = try fixture.tree()
-        let other = FeedFixture.tree(at: copy)
+        let other = DirectoryTree.files(under: copy)
         XCTAssertEqual(first.keys.sorted(), other.keys.sorted())
         for (name, data) in first { XCTAssertEqual(data, other[name], name) }
         XCTAssertTrue(first.keys.contains("2.targets.json"))
@@ -144,6 +144,20 @@ final class PublishTests: XCTestCase {
         XCTAssertEqual(try fixture.tree(), before)
     }
 
+    func testTwoPublishesAtOnceRunOneAfterTheOther() throws {
+        let fixture = try FeedFixture(self)
+        try fixture.initialize()
+        try fixture.publish(try fixture.release("v1", version: 1, rows: 20_000))
+        let v2 = try fixture.release("v2", version: 2, rows: 20_000, changedEvery: 3)
+        let outcomes = Outcomes()
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            outcomes.add(Result { try fixture.publish(v2).wasAlreadyPublished })
+        }
+        XCTAssertEqual(try outcomes.results.map { try $0.get() }.sorted { !$0 && $1 }, [false, true])
+        XCTAssertEqual(try fixture.verify().targetsVersion, 3)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fixture.feedPath + "/.feed.lock"))
+    }
+
     func testAKeyTheRootDoesNotNameIsRefusedAndNothingIsWritten() throws {
         let fixture = try FeedFixture(self)
         try fixture.initialize()
@@ -157,22 +171,6 @@ final class PublishTests: XCTestCase {
             XCTAssertTrue(error?.reason.contains("is not a targets key of root.json") ?? false)
         }
         XCTAssertEqual(try fixture.tree(), before)
-    }
-}
-
-extension FeedFixture {
-    static func tree(at path: String) -> [String: Data] {
-        var files: [String: Data] = [:]
-        let enumerator = FileManager.default.enumerator(atPath: path)
-        while let name = enumerator?.nextObject() as? String {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path + "/" + name, isDirectory: &isDirectory),
-                !isDirectory.boolValue
-            {
-                files[name] = FileManager.default.contents(atPath: path + "/" + name)
-            }
-        }
-        return files
     }
 }
 
@@ -193,5 +191,17 @@ extension Data {
             ["-c", "import sys, zlib; sys.stdout.buffer.write(zlib.decompress(sys.stdin.buffer.read()))"], input: self)
         guard result.status == 0 else { throw PythonTUFClient.PythonRefused(stderr: result.stderrText) }
         return result.stdoutText
+    }
+}
+
+/// Results gathered from concurrent calls.
+private final class Outcomes: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var results: [Result<Bool, Error>] = []
+
+    func add(_ result: Result<Bool, Error>) {
+        lock.lock()
+        defer { lock.unlock() }
+        results.append(result)
     }
 }

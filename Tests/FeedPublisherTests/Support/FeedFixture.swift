@@ -75,17 +75,8 @@ final class FeedFixture {
         try FeedState.load(FeedLayout(directory: feedPath)).targets.targets
     }
 
-    /// Every regular file under the feed, relative path to bytes.
-    func tree() throws -> [String: Data] {
-        var files: [String: Data] = [:]
-        let root = URL(fileURLWithPath: feedPath)
-        let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
-        while let url = enumerator?.nextObject() as? URL {
-            guard (try url.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true else { continue }
-            files[String(url.path.dropFirst(root.path.count + 1))] = try Data(contentsOf: url)
-        }
-        return files
-    }
+    /// Every file of the feed, relative path to bytes.
+    func tree() throws -> [String: Data] { DirectoryTree.files(under: feedPath) }
 }
 
 /// python-tuf's own client (ngclient) reading a feed directory: refresh, then every target
