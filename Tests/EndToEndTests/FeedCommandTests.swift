@@ -135,6 +135,34 @@ final class FeedCommandTests: XCTestCase {
         XCTAssertTrue(tampered.stderrText.hasPrefix("\(path): error: sha256: "), tampered.stderrText)
     }
 
+    func testRotateTimestampAndPruneThroughDbgen() throws {
+        for name in ["old", "new", "stranger"] {
+            XCTAssertEqual(try dbgen(["keys", "generate", "--out", "\(name).key"]).status, 0)
+        }
+        XCTAssertEqual(try dbgen(["feed", "init", "feed", "--key", "old.key"]).status, 0)
+        try FileManager.default.copyItem(at: directory.url("feed/root.json"), to: directory.url("bundled-root.json"))
+        for version in 1...3 {
+            try release("v\(version)", version: version, every: 10 * version)
+            XCTAssertEqual(try dbgen(["publish", "feed", "v\(version).sqlite", "--key", "old.key"]).status, 0)
+        }
+        let before = tree("feed")
+        let refused = try dbgen(["feed", "rotate", "feed", "--key", "stranger.key", "--new-key", "new.key"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderrText.hasPrefix("stranger.key: error: key "), refused.stderrText)
+        let twice = try dbgen(["feed", "rotate", "feed", "--key", "-", "--new-key", "-"], input: Data())
+        XCTAssertEqual(twice.stderrText, "-: error: only one key can be read from standard input\n")
+        XCTAssertEqual(tree("feed"), before)
+        let rotated = try dbgen(["feed", "rotate", "feed", "--key", "old.key", "--new-key", "new.key"])
+        XCTAssertEqual(rotated.status, 0, rotated.stderrText)
+        XCTAssertEqual(try dbgen(["feed", "timestamp", "feed", "--key", "new.key"]).status, 0)
+        let pruned = try dbgen(["feed", "prune", "feed", "--key", "new.key", "--keep", "1"])
+        XCTAssertEqual(pruned.stdoutText, "kept 1 releases; dropped 5 targets, deleted 5 files\n", pruned.stderrText)
+        let verified = try dbgen(["feed", "verify", "feed", "--root", "bundled-root.json"])
+        XCTAssertTrue(
+            verified.stdoutText.hasPrefix("feed: verified: root 2, timestamp 7, snapshot 6, targets 6; 1 releases"),
+            verified.stdoutText + verified.stderrText)
+    }
+
     func testHelpExplainsEachCommand() throws {
         for command in [
             ["keys", "generate"], ["feed", "init"], ["feed", "verify"], ["feed", "rotate"],
