@@ -119,4 +119,24 @@ final class ConnectionSchemasTests: XCTestCase {
         db.close()
         XCTAssertFalse(db.isInTransaction)
     }
+
+    /// A statement runs from its first step until it is done, reset or finalized; a prepared
+    /// statement that has not stepped, and one read to the end, are not running.
+    func testRunningStatements() throws {
+        let db = try Connection(path: ":memory:", create: true)
+        try db.execute("CREATE TABLE t (x); INSERT INTO t VALUES (1), (2)")
+        XCTAssertFalse(db.hasRunningStatement)
+        var seenWhileReading: [Bool] = []
+        try db.forEachRow("SELECT x FROM t") { _ in seenWhileReading.append(db.hasRunningStatement) }
+        XCTAssertEqual(seenWhileReading, [true, true])
+        XCTAssertFalse(db.hasRunningStatement, "read to the end")
+        let statement = try db.prepare("SELECT x FROM t")
+        XCTAssertFalse(db.hasRunningStatement, "prepared, not stepped")
+        XCTAssertTrue(try statement.step())
+        XCTAssertTrue(db.hasRunningStatement)
+        _ = statement.reset()
+        XCTAssertFalse(db.hasRunningStatement, "reset")
+        db.close()
+        XCTAssertFalse(db.hasRunningStatement, "closed")
+    }
 }

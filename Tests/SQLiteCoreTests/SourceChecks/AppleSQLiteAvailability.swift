@@ -56,6 +56,11 @@ enum AppleSQLiteAvailability {
         "sqlite3_finalize": .unannotated,
         "sqlite3_clear_bindings": .unannotated,
         "sqlite3_stmt_readonly": .introduced(["macOS": [10, 7], "iOS": [5, 0]]),
+        // Added in SQLite 3.6.0 (2008), before Apple's annotations begin (SQLite 3.6.18's
+        // sqlite3_sourceid is the first, macOS 10.7).
+        "sqlite3_next_stmt": .unannotated,
+        // Added in SQLite 3.7.10 with sqlite3_db_filename, annotated as it is.
+        "sqlite3_stmt_busy": .introduced(["macOS": [10, 8], "iOS": [6, 0]]),
         "sqlite3_bind_blob": .unannotated,
         "sqlite3_bind_double": .unannotated,
         "sqlite3_bind_int64": .unannotated,
