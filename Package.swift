@@ -142,8 +142,12 @@ let package = Package(
         // The over-the-air client an app links beside LayeredDatabase, so that an app that does not
         // update over the air links no networking: Transport/ is its HTTP (URLSession,
         // FoundationNetworking on Linux): TUF's metadata fetcher and the resumable, capped, hashed
-        // download of a target.
-        .target(name: "FeedClient", dependencies: ["TUF", "FileSystemKit", "CZlib"]),
+        // download of a target. PrivacyInfo.xcprivacy: the required-reason APIs that FeedClient
+        // and what it links call (FeedClientTests' PrivacyManifestTests keeps it true); the Apple
+        // APIs it calls, with their OS versions, are in its DocC catalog (URLLoadingAvailabilityTests).
+        .target(
+            name: "FeedClient", dependencies: ["TUF", "FileSystemKit", "CZlib"],
+            resources: [.copy("PrivacyInfo.xcprivacy")]),
 
         // The error printer both executables share: compiler-style lines on standard error and
         // the exit path from ArgumentParser's error types (usage 64, failures 1).

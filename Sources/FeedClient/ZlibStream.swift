@@ -81,10 +81,21 @@ package enum ZlibStream {
         var written: Int64 = 0
         try deflate(
             from: {
-                let piece = try input.read(upToCount: 1 << 20); return piece?.isEmpty == false ? piece : nil
+                // FileHandle's throwing calls: macOS 10.15.4 / iOS 13.4 (Apple's documentation).
+                let piece: Data?
+                if #available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *) {
+                    piece = try input.read(upToCount: 1 << 20)
+                } else {
+                    piece = input.readData(ofLength: 1 << 20)
+                }
+                return piece?.isEmpty == false ? piece : nil
             },
             to: { bytes in
-                try output.write(contentsOf: Data(bytes))
+                if #available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *) {
+                    try output.write(contentsOf: Data(bytes))
+                } else {
+                    output.write(Data(bytes))
+                }
                 written += Int64(bytes.count)
             })
         return written

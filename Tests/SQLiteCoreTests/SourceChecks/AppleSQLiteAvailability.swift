@@ -107,8 +107,9 @@ enum AppleSQLiteAvailability {
 
 /// Apple's availability of the Foundation methods newer than the declared platforms that
 /// Shipyard's sources may call, from Apple's documentation of `FileHandle` (developer.apple.com,
-/// Foundation > FileHandle > read(upToCount:) and readToEnd(): iOS 13.4, macOS 10.15.4,
-/// tvOS 13.4, watchOS 6.2, visionOS 1.0). Keyed by the regex of a call (`.read(upToCount:`).
+/// Foundation > FileHandle > read(upToCount:), readToEnd() and write(contentsOf:): iOS 13.4,
+/// macOS 10.15.4, tvOS 13.4, watchOS 6.2, visionOS 1.0). Keyed by the regex of a call
+/// (`.read(upToCount:`).
 enum AppleFoundationAvailability {
     static let fileHandle: SwiftSourceScanner.Versions = [
         "macOS": [10, 15, 4], "iOS": [13, 4], "tvOS": [13, 4], "watchOS": [6, 2],
@@ -117,5 +118,6 @@ enum AppleFoundationAvailability {
     static let methods: [String: SwiftSourceScanner.Versions] = [
         #"\.(read)\(upToCount:"#: fileHandle,
         #"\.(readToEnd)\(\)"#: fileHandle,
+        #"\.(write)\(contentsOf:"#: fileHandle,
     ]
 }
