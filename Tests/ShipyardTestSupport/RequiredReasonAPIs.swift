@@ -52,6 +52,20 @@ public enum RequiredReasonAPIs {
         return (plist["NSPrivacyTracking"] as? Bool, categories)
     }
 
+    /// Where `used` (``usedCategories(in:)``) and `declared` (``declared(inManifest:)``) of the
+    /// manifest at `manifest` disagree: a category used but not declared with a reason, or
+    /// declared but used by no source. Empty when the manifest is true to the sources.
+    public static func mismatches(used: [String: String], declared: [String: [String]], manifest: String) -> [String] {
+        var problems: [String] = []
+        for (category, file) in used.sorted(by: { $0.key < $1.key }) where declared[category]?.isEmpty ?? true {
+            problems.append("\(file) uses \(category), which \(manifest) does not declare with a reason")
+        }
+        for category in declared.keys.sorted() where used[category] == nil {
+            problems.append("\(manifest) declares \(category), which no source it covers uses")
+        }
+        return problems
+    }
+
     /// The targets of this package that `target` links, itself included, read from
     /// `Package.swift`: the source directory (`Sources/NAME`) of each Swift or C target, the
     /// system libraries, and the products of other packages it reaches.

@@ -35,16 +35,27 @@ final class PrivacyManifestTests: XCTestCase {
             try RequiredReasonAPIs.usedCategories(in: ["Sources/FeedClient"])[
                 "NSPrivacyAccessedAPICategoryFileTimestamp"],
             "stat() of a staged download: the scan must see it")
-        for (category, file) in used {
-            XCTAssertFalse(
-                declared[category]?.isEmpty ?? true,
-                "\(file) uses \(category), which \(Self.manifest) does not declare with a reason")
-        }
-        for category in declared.keys {
-            XCTAssertNotNil(used[category], "\(Self.manifest) declares \(category), which no linked source uses")
-        }
+        let problems = RequiredReasonAPIs.mismatches(used: used, declared: declared, manifest: Self.manifest)
+        XCTAssertTrue(problems.isEmpty, "\n" + problems.joined(separator: "\n"))
         // C617.1: metadata of files inside the app's container, never shown to the user.
         XCTAssertEqual(declared["NSPrivacyAccessedAPICategoryFileTimestamp"], ["C617.1"])
+    }
+
+    /// A category used without a reason, and one declared but unused, are each reported; the
+    /// scan sees a disk-space call in code and not in a comment.
+    func testTheComparisonReportsBothWays() throws {
+        let timestamp = "NSPrivacyAccessedAPICategoryFileTimestamp", disk = "NSPrivacyAccessedAPICategoryDiskSpace"
+        XCTAssertEqual(
+            RequiredReasonAPIs.mismatches(used: [disk: "A.swift"], declared: [timestamp: ["C617.1"]], manifest: "M"),
+            [
+                "A.swift uses \(disk), which M does not declare with a reason",
+                "M declares \(timestamp), which no source it covers uses",
+            ])
+        let pattern = try XCTUnwrap(RequiredReasonAPIs.categories.first { $0.category == disk }?.pattern)
+        let code = SwiftSourceScanner.codeOnly(Array("// statfs(path)\nlet free = statvfs(path, &info)\n".utf8))
+        XCTAssertNotNil(String(decoding: code, as: UTF8.self).range(of: pattern, options: .regularExpression))
+        let commentOnly = SwiftSourceScanner.codeOnly(Array("// statfs(path)\n".utf8))
+        XCTAssertNil(String(decoding: commentOnly, as: UTF8.self).range(of: pattern, options: .regularExpression))
     }
 
     /// The manifest is a resource of the target, so SwiftPM and Xcode put it in the bundle.
