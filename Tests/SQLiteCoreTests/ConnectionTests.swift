@@ -123,7 +123,7 @@ final class ConnectionSchemasTests: XCTestCase {
     /// A statement runs from its first step until it is done, reset or finalized; a prepared
     /// statement that has not stepped, and one read to the end, are not running.
     func testRunningStatements() throws {
-        let db = try Connection(path: ":memory:", create: true)
+        let db = try Connection(uri: "file::memory:")
         try db.execute("CREATE TABLE t (x); INSERT INTO t VALUES (1), (2)")
         XCTAssertFalse(db.hasRunningStatement)
         var seenWhileReading: [Bool] = []
