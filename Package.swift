@@ -6,7 +6,8 @@ import PackageDescription
 // Layout: system-library targets (CSQLite, CGit2, CLibXML2) wrap the system's libraries;
 // the libraries (DBGenKit, LayeredDatabase, VersionStampKit) hold all logic; the
 // executables (dbgen, versionstamp) only parse arguments and call them. dbgen links
-// sqlite3 (and zlib) only — never libgit2 or libxml2.
+// sqlite3 (and zlib) only — never libgit2 or libxml2. The plugins built from source run
+// dbgen-plugin-tool, dbgen without the over-the-air commands (see its target).
 //
 // What each product links:
 // - LayeredDatabase: what an APP links (iOS, macOS, tvOS, watchOS, visionOS). The system's
@@ -142,8 +143,12 @@ let package = Package(
         // The over-the-air client an app links beside LayeredDatabase, so that an app that does not
         // update over the air links no networking: Transport/ is its HTTP (URLSession,
         // FoundationNetworking on Linux): TUF's metadata fetcher and the resumable, capped, hashed
-        // download of a target.
-        .target(name: "FeedClient", dependencies: ["TUF", "FileSystemKit", "CZlib"]),
+        // download of a target. PrivacyInfo.xcprivacy: the required-reason APIs that FeedClient
+        // and what it links call (FeedClientTests' PrivacyManifestTests keeps it true); the Apple
+        // APIs it calls, with their OS versions, are in its DocC catalog (URLLoadingAvailabilityTests).
+        .target(
+            name: "FeedClient", dependencies: ["TUF", "FileSystemKit", "CZlib"],
+            resources: [.copy("PrivacyInfo.xcprivacy")]),
         // The release side of the feed (`dbgen keys`, `dbgen feed`, `dbgen publish`): keys, signed
         // metadata, whole databases and `dbgen diff` patches as deflated targets, each patch applied
         // by LayeredDatabase's updater while publishing; the feed check a device makes. A build tool's
@@ -159,12 +164,37 @@ let package = Package(
             dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
+        // dbgen's subcommands that need neither networking nor signatures (build, check, attach,
+        // diff, update), its printer and progress bar: no product, `package` API. Two executables
+        // list them: `dbgen` (with the over-the-air commands, which link TUF, FeedClient and so
+        // swift-crypto) and `dbgen-plugin-tool` (these only).
+        .target(
+            name: "DBGenCommandLine",
+            dependencies: [
+                "DBGenKit", "LayeredDatabase", "SQLiteCore", "CommandLineDiagnostics",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
         // MARK: Executables (thin)
         .executableTarget(
             name: "dbgen",
             dependencies: [
-                "DBGenKit", "LayeredDatabase", "SQLiteCore", "CommandLineDiagnostics",
-                "FeedPublisher", "FeedClient", "TUF",
+                "DBGenCommandLine", "SQLiteCore", "FeedPublisher", "FeedClient", "TUF",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // What the dbgen plugins run when a consumer builds Shipyard from source: `dbgen` without
+        // the over-the-air commands (no product). A plugin's tool is compiled in the consumer's
+        // build, and SwiftPM compiles its C code again each time it plans that build (issue 28,
+        // docs/Plugins.md): linking swift-crypto would add BoringSSL's ~790 C files to every plan
+        // on Linux. So this one links no TUF, FeedClient or Crypto (scripts/check-app-links.sh
+        // checks its closure, EndToEndTests that its help reads as dbgen's). The plugins look it
+        // up first and fall back to `dbgen`, the binary the prebuilt ShipyardPlugins package ships.
+        .executableTarget(
+            name: "dbgen-plugin-tool",
+            dependencies: [
+                "DBGenCommandLine", "SQLiteCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -191,7 +221,7 @@ let package = Package(
                     description:
                         "Run dbgen (check and diff need no permission; a command that writes into the package needs --allow-writing-to-package-directory, or use dbgen-write)"
                 )),
-            dependencies: ["dbgen"]
+            dependencies: ["dbgen-plugin-tool"]
         ),
         .plugin(
             name: "DBGenWriteCommandPlugin",
@@ -203,7 +233,7 @@ let package = Package(
                     .writeToPackageDirectory(reason: "dbgen writes the database it builds or updates into the package")
                 ]
             ),
-            dependencies: ["dbgen"]
+            dependencies: ["dbgen-plugin-tool"]
         ),
         .plugin(
             name: "VersionStampCommandPlugin",
@@ -228,7 +258,7 @@ let package = Package(
             ),
             dependencies: ["versionstamp"]
         ),
-        .plugin(name: "DBGenBuildToolPlugin", capability: .buildTool(), dependencies: ["dbgen"]),
+        .plugin(name: "DBGenBuildToolPlugin", capability: .buildTool(), dependencies: ["dbgen-plugin-tool"]),
         .plugin(name: "VersionConstantsBuildToolPlugin", capability: .buildTool(), dependencies: ["versionstamp"]),
 
         // MARK: Tests
@@ -256,7 +286,8 @@ let package = Package(
             exclude: ["Fixtures"]),
         // python-tuf (PyPI `tuf`, installed by scripts/setup.sh) is the oracle both ways.
         .testTarget(name: "TUFTests", dependencies: ["TUF", "FeedClient", "tuf-client", "ShipyardTestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["dbgen", "versionstamp", "ShipyardTestSupport"]),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["dbgen", "dbgen-plugin-tool", "versionstamp", "ShipyardTestSupport"]),
         // Read from the sources: every library's folders form a one-way stack; no source is too long.
         .testTarget(name: "SourceLayoutTests", dependencies: ["ShipyardTestSupport"]),
     ]

@@ -124,7 +124,10 @@ JSON
   printf '%s  %s\n' "$(swift package compute-checksum "$output/$tool.artifactbundle.zip")" "$tool.artifactbundle.zip" >> "$output/checksums.txt"
 done
 
-# The plugin package: the same plugins as Package.swift's, depending on the binaries.
+# The plugin package: the same plugins as Package.swift's, depending on the binaries. (From
+# source the dbgen plugins run dbgen-plugin-tool, dbgen without the over-the-air commands, so
+# that a consumer compiles no swift-crypto; here the whole dbgen is prebuilt, and their
+# DBGenTool.swift, finding no dbgen-plugin-tool, runs it.)
 plugins="$output/ShipyardPlugins"
 mkdir -p "$plugins/Plugins"
 for plugin in DBGenBuildToolPlugin VersionConstantsBuildToolPlugin DBGenCommandPlugin DBGenWriteCommandPlugin \

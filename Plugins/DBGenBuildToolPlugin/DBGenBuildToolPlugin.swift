@@ -15,7 +15,7 @@ struct DBGenBuildToolPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         guard let target = target as? SourceModuleTarget else { return [] }
         return try DatabaseBuildCommands(
-            dbgen: context.tool(named: "dbgen").path,
+            dbgen: DBGenTool.locate(context.tool(named:)).path,
             workDirectory: context.pluginWorkDirectory,
             targetName: target.name,
             targetDirectory: target.directory
@@ -29,7 +29,7 @@ import XcodeProjectPlugin
 extension DBGenBuildToolPlugin: XcodeBuildToolPlugin {
     func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
         try DatabaseBuildCommands(
-            dbgen: context.tool(named: "dbgen").path,
+            dbgen: DBGenTool.locate(context.tool(named:)).path,
             workDirectory: context.pluginWorkDirectory,
             targetName: target.displayName,
             targetDirectory: context.xcodeProject.directory

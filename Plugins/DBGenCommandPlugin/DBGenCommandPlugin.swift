@@ -13,6 +13,11 @@ import PackagePlugin
 struct DBGenCommandPlugin: ToolForwardingCommandPlugin {
     static let toolName = "dbgen"
     static let declaresWritePermission = false
+
+    /// `dbgen-plugin-tool` when built from source, else the prebuilt `dbgen` (DBGenTool.swift).
+    static func locateTool(_ lookup: (String) throws -> PluginContext.Tool) throws -> PluginContext.Tool {
+        try DBGenTool.locate(lookup)
+    }
 }
 
 #if canImport(XcodeProjectPlugin)

@@ -13,16 +13,24 @@ import PackagePlugin
 /// plugin only the permissions it declares, and for a prompt on a terminal. SwiftPM grants
 /// `--allow-writing-to-package-directory` to either.
 protocol ToolForwardingCommandPlugin: CommandPlugin {
-    /// The executable product the plugin runs.
+    /// The tool the plugin runs, as people know it (messages, the `-write` twin's name).
     static var toolName: String { get }
+    /// The executable that runs as `toolName`, found through `lookup` (a context's `tool(named:)`).
+    static func locateTool(_ lookup: (String) throws -> PluginContext.Tool) throws -> PluginContext.Tool
     /// True when the plugin declares `writeToPackageDirectory` in the manifest.
     static var declaresWritePermission: Bool { get }
 }
 
 extension ToolForwardingCommandPlugin {
+    /// The executable named `toolName`.
+    static func locateTool(_ lookup: (String) throws -> PluginContext.Tool) throws -> PluginContext.Tool {
+        try lookup(toolName)
+    }
+
     func performCommand(context: PluginContext, arguments: [String]) throws {
         try ToolRun(
-            tool: context.tool(named: Self.toolName), workingDirectory: context.package.directory,
+            name: Self.toolName, tool: Self.locateTool(context.tool(named:)),
+            workingDirectory: context.package.directory,
             workDirectory: context.pluginWorkDirectory, declaresWritePermission: Self.declaresWritePermission
         )
         .run(arguments)
@@ -39,7 +47,8 @@ extension ToolForwardingCommandPlugin {
         var extractor = ArgumentExtractor(arguments)
         _ = extractor.extractOption(named: "target")
         try ToolRun(
-            tool: context.tool(named: Self.toolName), workingDirectory: context.xcodeProject.directory,
+            name: Self.toolName, tool: Self.locateTool(context.tool(named:)),
+            workingDirectory: context.xcodeProject.directory,
             workDirectory: context.pluginWorkDirectory, declaresWritePermission: Self.declaresWritePermission
         )
         .run(extractor.remainingArguments)
@@ -56,6 +65,8 @@ extension ToolForwardingCommandPlugin {
 /// versionstamp's history cache through `--cache-dir` (given right after `print` or `stamp`,
 /// so one the user gives later wins).
 struct ToolRun {
+    /// The tool as people know it (`dbgen`, `versionstamp`), whichever executable runs as it.
+    let name: String
     let tool: PluginContext.Tool
     let workingDirectory: Path
     /// The plugin's work directory.
@@ -68,7 +79,7 @@ struct ToolRun {
         process.arguments = withCacheDirectory(arguments)
         process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory.string, isDirectory: true)
         var environment = ProcessInfo.processInfo.environment
-        if tool.name == "dbgen", environment["DBGEN_CACHE_DIR"] == nil {
+        if name == "dbgen", environment["DBGEN_CACHE_DIR"] == nil {
             environment["DBGEN_CACHE_DIR"] = workDirectory.appending("dbgen-cache").string
         }
         process.environment = environment
@@ -76,7 +87,7 @@ struct ToolRun {
         process.waitUntilExit()
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             throw ToolFailure(
-                tool: tool.name, reason: process.terminationReason, status: process.terminationStatus,
+                tool: name, reason: process.terminationReason, status: process.terminationStatus,
                 declaresWritePermission: declaresWritePermission)
         }
     }
@@ -85,7 +96,7 @@ struct ToolRun {
 extension ToolRun {
     /// `arguments` with versionstamp's `--cache-dir` in the work directory after its subcommand.
     func withCacheDirectory(_ arguments: [String]) -> [String] {
-        guard tool.name == "versionstamp", let subcommand = arguments.first, ["print", "stamp"].contains(subcommand)
+        guard name == "versionstamp", let subcommand = arguments.first, ["print", "stamp"].contains(subcommand)
         else { return arguments }
         return [subcommand, "--cache-dir", workDirectory.appending("versionstamp-cache").string] + arguments.dropFirst()
     }

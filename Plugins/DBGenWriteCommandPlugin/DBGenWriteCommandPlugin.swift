@@ -8,6 +8,11 @@ import PackagePlugin
 struct DBGenWriteCommandPlugin: ToolForwardingCommandPlugin {
     static let toolName = "dbgen"
     static let declaresWritePermission = true
+
+    /// `dbgen-plugin-tool` when built from source, else the prebuilt `dbgen` (DBGenTool.swift).
+    static func locateTool(_ lookup: (String) throws -> PluginContext.Tool) throws -> PluginContext.Tool {
+        try DBGenTool.locate(lookup)
+    }
 }
 
 #if canImport(XcodeProjectPlugin)

@@ -62,6 +62,15 @@ public enum LayeredDatabaseError: Error, Equatable, CustomStringConvertible, Loc
     /// loading code, a pragma other than user_version/application_id, its own transaction).
     case patchRefused(path: String, line: Int, reason: String)
 
+    // MARK: Switching an open database to newer shipped data
+
+    /// A statement of the connection is running (a SELECT whose rows are still being read):
+    /// the shipped data is not switched under it. Nothing changed.
+    case statementRunning
+    /// A transaction is open on the connection (SQLite attaches nothing inside one). Nothing
+    /// changed.
+    case transactionOpen
+
     // MARK: Either
 
     /// A file-system call failed.
@@ -72,7 +81,7 @@ public enum LayeredDatabaseError: Error, Equatable, CustomStringConvertible, Loc
     /// The file the error is about, or nil (a schema name, the order of migrations).
     public var path: String? {
         switch self {
-        case .invalidSchemaName, .invalidMigrationOrder, .migrationFailed:
+        case .invalidSchemaName, .invalidMigrationOrder, .migrationFailed, .statementRunning, .transactionOpen:
             return nil
         case .templateNotFound(let path), .bundledDatabaseNotFound(let path), .bundledDatabaseUnreadable(let path, _),
             .userDatabaseUnreadable(let path, _), .fileNotFound(let path), .notADatabase(let path, _),
@@ -121,6 +130,11 @@ public enum LayeredDatabaseError: Error, Equatable, CustomStringConvertible, Loc
         case .invalidPatchHeader(_, _, let reason): return "invalid patch header: \(reason)"
         case .patchFailed(_, _, let message): return "patch statement failed: \(message)"
         case .patchRefused(_, _, let reason): return "refused: \(reason)"
+        case .statementRunning:
+            return
+                "cannot switch to the newer shipped data while a statement is running; try again when it has finished"
+        case .transactionOpen:
+            return "cannot switch to the newer shipped data inside a transaction; try again after it ends"
         case .fileSystem(_, let operation, let code): return "\(operation) failed: \(String(cString: strerror(code)))"
         case .sqlite(_, let error): return error.description
         }

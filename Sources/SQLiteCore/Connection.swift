@@ -219,6 +219,19 @@ public final class Connection {
         handle.map { sqlite3_get_autocommit($0) == 0 } ?? false
     }
 
+    /// True while a statement of this connection has started and not yet finished or been
+    /// reset (`sqlite3_next_stmt`, `sqlite3_stmt_busy`): a SELECT whose rows are still being
+    /// read, as inside ``forEachRow(_:_:_:)``'s body.
+    package var hasRunningStatement: Bool {
+        guard let handle else { return false }
+        var statement = sqlite3_next_stmt(handle, nil)
+        while let current = statement {
+            if sqlite3_stmt_busy(current) != 0 { return true }
+            statement = sqlite3_next_stmt(handle, current)
+        }
+        return false
+    }
+
     // MARK: - Private
 
     private static func readRows(of statement: Statement, _ body: (Row) throws -> Void) throws {

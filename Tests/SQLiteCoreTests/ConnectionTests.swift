@@ -78,6 +78,26 @@ final class ConnectionTests: XCTestCase {
             try db.inTransaction { try db.execute("INSERT INTO t VALUES (1); INSERT INTO nope VALUES (2)") })
         XCTAssertEqual(try db.scalar("SELECT count(*) FROM t"), 0)
     }
+
+    /// A statement runs from its first step until it is done, reset or finalized; a prepared
+    /// statement that has not stepped, and one read to the end, are not running.
+    func testRunningStatements() throws {
+        let db = try Connection(uri: "file::memory:")
+        try db.execute("CREATE TABLE t (x); INSERT INTO t VALUES (1), (2)")
+        XCTAssertFalse(db.hasRunningStatement)
+        var seenWhileReading: [Bool] = []
+        try db.forEachRow("SELECT x FROM t") { _ in seenWhileReading.append(db.hasRunningStatement) }
+        XCTAssertEqual(seenWhileReading, [true, true])
+        XCTAssertFalse(db.hasRunningStatement, "read to the end")
+        let statement = try db.prepare("SELECT x FROM t")
+        XCTAssertFalse(db.hasRunningStatement, "prepared, not stepped")
+        XCTAssertTrue(try statement.step())
+        XCTAssertTrue(db.hasRunningStatement)
+        _ = statement.reset()
+        XCTAssertFalse(db.hasRunningStatement, "reset")
+        db.close()
+        XCTAssertFalse(db.hasRunningStatement, "closed")
+    }
 }
 
 /// Questions about a connection's schemas, answered by SQLite's C API and catalog instead of by

@@ -9,6 +9,7 @@ final class FolderLayeringTests: XCTestCase {
     /// Per library, its folders from the bottom up ("" is the library's root).
     static let layers: [String: [String]] = [
         "DBGenKit": ["", "Diagnostics", "Inputs", "Schema", "Import", "Script", "Build", "Diff", "Check"],
+        "DBGenCommandLine": ["", "Options", "Subcommands"],
         "LayeredDatabase": ["", "Rows", "Migration", "Updates", "Open"],
         "VersionStampKit": ["", "Plist", "Repository", "History", "Format", "Configuration", "Stamp"],
         "FeedClient": ["", "Transport"],

@@ -50,9 +50,13 @@ public final class LayeredDatabase {
     public let userPath: String
     /// The bundled database file.
     public let bundledPath: String
+    /// Where ``DatabaseUpdater`` installs updates of the bundled database, or nil.
+    public let updatesDirectory: String?
     /// The shipped database actually attached: the bundled file, or the update installed in
-    /// `updatesDirectory` when its `user_version` is greater (see ``DatabaseInEffect``).
-    public let databaseInEffect: DatabaseInEffect
+    /// `updatesDirectory` when its `user_version` is greater (see ``DatabaseInEffect``). It
+    /// stays attached until ``switchToNewestShippedData()`` or the next open, whatever is
+    /// installed meanwhile.
+    public internal(set) var databaseInEffect: DatabaseInEffect
     /// What opening did to create the user database.
     public let installOutcome: UserDatabaseInstaller.Outcome
     /// The migration versions applied while opening.
@@ -113,10 +117,26 @@ public final class LayeredDatabase {
         try Self.applyUserDatabaseSettings(connection, newlyCreated: installOutcome == .createdEmpty)
         appliedMigrations = try migrator.migrate(connection)
 
-        let uri = SQLiteURI.fileURI(path: attachedPath, parameters: [("mode", "ro"), ("immutable", "1")])
+        try Self.attachShipped(attachedPath, bundledPath: bundledPath, as: bundleName, on: connection)
+        try DetachGuard.install(on: connection, protecting: bundleName)
+        databaseInEffect =
+            try selected
+            ?? DatabaseInEffect(
+                path: bundledPath, userVersion: connection.userVersion(schema: bundleName), isInstalledUpdate: false)
+        self.userPath = userPath
+        self.bundledPath = bundledPath
+        self.bundleName = bundleName
+        self.updatesDirectory = updatesDirectory
+    }
+
+    /// Attaches `path` (the bundled file or an installed update) read-only and immutable under
+    /// `name`, as `file:///PATH?mode=ro&immutable=1`, and reads its schema so a file that is
+    /// not a SQLite database fails now, with a message naming `bundledPath`.
+    static func attachShipped(_ path: String, bundledPath: String, as name: String, on connection: Connection) throws {
+        let uri = SQLiteURI.fileURI(path: path, parameters: [("mode", "ro"), ("immutable", "1")])
         do {
-            try connection.execute("ATTACH DATABASE ? AS \(SQLIdentifier.quote(bundleName))", [.text(uri)])
-            _ = try connection.query("SELECT count(*) FROM \(SQLIdentifier.quote(bundleName)).sqlite_schema")
+            try connection.execute("ATTACH DATABASE ? AS \(SQLIdentifier.quote(name))", [.text(uri)])
+            _ = try connection.query("SELECT count(*) FROM \(SQLIdentifier.quote(name)).sqlite_schema")
         } catch let error as SQLiteError {
             if error.resultCode == .SQLITE_CANTOPEN {
                 guard access(bundledPath, F_OK) == 0 else {
@@ -131,14 +151,6 @@ public final class LayeredDatabase {
             throw LayeredDatabaseError.bundledDatabaseUnreadable(
                 path: bundledPath, reason: "\(reason) (\(error.message))")
         }
-        try DetachGuard.install(on: connection, protecting: bundleName)
-        databaseInEffect =
-            try selected
-            ?? DatabaseInEffect(
-                path: bundledPath, userVersion: connection.userVersion(schema: bundleName), isInstalledUpdate: false)
-        self.userPath = userPath
-        self.bundledPath = bundledPath
-        self.bundleName = bundleName
     }
 
     /// Sets explicitly what the user database relies on, so it behaves alike with every

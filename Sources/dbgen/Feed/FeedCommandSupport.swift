@@ -1,4 +1,5 @@
 import ArgumentParser
+import DBGenCommandLine
 import FeedPublisher
 import Foundation
 import TUF

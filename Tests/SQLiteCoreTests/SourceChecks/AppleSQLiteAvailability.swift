@@ -56,6 +56,11 @@ enum AppleSQLiteAvailability {
         "sqlite3_finalize": .unannotated,
         "sqlite3_clear_bindings": .unannotated,
         "sqlite3_stmt_readonly": .introduced(["macOS": [10, 7], "iOS": [5, 0]]),
+        // Added in SQLite 3.6.0 (2008), before Apple's annotations begin (SQLite 3.6.18's
+        // sqlite3_sourceid is the first, macOS 10.7).
+        "sqlite3_next_stmt": .unannotated,
+        // Added in SQLite 3.7.10 with sqlite3_db_filename, annotated as it is.
+        "sqlite3_stmt_busy": .introduced(["macOS": [10, 8], "iOS": [6, 0]]),
         "sqlite3_bind_blob": .unannotated,
         "sqlite3_bind_double": .unannotated,
         "sqlite3_bind_int64": .unannotated,
@@ -102,8 +107,9 @@ enum AppleSQLiteAvailability {
 
 /// Apple's availability of the Foundation methods newer than the declared platforms that
 /// Shipyard's sources may call, from Apple's documentation of `FileHandle` (developer.apple.com,
-/// Foundation > FileHandle > read(upToCount:) and readToEnd(): iOS 13.4, macOS 10.15.4,
-/// tvOS 13.4, watchOS 6.2, visionOS 1.0). Keyed by the regex of a call (`.read(upToCount:`).
+/// Foundation > FileHandle > read(upToCount:), readToEnd() and write(contentsOf:): iOS 13.4,
+/// macOS 10.15.4, tvOS 13.4, watchOS 6.2, visionOS 1.0). Keyed by the regex of a call
+/// (`.read(upToCount:`).
 enum AppleFoundationAvailability {
     static let fileHandle: SwiftSourceScanner.Versions = [
         "macOS": [10, 15, 4], "iOS": [13, 4], "tvOS": [13, 4], "watchOS": [6, 2],
@@ -112,5 +118,6 @@ enum AppleFoundationAvailability {
     static let methods: [String: SwiftSourceScanner.Versions] = [
         #"\.(read)\(upToCount:"#: fileHandle,
         #"\.(readToEnd)\(\)"#: fileHandle,
+        #"\.(write)\(contentsOf:"#: fileHandle,
     ]
 }

@@ -3,7 +3,9 @@ import DBGenKit
 
 /// The `build` options a build system passes: the options file it keeps beside the script
 /// (read when the build runs), and the directories it watches.
-struct BuildSystemOptions: ParsableArguments {
+package struct BuildSystemOptions: ParsableArguments {
+    package init() {}
+
     @Option(
         name: .customLong("config"),
         help: ArgumentHelp(
@@ -19,7 +21,7 @@ struct BuildSystemOptions: ParsableArguments {
     var inputRoots: [String] = []
 
     /// `options` with these settings.
-    func applied(to options: BuildOptions) -> BuildOptions {
+    package func applied(to options: BuildOptions) -> BuildOptions {
         var options = options
         options.configurationFile = configurationFile
         options.inputRoots = inputRoots

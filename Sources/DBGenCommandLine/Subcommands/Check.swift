@@ -2,9 +2,9 @@ import ArgumentParser
 import DBGenKit
 import Foundation
 
-extension DBGenCommand {
-    struct Check: ParsableCommand {
-        static let configuration = CommandConfiguration(
+extension DBGenSubcommands {
+    package struct Check: ParsableCommand {
+        package static let configuration = CommandConfiguration(
             abstract: "Check that OUTPUT holds what SCHEMA builds (exit 0 same, 1 different, 2 error).",
             discussion: """
                 Builds SCHEMA into a scratch file and compares content, not bytes: schema objects, \
@@ -15,6 +15,8 @@ extension DBGenCommand {
                 """
         )
 
+        package init() {}
+
         @Argument(help: "The schema script.")
         var schema: String = BuildOptions.defaultSchema
 
@@ -24,7 +26,7 @@ extension DBGenCommand {
         @Flag(help: "Print nothing but errors and differences.")
         var quiet = false
 
-        func run() throws {
+        package func run() throws {
             let printer = DBGenPrinter()
             let result: SchemaCheck.Result
             do {

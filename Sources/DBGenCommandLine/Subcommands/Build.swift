@@ -2,9 +2,9 @@ import ArgumentParser
 import DBGenKit
 import Foundation
 
-extension DBGenCommand {
-    struct Build: ParsableCommand {
-        static let configuration = CommandConfiguration(
+extension DBGenSubcommands {
+    package struct Build: ParsableCommand {
+        package static let configuration = CommandConfiguration(
             abstract: "Build OUTPUT from SCHEMA (skipped when nothing changed since the last build).",
             discussion: """
                 SCHEMA is a sqlite3 3.40 shell script: SQL statements and the shell's dot-commands \
@@ -29,6 +29,8 @@ extension DBGenCommand {
                   dbgen data/schema.txt -o food.sqlite --json --quiet
                 """
         )
+
+        package init() {}
 
         @Argument(help: "The schema script.")
         var schema: String = BuildOptions.defaultSchema
@@ -60,7 +62,7 @@ extension DBGenCommand {
         @Option(help: .hidden)
         var progressDelay: Double = ProgressBar.defaultDelay
 
-        func run() throws {
+        package func run() throws {
             var options = buildSystem.applied(
                 to: BuildOptions(schema: schema, output: output ?? BuildOptions.defaultOutput(forSchema: schema)))
             options.force = force

@@ -6,7 +6,7 @@ import Glibc
 
 /// A one-line progress bar on stderr for long imports: drawn only when stderr is a terminal,
 /// only once an import has run for a moment, redrawn at most ten times a second.
-final class ProgressBar: @unchecked Sendable {
+package final class ProgressBar: @unchecked Sendable {
     private let enabled: Bool
     private let delay: TimeInterval
     private var startedAt: [String: Date] = [:]
@@ -14,19 +14,19 @@ final class ProgressBar: @unchecked Sendable {
     private var visible = false
 
     /// How long an import runs before the bar appears, unless told otherwise.
-    static let defaultDelay: TimeInterval = 0.5
+    package static let defaultDelay: TimeInterval = 0.5
 
     /// - Parameters:
     ///   - enabled: false to never draw (`--quiet`, not a terminal).
     ///   - delay: how long an import runs before the bar appears (`build`'s hidden
     ///     `--progress-delay`, which tests set to 0).
-    init(enabled: Bool = isatty(STDERR_FILENO) != 0, delay: TimeInterval = ProgressBar.defaultDelay) {
+    package init(enabled: Bool = isatty(STDERR_FILENO) != 0, delay: TimeInterval = ProgressBar.defaultDelay) {
         self.enabled = enabled
         self.delay = delay
     }
 
     /// Reports how far an import has read.
-    func update(_ progress: ImportProgress) {
+    package func update(_ progress: ImportProgress) {
         guard enabled else { return }
         let now = Date()
         let start =
@@ -46,7 +46,7 @@ final class ProgressBar: @unchecked Sendable {
     }
 
     /// Erases the bar, if drawn.
-    func finish() {
+    package func finish() {
         guard visible else { return }
         FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
         visible = false

@@ -2,10 +2,10 @@ import ArgumentParser
 import Foundation
 import LayeredDatabase
 
-extension DBGenCommand {
+extension DBGenSubcommands {
     /// `dbgen update`: install newer shipped data into an app-owned updates directory.
-    struct Update: ParsableCommand {
-        static let configuration = CommandConfiguration(
+    package struct Update: ParsableCommand {
+        package static let configuration = CommandConfiguration(
             abstract: "Install a newer shipped database (a whole file or a diff patch) into an updates directory.",
             discussion: """
                 With --database, installs that file; with --patch, copies the database in effect \
@@ -27,6 +27,8 @@ extension DBGenCommand {
                     --sha256 "$(shasum -a 256 v4-v5.sql | cut -d' ' -f1)"
                 """
         )
+
+        package init() {}
 
         @Option(name: .long, help: ArgumentHelp("The database shipped in the app (only read).", valueName: "file"))
         var bundled: String
@@ -51,7 +53,7 @@ extension DBGenCommand {
             name: .long, help: ArgumentHelp("The expected SHA-256 of --database or --patch (hex).", valueName: "hex"))
         var sha256: String?
 
-        func validate() throws {
+        package func validate() throws {
             guard (database == nil) != (patch == nil) else {
                 throw ValidationError("give exactly one of --database and --patch")
             }
@@ -60,7 +62,7 @@ extension DBGenCommand {
             }
         }
 
-        func run() throws {
+        package func run() throws {
             // One rule with `dbgen build`: dbgen creates what it writes (here DIR), never a missing
             // directory above it, so a mistyped path fails instead of growing a tree of folders.
             let parent = ((updates as NSString).standardizingPath as NSString).deletingLastPathComponent

@@ -2,10 +2,10 @@ import ArgumentParser
 import DBGenKit
 import Foundation
 
-extension DBGenCommand {
+extension DBGenSubcommands {
     /// `dbgen diff`: SQL (or a summary, or a changeset) that turns OLD into NEW.
-    struct Diff: ParsableCommand {
-        static let configuration = CommandConfiguration(
+    package struct Diff: ParsableCommand {
+        package static let configuration = CommandConfiguration(
             abstract: "Print SQL that turns OLD into NEW exactly (rows, values, schema, user_version).",
             discussion: """
                 `sqlite3 COPY_OF_OLD < patch.sql` gives NEW's content: schema, rows with their \
@@ -23,6 +23,8 @@ extension DBGenCommand {
                   dbgen diff --changeset v2.changeset v1.sqlite v2.sqlite
                 """
         )
+
+        package init() {}
 
         @Argument(help: ArgumentHelp("The database the patch applies to.", valueName: "old"))
         var old: String
@@ -44,7 +46,7 @@ extension DBGenCommand {
         @Flag(help: "Write the SQL patch even when NEW's user_version is not greater than OLD's.")
         var force = false
 
-        func run() throws {
+        package func run() throws {
             do {
                 let diff = try DatabaseDiff(oldPath: old, newPath: new, table: table)
                 if let changeset {

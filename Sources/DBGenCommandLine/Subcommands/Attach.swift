@@ -2,10 +2,10 @@ import ArgumentParser
 import Foundation
 import LayeredDatabase
 
-extension DBGenCommand {
+extension DBGenSubcommands {
     /// `dbgen attach`: open the layered database as an app would and run SQL against it.
-    struct Attach: ParsableCommand {
-        static let configuration = CommandConfiguration(
+    package struct Attach: ParsableCommand {
+        package static let configuration = CommandConfiguration(
             abstract: "Open a user database with the shipped database attached read-only, and run SQL.",
             discussion: """
                 Opens --user (creating it from --template first if it does not exist, atomically; \
@@ -23,6 +23,8 @@ extension DBGenCommand {
                     "SELECT name FROM bundle.food UNION ALL SELECT name FROM user_food"
                 """
         )
+
+        package init() {}
 
         @Option(name: .long, help: ArgumentHelp("The shipped database, attached read-only.", valueName: "file"))
         var bundled: String
@@ -48,7 +50,7 @@ extension DBGenCommand {
         @Argument(help: ArgumentHelp("SQL to run, in order; rows are printed '|'-separated.", valueName: "sql"))
         var sql: [String] = []
 
-        func validate() throws {
+        package func validate() throws {
             do {
                 try SchemaName.validate(name)
             } catch {
@@ -56,7 +58,7 @@ extension DBGenCommand {
             }
         }
 
-        func run() throws {
+        package func run() throws {
             do {
                 let database = try LayeredDatabase(
                     userPath: user, templatePath: template, bundledPath: bundled, bundleName: name,

@@ -1,0 +1,1 @@
+../DBGenBuildToolPlugin/DBGenTool.swift
