@@ -143,6 +143,13 @@ let package = Package(
         // FoundationNetworking on Linux): TUF's metadata fetcher and the resumable, capped, hashed
         // download of a target.
         .target(name: "FeedClient", dependencies: ["TUF", "FileSystemKit", "CZlib"]),
+        // The release side of the feed (`dbgen keys`, `dbgen feed`, `dbgen publish`): keys, signed
+        // metadata, whole databases and `dbgen diff` patches as deflated targets, each patch applied
+        // by LayeredDatabase's updater while publishing; the feed check a device makes. A build tool's
+        // library: an app never links it.
+        .target(
+            name: "FeedPublisher",
+            dependencies: ["TUF", "FeedClient", "DBGenKit", "LayeredDatabase", "FileSystemKit"]),
 
         // The error printer both executables share: compiler-style lines on standard error and
         // the exit path from ArgumentParser's error types (usage 64, failures 1).
@@ -156,6 +163,7 @@ let package = Package(
             name: "dbgen",
             dependencies: [
                 "DBGenKit", "LayeredDatabase", "SQLiteCore", "CommandLineDiagnostics",
+                "FeedPublisher", "FeedClient", "TUF",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -238,6 +246,10 @@ let package = Package(
         // (SHIPYARD_APPLE_SQLITE_DEFAULTS=1), and to open a connection as GRDB does: Support/OtherSQLiteBuilds.swift.
         .testTarget(name: "LayeredDatabaseTests", dependencies: ["LayeredDatabase", "CSQLite", "ShipyardTestSupport"]),
         .testTarget(name: "FeedClientTests", dependencies: ["FeedClient", "FileSystemKit", "ShipyardTestSupport"]),
+        // python-tuf reads every feed the publisher writes; sqlite3 applies its patches.
+        .testTarget(
+            name: "FeedPublisherTests",
+            dependencies: ["FeedPublisher", "FeedClient", "TUF", "DBGenKit", "LayeredDatabase", "ShipyardTestSupport"]),
         .testTarget(
             name: "VersionStampKitTests", dependencies: ["VersionStampKit", "ShipyardTestSupport"],
             exclude: ["Fixtures"]),

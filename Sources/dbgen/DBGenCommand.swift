@@ -19,11 +19,18 @@ struct DBGenCommand: ParsableCommand {
             version to the next, `update` installs a patch or a newer file in the field, \
             and `attach` opens a user database with the shipped one attached read-only.
 
+            Over the air: `keys generate` makes a signing key, `feed init` creates a signed \
+            feed (a TUF repository), `publish` adds a release with patches from earlier \
+            ones, `feed verify` checks a feed as a device would, and `feed rotate`, \
+            `feed timestamp` and `feed prune` maintain it.
+
             Example:
               dbgen schema/schema.txt -o Resources/food.sqlite --depfile food.d
             """,
         version: DBGenKit.version,
-        subcommands: [Build.self, Check.self, Attach.self, Diff.self, Update.self],
+        subcommands: [
+            Build.self, Check.self, Attach.self, Diff.self, Update.self, Keys.self, FeedCommand.self, Publish.self,
+        ],
         defaultSubcommand: Build.self
     )
 

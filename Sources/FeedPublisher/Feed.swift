@@ -1,0 +1,122 @@
+import FileSystemKit
+import Foundation
+import TUF
+
+/// A feed directory on the release machine: a TUF repository (consistent snapshots, one
+/// Ed25519 key per role, threshold 1) whose targets are Shipyard's releases and patches.
+///
+/// ```swift
+/// let feed = Feed(directory: "feed", clock: try FeedClock.current())
+/// try feed.initialize(key: key)
+/// let summary = try feed.publish("food-v2.sqlite", key: key, keySource: "release.key", options: PublishOptions())
+/// ```
+///
+/// Every command that changes a feed holds its lock (`FEED/.feed.lock`), so two at once run one
+/// after the other, and writes each document atomically, in an order that leaves a feed that
+/// verifies after a kill at any moment (``MetadataWriter``).
+public struct Feed: Sendable {
+    /// Where the feed's files are.
+    public let layout: FeedLayout
+    /// The dates signed.
+    public var clock: FeedClock
+
+    /// The feed at `directory`.
+    public init(directory: String, clock: FeedClock) {
+        layout = FeedLayout(directory: directory)
+        self.clock = clock
+    }
+
+    var writer: MetadataWriter { MetadataWriter(layout: layout, clock: clock) }
+
+    /// Creates a feed in a new or empty directory: root version 1 naming `key` for all four
+    /// roles (`1.root.json`, `root.json`), and an empty targets, snapshot and timestamp, so that
+    /// the feed verifies and a client finds nothing new.
+    ///
+    /// - Throws: ``FeedPublisherError`` naming the directory when it is not empty or cannot be
+    ///   created.
+    public func initialize(key: Ed25519SigningKey) throws {
+        let directory = layout.directory
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw FeedPublisherError(directory, "not a directory") }
+            let entries = try FeedPublisherError.about(directory) {
+                try FileManager.default.contentsOfDirectory(atPath: directory)
+            }
+            guard entries.isEmpty else {
+                throw FeedPublisherError(directory, "not empty: a feed is created in a new or empty directory")
+            }
+        } else {
+            try FeedPublisherError.about(directory) {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            }
+        }
+        try withLock {
+            try writer.writeRoot(version: 1, naming: key, signedBy: [key])
+            try writer.publish(targets: [], targetsVersion: 1, snapshotVersion: 1, timestampVersion: 1, signedBy: [key])
+        }
+    }
+
+    /// Signs the next timestamp (same snapshot, new expiry): what a cron job runs so that the
+    /// feed does not expire. Returns the new timestamp version.
+    ///
+    /// - Throws: ``FeedPublisherError``: the feed's documents, or a key root does not name for
+    ///   timestamp (naming `keySource`).
+    @discardableResult
+    public func resignTimestamp(key: Ed25519SigningKey, keySource: String) throws -> Int64 {
+        try withLock {
+            let state = try FeedState.load(layout)
+            try state.requireSigner(key, source: keySource, roles: [Timestamp.type])
+            let version = state.timestamp.header.version + 1
+            try writer.writeTimestamp(version: version, snapshot: state.timestamp.snapshotMeta, signedBy: [key])
+            return version
+        }
+    }
+
+    /// Writes the next root, naming `newKey` for all four roles and signed by `oldKey` (which
+    /// the current root must name for the root role) and `newKey`, as TUF asks of a rotation;
+    /// then targets, snapshot and timestamp again at new versions. Returns the new root version.
+    ///
+    /// The order keeps the feed verifiable after a kill at any moment: the new targets,
+    /// snapshot and timestamp come first, signed by both keys (a client trusting either root
+    /// accepts them; a signature from a key a root does not name is not counted), then
+    /// `N.root.json`, then `root.json`.
+    ///
+    /// - Throws: ``FeedPublisherError`` naming `oldKeySource` when the current root does not
+    ///   name the old key (for root, or for the other roles), or the new key is the old one.
+    @discardableResult
+    public func rotate(
+        oldKey: Ed25519SigningKey, oldKeySource: String, newKey: Ed25519SigningKey, newKeySource: String
+    ) throws -> Int64 {
+        try withLock {
+            let state = try FeedState.load(layout)
+            try state.requireSigner(oldKey, source: oldKeySource, roles: Root.topLevelRoles)
+            guard newKey.keyID != oldKey.keyID else {
+                throw FeedPublisherError(newKeySource, "the new key is the key root.json already names")
+            }
+            let keys = [oldKey, newKey]
+            try writer.publish(targets: state.targetFiles, over: state, signedBy: keys)
+            let version = state.root.header.version + 1
+            try writer.writeRoot(version: version, naming: newKey, signedBy: keys)
+            return version
+        }
+    }
+
+    /// Runs `body` holding the feed's lock, in a fresh scratch directory (`.feed-work`, removed
+    /// before and after: one a killed command left is stale once the lock is held).
+    func withLock<T>(_ body: () throws -> T) throws -> T {
+        let lock = try FeedPublisherError.about(layout.directory) { try SidecarLock.acquire(at: layout.lockPath) }
+        defer { lock.release() }
+        try? FileManager.default.removeItem(atPath: layout.workPath)
+        defer { try? FileManager.default.removeItem(atPath: layout.workPath) }
+        return try body()
+    }
+
+    /// Creates the scratch directory (on the feed's file system, so files move into place by rename).
+    func makeWorkDirectory() throws -> String {
+        let path = layout.workPath
+        try FeedPublisherError.about(path) {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        }
+        return path
+    }
+}

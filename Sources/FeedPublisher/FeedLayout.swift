@@ -1,0 +1,37 @@
+import Foundation
+
+/// Where a feed keeps what: metadata at the top (`root.json`, `N.root.json`, `timestamp.json`,
+/// `N.snapshot.json`, `N.targets.json`), targets under `targets/` by their hash-prefixed names
+/// (TUF's consistent snapshots: `releases/BLOB-SHA256.RESULT.sqlite.zlib`,
+/// `patches/BLOB-SHA256.BASE-RESULT.sql.zlib`).
+public struct FeedLayout: Sendable {
+    /// The feed directory.
+    public let directory: String
+
+    /// The layout of the feed at `directory`.
+    public init(directory: String) {
+        self.directory = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+    }
+
+    /// The path of a document or file under the feed.
+    public func path(_ name: String) -> String { directory + "/" + name }
+
+    /// The target path of a release's whole database.
+    public static func releasePath(result: String) -> String { "releases/\(result).sqlite.zlib" }
+
+    /// The target path of a patch.
+    public static func patchPath(base: String, result: String) -> String { "patches/\(base)-\(result).sql.zlib" }
+
+    /// `targets/DIR/HASH.NAME`: where a target with this path and blob SHA-256 lies.
+    public static func storedName(of targetPath: String, sha256: String) -> String {
+        if let slash = targetPath.lastIndex(of: "/") {
+            return "targets/" + targetPath[...slash] + sha256 + "." + targetPath[targetPath.index(after: slash)...]
+        }
+        return "targets/\(sha256).\(targetPath)"
+    }
+
+    /// The lock `publish`, `rotate`, `timestamp` and `prune` hold while they write.
+    var lockPath: String { path(".feed.lock") }
+    /// The scratch directory of a command (removed before and after, under the lock).
+    var workPath: String { path(".feed-work") }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import TUF
+
+/// The feed's live metadata as its files say: the newest root (`root.json`), `timestamp.json`,
+/// and the snapshot and targets versions they name. Read before a command writes, so that each
+/// new document's version is the previous one plus 1.
+struct FeedState {
+    let layout: FeedLayout
+    let root: Root
+    let timestamp: Timestamp
+    let snapshot: Snapshot
+    let targets: Targets
+
+    /// Reads the live metadata of the feed at `layout`.
+    ///
+    /// - Throws: ``FeedPublisherError`` naming the document that is missing or malformed.
+    static func load(_ layout: FeedLayout) throws -> FeedState {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: layout.directory, isDirectory: &isDirectory),
+            isDirectory.boolValue
+        else {
+            throw FeedPublisherError(layout.directory, "no such feed directory (create one with `dbgen feed init`)")
+        }
+        let root = try Root(document("root.json", in: layout))
+        let timestamp = try Timestamp(document("timestamp.json", in: layout))
+        let snapshotName = "\(timestamp.snapshotMeta.version).snapshot.json"
+        let snapshot = try Snapshot(document(snapshotName, in: layout))
+        guard let targetsMeta = snapshot.meta["targets.json"] else {
+            throw FeedPublisherError(layout.path(snapshotName), "it does not list targets.json")
+        }
+        let targets = try Targets(document("\(targetsMeta.version).targets.json", in: layout))
+        return FeedState(layout: layout, root: root, timestamp: timestamp, snapshot: snapshot, targets: targets)
+    }
+
+    private static func document(_ name: String, in layout: FeedLayout) throws -> Metadata {
+        let path = layout.path(name)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw FeedPublisherError(path, "missing: the feed is incomplete (not written by `dbgen feed init`?)")
+        }
+        do {
+            return try Metadata(data: data, document: name)
+        } catch {
+            throw FeedPublisherError(path, "\(error)")
+        }
+    }
+
+    /// The targets in effect, by path order.
+    var targetFiles: [TargetFile] { targets.targets.values.sorted { $0.path < $1.path } }
+
+    /// Checks that root names `key` for each of `roles` with threshold 1 (one signature suffices).
+    ///
+    /// - Throws: ``FeedPublisherError`` naming the key's source and its key id.
+    func requireSigner(_ key: Ed25519SigningKey, source: String, roles: [String]) throws {
+        let keyID = key.keyID
+        for role in roles {
+            guard let roleKeys = root.roles[role], roleKeys.keyIDs.contains(keyID) else {
+                throw FeedPublisherError(
+                    source,
+                    "key \(keyID) is not a \(role) key of root.json (version \(root.header.version)): "
+                        + "clients would refuse what it signs")
+            }
+            guard roleKeys.threshold <= 1 else {
+                throw FeedPublisherError(
+                    source, "root.json asks for \(roleKeys.threshold) signatures on \(role); one key gives one")
+            }
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import FeedClient
+import FileSystemKit
+import Foundation
+import TUF
+
+/// What `dbgen feed verify` checked.
+public struct FeedVerification: Equatable, Sendable {
+    /// The trusted root's version after following the chain.
+    public var rootVersion: Int64
+    /// The timestamp, snapshot and targets versions.
+    public var timestampVersion: Int64
+    public var snapshotVersion: Int64
+    public var targetsVersion: Int64
+    /// The releases (whole databases), newest first.
+    public var releases: [DatabaseVersionFact]
+    /// The number of patches.
+    public var patchCount: Int
+    /// The bytes of every target together.
+    public var totalBytes: Int64
+}
+
+/// Checks a feed as a device would: the root chain from a trusted root, then timestamp,
+/// snapshot and targets (TUF's ``Updater``), then every target: its length and SHA-256 (the
+/// blob read once, hashed and inflated as it is read), its facts, and its inflated length and
+/// SHA-256 as the facts declare; a patch's base and result must be releases the feed lists.
+public struct FeedVerifier {
+    /// Where the metadata is (a directory's `file:` URL, or `http(s):`).
+    public let feedURL: URL
+    /// The trusted root's bytes (the root an app bundles).
+    public let root: Data
+    /// How documents and targets are fetched.
+    public let fetcher: Fetcher
+    /// The time expiry is checked against.
+    public let referenceTime: Date
+
+    /// A verifier of the feed at `feedURL`.
+    public init(feedURL: URL, root: Data, fetcher: Fetcher, referenceTime: Date = Date()) {
+        self.feedURL = feedURL
+        self.root = root
+        self.fetcher = fetcher
+        self.referenceTime = referenceTime
+    }
+
+    /// Verifies the feed.
+    ///
+    /// - Throws: ``FeedPublisherError`` naming the document or target and the check that failed.
+    public func verify() throws -> FeedVerification {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "shipyard-feed-verify-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let updater: Updater
+        do {
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            updater = try Updater(
+                metadataDirectory: scratch, metadataBaseURL: feedURL,
+                targetBaseURL: feedURL.appendingPathComponent("targets"), fetcher: fetcher, bootstrapRoot: root,
+                referenceTime: referenceTime)
+            try updater.refresh()
+        } catch let error as TUFError {
+            throw Self.error(error)
+        } catch {
+            throw FeedPublisherError(feedURL.absoluteString, "\(error)")
+        }
+        let trusted = updater.trusted
+        guard let targets = trusted.targets[Targets.type], let snapshot = trusted.snapshot,
+            let timestamp = trusted.timestamp
+        else { throw FeedPublisherError(feedURL.absoluteString, "the refresh trusted no targets") }
+        let catalog = try ReleaseCatalog(targets)
+        let releaseHashes = Set(catalog.releases.map(\.facts.result.sha256))
+        var total: Int64 = 0
+        for (target, facts) in catalog.entries {
+            try check(target, facts)
+            if let base = facts.base, !releaseHashes.contains(base.sha256) {
+                throw FeedPublisherError(target.path, "base: release \(base.sha256) is not in the feed")
+            }
+            if facts.kind == .patch, !releaseHashes.contains(facts.result.sha256) {
+                throw FeedPublisherError(target.path, "result: release \(facts.result.sha256) is not in the feed")
+            }
+            total += target.length
+        }
+        return FeedVerification(
+            rootVersion: trusted.root.header.version, timestampVersion: timestamp.header.version,
+            snapshotVersion: snapshot.header.version, targetsVersion: targets.header.version,
+            releases: catalog.releases.map(\.facts.result),
+            patchCount: catalog.entries.filter { $0.facts.kind == .patch }.count, totalBytes: total)
+    }
+
+    /// Fetches a target under its length, checks its length and SHA-256, and inflates it
+    /// against its facts.
+    private func check(_ target: TargetFile, _ facts: ReleaseFacts) throws {
+        guard let sha256 = target.sha256, let stored = target.storedName else {
+            throw FeedPublisherError(target.path, "hashes: no sha256")
+        }
+        let url = feedURL.appendingPathComponent(stored)
+        var hash = SHA256Stream(), length: Int64 = 0
+        var inflated = SHA256Stream()
+        let inflater = try ZlibStream.Inflater(limit: facts.uncompressedLength)
+        let feed: (UnsafeRawBufferPointer) throws -> Void = { chunk in
+            length += Int64(chunk.count)
+            guard length <= target.length else {
+                throw FeedPublisherError(target.path, "length: more than the \(target.length) bytes targets.json lists")
+            }
+            hash.update(chunk)
+            try inflater.append(chunk) { inflated.update($0) }
+        }
+        do {
+            if url.isFileURL {
+                try ContentHash.forEachChunk(ofFileAt: url.path, feed)
+            } else {
+                try fetcher.fetch(url, maximumLength: Int(clamping: target.length)).withUnsafeBytes { try feed($0) }
+            }
+            guard length == target.length else {
+                throw FeedPublisherError(target.path, "length: \(length) bytes, targets.json lists \(target.length)")
+            }
+            guard hash.hexDigest() == sha256 else {
+                throw FeedPublisherError(
+                    target.path, "sha256: the file is \(hash.hexDigest()), targets.json lists \(sha256)")
+            }
+            try inflater.finish()
+        } catch let error as FeedPublisherError {
+            throw error
+        } catch let error as ZlibStream.Failure {
+            throw FeedPublisherError(target.path, "zlib: \(error)")
+        } catch {
+            throw FeedPublisherError(target.path, "cannot read \(stored): \(error)")
+        }
+        guard inflater.produced == facts.uncompressedLength, inflated.hexDigest() == facts.uncompressedSHA256 else {
+            throw FeedPublisherError(
+                target.path,
+                "custom.shipyard: inflates to \(inflater.produced) bytes with another SHA-256 than declared")
+        }
+        if facts.kind == .database, facts.uncompressedSHA256 != facts.result.sha256 {
+            throw FeedPublisherError(target.path, "custom.shipyard: a whole database whose SHA-256 is not its result's")
+        }
+    }
+
+    /// A client error as `DOCUMENT: error: CHECK: DETAIL`.
+    static func error(_ error: TUFError) -> FeedPublisherError {
+        let text = error.description
+        guard let colon = text.range(of: ": ") else { return FeedPublisherError("feed", text) }
+        return FeedPublisherError(String(text[..<colon.lowerBound]), String(text[colon.upperBound...]))
+    }
+}

@@ -1,0 +1,77 @@
+import FileSystemKit
+import Foundation
+import TUF
+
+/// Signs and writes the feed's documents, each atomically and durably, in the order that keeps
+/// the feed verifiable after a kill at any moment: targets files first (by the caller), then
+/// `N.targets.json`, `N.snapshot.json`, and `timestamp.json` last, the one document that makes
+/// the others live. Roots go to `N.root.json` before `root.json`.
+struct MetadataWriter {
+    let layout: FeedLayout
+    let clock: FeedClock
+
+    /// Writes the next targets (`targets` as given), snapshot and timestamp, each version one
+    /// above `state`'s, signed by `keys`.
+    func publish(targets: [TargetFile], over state: FeedState, signedBy keys: [Ed25519SigningKey]) throws {
+        try publish(
+            targets: targets, targetsVersion: state.targets.header.version + 1,
+            snapshotVersion: state.snapshot.header.version + 1, timestampVersion: state.timestamp.header.version + 1,
+            signedBy: keys)
+    }
+
+    /// Writes targets, snapshot and timestamp at the versions given.
+    func publish(
+        targets: [TargetFile], targetsVersion: Int64, snapshotVersion: Int64, timestampVersion: Int64,
+        signedBy keys: [Ed25519SigningKey]
+    ) throws {
+        let targetsData = try sign(
+            Targets.signed(
+                version: targetsVersion, expires: clock.expiry(clock.targetsLifetime),
+                targets: targets.sorted { $0.path < $1.path }), keys)
+        try write(targetsData, as: "\(targetsVersion).targets.json")
+        let snapshotData = try sign(
+            Snapshot.signed(
+                version: snapshotVersion, expires: clock.expiry(clock.snapshotLifetime),
+                meta: ["targets.json": meta(of: targetsData, version: targetsVersion)]), keys)
+        try write(snapshotData, as: "\(snapshotVersion).snapshot.json")
+        try writeTimestamp(
+            version: timestampVersion, snapshot: meta(of: snapshotData, version: snapshotVersion), signedBy: keys)
+    }
+
+    /// Writes `timestamp.json`.
+    func writeTimestamp(version: Int64, snapshot: MetaFile, signedBy keys: [Ed25519SigningKey]) throws {
+        let data = try sign(
+            Timestamp.signed(version: version, expires: clock.expiry(clock.timestampLifetime), snapshot: snapshot),
+            keys)
+        try write(data, as: "timestamp.json")
+    }
+
+    /// Writes root version `version` naming `key` for all four roles (threshold 1), signed by
+    /// `keys`: `N.root.json`, then `root.json`.
+    func writeRoot(version: Int64, naming key: Ed25519SigningKey, signedBy keys: [Ed25519SigningKey]) throws {
+        let publicKey = key.publicKey
+        let keyID = key.keyID
+        let roles = Dictionary(
+            uniqueKeysWithValues: Root.topLevelRoles.map { ($0, RoleKeys(keyIDs: [keyID], threshold: 1)) })
+        let data = try sign(
+            Root.signed(
+                version: version, expires: clock.expiry(clock.rootLifetime), keys: [keyID: publicKey], roles: roles),
+            keys)
+        try write(data, as: "\(version).root.json")
+        try write(data, as: "root.json")
+    }
+
+    /// A document's entry in the document that names it: version, length and SHA-256.
+    func meta(of data: Data, version: Int64) -> MetaFile {
+        MetaFile(version: version, length: Int64(data.count), hashes: [FileHash.sha256(data)])
+    }
+
+    private func sign(_ signed: JSONObject, _ keys: [Ed25519SigningKey]) throws -> Data {
+        try FeedPublisherError.about("metadata") { try Metadata.sign(signed, with: keys) }
+    }
+
+    private func write(_ data: Data, as name: String) throws {
+        let path = layout.path(name)
+        try FeedPublisherError.about(path) { try AtomicFile.replace(path, with: data, tag: "tmp") }
+    }
+}

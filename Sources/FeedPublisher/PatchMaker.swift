@@ -1,0 +1,58 @@
+import DBGenKit
+import FeedClient
+import Foundation
+import LayeredDatabase
+
+/// A patch from an earlier release to the new one: `dbgen diff`'s SQL (``DatabaseDiff``, with
+/// its ``PatchHeader``), deflated, then proven: the deflated blob is inflated again and
+/// installed on a copy of its base by ``DatabaseUpdater`` (what the device runs), and the
+/// result must hold the release's exact content (the diff engine finds no difference: schema,
+/// rows with their types and values, `user_version`).
+struct PatchMaker {
+    /// The earlier release's database file.
+    let basePath: String
+    /// The new release's database file.
+    let releasePath: String
+    /// A directory of its own for the patch's files.
+    let work: String
+
+    /// Writes and deflates the patch; returns it deflated.
+    func make() throws -> TargetBlob.Deflated {
+        let sql = work + "/patch.sql"
+        try FeedPublisherError.about(releasePath) {
+            let descriptor = open(sql, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            guard descriptor >= 0 else { throw FeedPublisherError(sql, String(cString: strerror(errno))) }
+            defer { close(descriptor) }
+            try DatabaseDiff(oldPath: basePath, newPath: releasePath).writePatch(
+                toFileDescriptor: descriptor, path: sql)
+        }
+        return try TargetBlob.deflate(sql, to: work + "/patch.sql.zlib")
+    }
+
+    /// Inflates `patch` and installs it on a copy of the base with ``DatabaseUpdater``; throws
+    /// unless the result holds the release's exact content.
+    ///
+    /// - Throws: ``FeedPublisherError`` naming `target` and what differs or failed.
+    func prove(_ patch: TargetBlob.Deflated, target: String) throws {
+        let inflated = work + "/inflated.sql"
+        let updates = work + "/applied"
+        try FeedPublisherError.about(target) {
+            let (length, sha256) = try TargetBlob.inflate(
+                patch.path, limit: patch.uncompressedLength, into: inflated)
+            guard length == patch.uncompressedLength, sha256 == patch.uncompressedSHA256 else {
+                throw FeedPublisherError(target, "the deflated patch does not inflate to the patch")
+            }
+            try DatabaseUpdater(bundledPath: basePath, updatesDirectory: updates).installPatch(at: inflated)
+        }
+        let result = updates + "/" + (basePath as NSString).lastPathComponent
+        struct Differs: Error {}
+        do {
+            try DatabaseDiff(oldPath: result, newPath: releasePath).writePatch { _ in throw Differs() }
+        } catch is Differs {
+            throw FeedPublisherError(
+                target, "the patch applied to its base does not give the release's content (refused)")
+        } catch {
+            throw FeedPublisherError(target, "cannot compare the patched copy with the release: \(error)")
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import FeedClient
+import Foundation
+import TUF
+
+/// What `prune` did.
+public struct PruneSummary: Equatable, Sendable {
+    /// The releases kept, newest first.
+    public var kept: [DatabaseVersionFact]
+    /// The target paths no longer listed.
+    public var removedTargets: [String]
+    /// The files deleted under `targets/` (after the metadata that no longer names them was written).
+    public var deletedFiles: [String]
+}
+
+extension Feed {
+    /// Keeps the newest `keep` releases: drops every other release's targets (its whole
+    /// database, the patches to it, and the patches from it) from the next targets, snapshot and
+    /// timestamp, signed by `key`; then, once `timestamp.json` makes that metadata live, deletes
+    /// the dropped targets' files. A file the live metadata names is never deleted. With nothing
+    /// to drop, nothing is written.
+    ///
+    /// - Throws: ``FeedPublisherError`` (`keep` below 1, a key root does not name, the feed's
+    ///   documents).
+    public func prune(key: Ed25519SigningKey, keySource: String, keep: Int) throws -> PruneSummary {
+        guard keep >= 1 else { throw FeedPublisherError("--keep", "\(keep): at least the newest release stays") }
+        return try withLock {
+            let state = try FeedState.load(layout)
+            try state.requireSigner(key, source: keySource, roles: [Targets.type, Snapshot.type, Timestamp.type])
+            let catalog = try ReleaseCatalog(state.targets)
+            let kept = catalog.releases.prefix(keep).map(\.facts.result)
+            let keptHashes = Set(kept.map(\.sha256))
+            let dropped = Set(
+                catalog.entries.filter { entry in
+                    !keptHashes.contains(entry.facts.result.sha256)
+                        || entry.facts.base.map { !keptHashes.contains($0.sha256) } ?? false
+                }.map(\.target.path))
+            var summary = PruneSummary(kept: kept, removedTargets: dropped.sorted(), deletedFiles: [])
+            guard !dropped.isEmpty else { return summary }
+            let remaining = state.targetFiles.filter { !dropped.contains($0.path) }
+            try writer.publish(targets: remaining, over: state, signedBy: [key])
+            let live = Set(remaining.compactMap(\.storedName))
+            for target in state.targetFiles where dropped.contains(target.path) {
+                guard let stored = target.storedName, !live.contains(stored) else { continue }
+                if (try? FileManager.default.removeItem(atPath: layout.path(stored))) != nil {
+                    summary.deletedFiles.append(stored)
+                }
+            }
+            return summary
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import FeedClient
+import FileSystemKit
+import Foundation
+import LayeredDatabase
+import TUF
+
+extension Feed {
+    /// Adds the database at `database` to the feed as a new release: the whole file deflated
+    /// under its content-addressed name, patches from the newest `options.patchesFrom` releases
+    /// (each kept only when smaller than the whole file, each proven by ``PatchMaker``), then
+    /// the next targets, snapshot and timestamp signed by `key`.
+    ///
+    /// A release already in the feed (same file SHA-256) with the same facts is a no-op
+    /// (``PublishSummary/wasAlreadyPublished``), so a publish re-run after a success changes
+    /// nothing; with other facts it is an error. Its `user_version` must be greater than every
+    /// release's. The earlier releases' databases are inflated from their whole-database targets.
+    ///
+    /// - Throws: ``FeedPublisherError`` naming the file, key, target or document; the feed's
+    ///   metadata is then as it was.
+    public func publish(
+        _ database: String, key: Ed25519SigningKey, keySource: String, options: PublishOptions = PublishOptions()
+    ) throws -> PublishSummary {
+        try options.validate()
+        return try withLock {
+            let state = try FeedState.load(layout)
+            try state.requireSigner(key, source: keySource, roles: [Targets.type, Snapshot.type, Timestamp.type])
+            let catalog = try ReleaseCatalog(state.targets)
+            let work = try makeWorkDirectory()
+            let whole = try TargetBlob.deflate(database, to: work + "/release.sqlite.zlib")
+            let release = DatabaseVersionFact(
+                userVersion: try Self.userVersion(of: database), sha256: whole.uncompressedSHA256)
+            let wholeFacts = options.facts(kind: .database, blob: whole, base: nil, result: release)
+            var summary = PublishSummary(
+                release: release, wasAlreadyPublished: false, databaseLength: whole.length, patches: [],
+                targetsVersion: state.targets.header.version)
+            if let existing = catalog.release(release.sha256) {
+                guard existing.facts == wholeFacts else {
+                    throw FeedPublisherError(
+                        database,
+                        "release \(release.sha256) is already in the feed with other facts "
+                            + "(channel, rollout, critical or data format); publish a new user_version")
+                }
+                summary.wasAlreadyPublished = true
+                return summary
+            }
+            if let newest = catalog.releases.first, release.userVersion <= newest.facts.result.userVersion {
+                throw FeedPublisherError(
+                    database,
+                    "user_version \(release.userVersion) is not greater than that of the newest release "
+                        + "(\(newest.facts.result.userVersion)): devices install only newer data")
+            }
+            var targets = state.targetFiles
+            var blobs: [(TargetBlob.Deflated, String)] = []
+            let wholePath = FeedLayout.releasePath(result: release.sha256)
+            for (index, base) in catalog.releases.prefix(options.patchesFrom).enumerated() {
+                let directory = work + "/patch-\(index)"
+                let basePath = try restore(base.target, base.facts, into: directory)
+                let maker = PatchMaker(basePath: basePath, releasePath: database, work: directory)
+                let patch = try maker.make()
+                let kept = patch.length < whole.length
+                summary.patches.append(.init(base: base.facts.result, length: patch.length, kept: kept))
+                guard kept else { continue }
+                let path = FeedLayout.patchPath(base: base.facts.result.sha256, result: release.sha256)
+                try maker.prove(patch, target: path)
+                let facts = options.facts(kind: .patch, blob: patch, base: base.facts.result, result: release)
+                targets.append(try Self.target(path, patch, facts))
+                blobs.append((patch, path))
+            }
+            targets.append(try Self.target(wholePath, whole, wholeFacts))
+            blobs.append((whole, wholePath))
+            for (blob, path) in blobs { try place(blob, as: path) }
+            try writer.publish(targets: targets, over: state, signedBy: [key])
+            summary.targetsVersion = state.targets.header.version + 1
+            return summary
+        }
+    }
+
+    /// The `user_version` of a database file.
+    static func userVersion(of database: String) throws -> Int64 {
+        do {
+            return try DatabaseInEffect.select(bundledPath: database, updatesDirectory: nil).userVersion
+        } catch let error as LayeredDatabaseError {
+            throw FeedPublisherError(database, error.message)
+        }
+    }
+
+    /// The target entry of a blob.
+    static func target(_ path: String, _ blob: TargetBlob.Deflated, _ facts: ReleaseFacts) throws -> TargetFile {
+        let data = try FeedPublisherError.about(blob.path) { try Data(contentsOf: URL(fileURLWithPath: blob.path)) }
+        return TargetFile(path: path, data: data, custom: facts.custom)
+    }
+
+    /// Inflates an earlier release's whole database from the feed into `directory`, checking it
+    /// is the release its facts name; returns its path.
+    func restore(_ target: TargetFile, _ facts: ReleaseFacts, into directory: String) throws -> String {
+        guard let stored = target.storedName else { throw FeedPublisherError(target.path, "no sha256 hash") }
+        let output = directory + "/base.sqlite"
+        try FeedPublisherError.about(layout.path(stored)) {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let (_, sha256) = try TargetBlob.inflate(
+                layout.path(stored), limit: facts.uncompressedLength, into: output)
+            guard sha256 == facts.result.sha256 else {
+                throw FeedPublisherError(
+                    layout.path(stored), "inflates to \(sha256), not release \(facts.result.sha256)")
+            }
+        }
+        return output
+    }
+
+    /// Moves a blob to its hash-prefixed name under `targets/` (durably; an identical file already
+    /// there is kept).
+    func place(_ blob: TargetBlob.Deflated, as path: String) throws {
+        let destination = layout.path(FeedLayout.storedName(of: path, sha256: blob.sha256))
+        try FeedPublisherError.about(destination) {
+            try FileManager.default.createDirectory(
+                atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            if (try? ContentHash.sha256(ofFileAt: destination)) == blob.sha256 { return }
+            try AtomicFile.moveIntoPlace(blob.path, as: destination)
+        }
+    }
+}

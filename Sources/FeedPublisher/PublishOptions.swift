@@ -1,0 +1,94 @@
+import FeedClient
+import Foundation
+
+/// What `dbgen publish` is asked besides the database: how many earlier releases get a patch,
+/// and the facts every target of the release carries (``ReleaseFacts``).
+public struct PublishOptions: Equatable, Sendable {
+    /// Patches from each of the newest K releases already in the feed (`--patches-from`, 3).
+    public var patchesFrom: Int
+    /// The channel (`--channel`; nil: every client).
+    public var channel: String?
+    /// The fraction of devices offered the release (`--rollout`, in (0, 1]).
+    public var rollout: Double
+    /// Whether the release skips the rollout (`--critical`).
+    public var critical: Bool
+    /// The app data formats the release suits (`--data-format MIN[-MAX]`; nil: every app).
+    public var dataFormat: ReleaseFacts.DataFormatRange?
+
+    /// Options.
+    public init(
+        patchesFrom: Int = 3, channel: String? = nil, rollout: Double = 1, critical: Bool = false,
+        dataFormat: ReleaseFacts.DataFormatRange? = nil
+    ) {
+        self.patchesFrom = patchesFrom
+        self.channel = channel
+        self.rollout = rollout
+        self.critical = critical
+        self.dataFormat = dataFormat
+    }
+
+    /// Checks each option's range.
+    ///
+    /// - Throws: ``FeedPublisherError`` naming the option.
+    public func validate() throws {
+        guard patchesFrom >= 0 else { throw FeedPublisherError("--patches-from", "\(patchesFrom) is below 0") }
+        guard rollout > 0, rollout <= 1 else {
+            throw FeedPublisherError("--rollout", "\(rollout) is not a fraction above 0, at most 1")
+        }
+        if let channel, channel.isEmpty { throw FeedPublisherError("--channel", "empty channel name") }
+        if let dataFormat {
+            guard dataFormat.minimum >= 0, (dataFormat.maximum ?? .max) >= dataFormat.minimum else {
+                throw FeedPublisherError("--data-format", "not a range MIN[-MAX] of formats from 0 up")
+            }
+        }
+    }
+
+    /// Reads `MIN` or `MIN-MAX` (`--data-format`).
+    public static func dataFormat(_ text: String) throws -> ReleaseFacts.DataFormatRange {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), let minimum = Int64(parts[0]), minimum >= 0 else {
+            throw FeedPublisherError("--data-format", "\"\(text)\" is not MIN or MIN-MAX")
+        }
+        guard parts.count == 2 else { return ReleaseFacts.DataFormatRange(minimum: minimum) }
+        guard let maximum = Int64(parts[1]), maximum >= minimum else {
+            throw FeedPublisherError("--data-format", "\"\(text)\": MAX must be a number not below MIN")
+        }
+        return ReleaseFacts.DataFormatRange(minimum: minimum, maximum: maximum)
+    }
+
+    /// The facts of a target of this release.
+    func facts(
+        kind: ReleaseFacts.Kind, blob: TargetBlob.Deflated, base: DatabaseVersionFact?, result: DatabaseVersionFact
+    )
+        -> ReleaseFacts
+    {
+        ReleaseFacts(
+            kind: kind, uncompressedLength: blob.uncompressedLength, uncompressedSHA256: blob.uncompressedSHA256,
+            base: base, result: result, dataFormat: dataFormat, channel: channel, rollout: rollout,
+            critical: critical)
+    }
+}
+
+/// What `publish` did.
+public struct PublishSummary: Equatable, Sendable {
+    /// One earlier release a patch was made from.
+    public struct Patch: Equatable, Sendable {
+        /// The earlier release.
+        public var base: DatabaseVersionFact
+        /// The deflated patch's length.
+        public var length: Int64
+        /// False when it was left out: not smaller than the whole database.
+        public var kept: Bool
+    }
+
+    /// The release published.
+    public var release: DatabaseVersionFact
+    /// True when the feed already held this release with the same facts: nothing was written.
+    public var wasAlreadyPublished: Bool
+    /// The deflated whole database's length.
+    public var databaseLength: Int64
+    /// The patches, newest base first.
+    public var patches: [Patch]
+    /// The new targets version (the old one when nothing was written).
+    public var targetsVersion: Int64
+}

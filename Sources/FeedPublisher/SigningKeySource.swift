@@ -1,0 +1,131 @@
+import FileSystemKit
+import Foundation
+import TUF
+
+/// Where a private key is read from: a key file (`PATH`), standard input (`-`) or an
+/// environment variable (`env:NAME`) holding what a key file holds. The key is never on the
+/// command line, and no error or output shows it.
+public enum SigningKeySource: Equatable, Sendable, CustomStringConvertible {
+    /// A key file.
+    case file(String)
+    /// Standard input.
+    case standardInput
+    /// An environment variable.
+    case environment(String)
+
+    /// The source an argument names: `-`, `env:NAME` or a path.
+    public init(argument: String) {
+        if argument == "-" {
+            self = .standardInput
+        } else if argument.hasPrefix("env:") {
+            self = .environment(String(argument.dropFirst(4)))
+        } else {
+            self = .file(argument)
+        }
+    }
+
+    /// As written on the command line: the subject of errors about the key.
+    public var description: String {
+        switch self {
+        case .file(let path): return path
+        case .standardInput: return "-"
+        case .environment(let name): return "env:\(name)"
+        }
+    }
+
+    /// Reads the key.
+    ///
+    /// - Parameters:
+    ///   - environment: The variables `env:NAME` reads.
+    ///   - standardInput: What `-` reads (called once).
+    /// - Throws: ``FeedPublisherError`` naming the source: missing file or variable, or not a key.
+    public func load(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        standardInput: () -> Data = { FileHandle.standardInput.readDataToEndOfFile() }
+    ) throws -> Ed25519SigningKey {
+        let text: String
+        switch self {
+        case .file(let path):
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw FeedPublisherError(description, "cannot read the key file (\(String(cString: strerror(errno))))")
+            }
+            text = String(decoding: data, as: UTF8.self)
+        case .standardInput:
+            text = String(decoding: standardInput(), as: UTF8.self)
+        case .environment(let name):
+            guard !name.isEmpty else { throw FeedPublisherError(description, "no variable name after env:") }
+            guard let value = environment[name] else {
+                throw FeedPublisherError(description, "the environment variable \(name) is not set")
+            }
+            text = value
+        }
+        return try SigningKeyFile.key(fromText: text, source: description)
+    }
+}
+
+/// The key file: the 32-byte Ed25519 seed as 64 lowercase hexadecimal digits and a newline,
+/// mode 0600.
+public enum SigningKeyFile {
+    /// The file's text for `key`.
+    public static func text(of key: Ed25519SigningKey) -> String {
+        key.rawRepresentation.map { String(format: "%02x", $0) }.joined() + "\n"
+    }
+
+    /// The key a key file's text holds (surrounding whitespace ignored).
+    ///
+    /// - Throws: ``FeedPublisherError`` naming `source` (never quoting the text).
+    public static func key(fromText text: String, source: String) throws -> Ed25519SigningKey {
+        let hex = Array(text.trimmingCharacters(in: .whitespacesAndNewlines).utf8)
+        func nibble(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+        }
+        var seed = Data()
+        if hex.count == 64 {
+            for index in stride(from: 0, to: 64, by: 2) {
+                guard let high = nibble(hex[index]), let low = nibble(hex[index + 1]) else { break }
+                seed.append(high << 4 | low)
+            }
+        }
+        guard seed.count == 32, let key = try? Ed25519SigningKey(rawRepresentation: seed) else {
+            throw FeedPublisherError(
+                source, "not an Ed25519 key file (expected the 32-byte seed as 64 hexadecimal digits)")
+        }
+        return key
+    }
+
+    /// Writes a new key file at `path`, mode 0600, atomically: refuses an existing file unless
+    /// `replacing` (whose permissions are first narrowed to 0600, so the key is never readable
+    /// by others, even for a moment).
+    ///
+    /// - Throws: ``FeedPublisherError`` naming `path`; nothing is then written.
+    public static func write(_ key: Ed25519SigningKey, to path: String, replacing: Bool = false) throws {
+        let contents = Data(text(of: key).utf8)
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            guard replacing else { throw FeedPublisherError(path, "the file exists (pass --force to replace it)") }
+            guard (info.st_mode & S_IFMT) == S_IFREG else { throw FeedPublisherError(path, "not a regular file") }
+            guard chmod(path, 0o600) == 0 else {
+                throw FeedPublisherError(path, "cannot make it private (\(String(cString: strerror(errno))))")
+            }
+            try FeedPublisherError.about(path) { try AtomicFile.replace(path, with: contents, tag: "key") }
+            return
+        }
+        let created = try FeedPublisherError.about(path) {
+            try AtomicFile.create(path, with: contents, permissions: 0o600, tag: "key")
+        }
+        guard created else { throw FeedPublisherError(path, "the file exists (pass --force to replace it)") }
+    }
+}
+
+extension Ed25519SigningKey {
+    /// The public key as 64 lowercase hexadecimal digits (TUF's `keyval.public`).
+    public var publicHex: String { publicKey.publicValue }
+
+    /// The key's TUF key id.
+    var keyID: String { (try? publicKey.keyID) ?? "" }
+}

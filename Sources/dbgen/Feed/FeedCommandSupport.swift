@@ -1,0 +1,56 @@
+import ArgumentParser
+import FeedPublisher
+import Foundation
+import TUF
+
+/// What the feed commands share: reading keys from `--key` (a path, `-` or `env:NAME`, never
+/// the key itself), the clock (`SOURCE_DATE_EPOCH`), and errors as `WHAT: error: WHY`.
+enum FeedCommandSupport {
+    /// Runs `body`; a ``FeedPublisherError`` is printed as its `WHAT: error: WHY` line, any other
+    /// error as dbgen prints it; both exit 1.
+    static func run(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as FeedPublisherError {
+            DBGenPrinter().write(error.line)
+            throw ExitCode(1)
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            throw DBGenPrinter().fail(error)
+        }
+    }
+
+    /// Reads the keys named by `arguments` (at most one may be `-`: standard input is read once).
+    static func keys(_ arguments: [String]) throws -> [(key: Ed25519SigningKey, source: String)] {
+        let sources = arguments.map(SigningKeySource.init(argument:))
+        guard sources.filter({ $0 == .standardInput }).count <= 1 else {
+            throw FeedPublisherError("-", "only one key can be read from standard input")
+        }
+        return try sources.map { (try $0.load(), $0.description) }
+    }
+
+    /// The clock: `SOURCE_DATE_EPOCH` or now, with the timestamp's lifetime.
+    static func clock(timestampExpires: Int) throws -> FeedClock {
+        guard timestampExpires > 0 else {
+            throw FeedPublisherError("--timestamp-expires", "\(timestampExpires) is not a positive number of seconds")
+        }
+        var clock = try FeedClock.current()
+        clock.timestampLifetime = TimeInterval(timestampExpires)
+        return clock
+    }
+
+    /// Writes a note to standard error.
+    static func note(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// The help of `--key`.
+    static let keyHelp = ArgumentHelp(
+        "The private key: a key file, - (standard input) or env:NAME (a variable holding the key file's text).",
+        valueName: "key")
+
+    /// The help of `--timestamp-expires`.
+    static let timestampHelp = ArgumentHelp(
+        "How long the new timestamp.json stays valid, in seconds (a day).", valueName: "seconds")
+}

@@ -1,0 +1,122 @@
+import ArgumentParser
+import FeedPublisher
+
+extension DBGenCommand.FeedCommand {
+    /// `dbgen feed rotate FEED --key OLD --new-key NEW`.
+    struct FeedRotate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rotate",
+            abstract: "Replace the feed's key: the next root names NEW_KEY, signed by OLD_KEY and NEW_KEY.",
+            discussion: """
+                TUF's root rotation: the next N.root.json names NEW_KEY for every role and is \
+                signed by the old key (which the current root must name) and the new one, so \
+                clients that trust the old root accept it; no app release is needed. Targets, \
+                snapshot and timestamp are signed again at new versions (by both keys, written \
+                before the root, so a rotation killed at any moment leaves a feed that \
+                verifies). A key the current root does not name is refused.
+
+                Example:
+                  dbgen feed rotate feed --key old.key --new-key env:NEW_FEED_KEY
+                """)
+
+        @Argument(help: ArgumentHelp("The feed directory.", valueName: "feed"))
+        var feed: String
+
+        @Option(help: FeedCommandSupport.keyHelp)
+        var key: String
+
+        @Option(help: ArgumentHelp("The new private key (a key file, - or env:NAME).", valueName: "new-key"))
+        var newKey: String
+
+        @Option(help: FeedCommandSupport.timestampHelp)
+        var timestampExpires = 86_400
+
+        func run() throws {
+            try FeedCommandSupport.run {
+                let clock = try FeedCommandSupport.clock(timestampExpires: timestampExpires)
+                let keys = try FeedCommandSupport.keys([key, newKey])
+                let version = try Feed(directory: feed, clock: clock).rotate(
+                    oldKey: keys[0].key, oldKeySource: keys[0].source, newKey: keys[1].key,
+                    newKeySource: keys[1].source)
+                print("wrote \(feed)/\(version).root.json: the feed is signed by \(keys[1].key.publicHex)")
+            }
+        }
+    }
+
+    /// `dbgen feed timestamp FEED --key KEY`.
+    struct FeedTimestamp: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "timestamp",
+            abstract: "Sign the next timestamp.json only (run it before the timestamp expires, e.g. from cron).",
+            discussion: """
+                Devices refuse an expired timestamp (a frozen mirror cannot hold them back \
+                longer than its life), so a feed with no new release still needs a fresh one.
+
+                Example:
+                  dbgen feed timestamp feed --key env:FEED_KEY --timestamp-expires 172800
+                """)
+
+        @Argument(help: ArgumentHelp("The feed directory.", valueName: "feed"))
+        var feed: String
+
+        @Option(help: FeedCommandSupport.keyHelp)
+        var key: String
+
+        @Option(help: FeedCommandSupport.timestampHelp)
+        var timestampExpires = 86_400
+
+        func run() throws {
+            try FeedCommandSupport.run {
+                let clock = try FeedCommandSupport.clock(timestampExpires: timestampExpires)
+                let (signingKey, source) = try FeedCommandSupport.keys([key])[0]
+                let version = try Feed(directory: feed, clock: clock).resignTimestamp(
+                    key: signingKey, keySource: source)
+                print("wrote \(feed)/timestamp.json version \(version)")
+            }
+        }
+    }
+
+    /// `dbgen feed prune FEED --key KEY --keep N`.
+    struct FeedPrune: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "prune",
+            abstract: "Keep the newest N releases; drop the others' targets, then delete their files.",
+            discussion: """
+                The next targets, snapshot and timestamp no longer list the older releases \
+                (their databases and the patches to and from them); their files are deleted \
+                only after timestamp.json makes that metadata live. A file the live metadata \
+                names is never deleted. Devices on a dropped release then get the whole database.
+
+                Example:
+                  dbgen feed prune feed --key env:FEED_KEY --keep 10
+                """)
+
+        @Argument(help: ArgumentHelp("The feed directory.", valueName: "feed"))
+        var feed: String
+
+        @Option(help: FeedCommandSupport.keyHelp)
+        var key: String
+
+        @Option(help: ArgumentHelp("How many of the newest releases stay (at least 1).", valueName: "n"))
+        var keep: Int
+
+        @Option(help: FeedCommandSupport.timestampHelp)
+        var timestampExpires = 86_400
+
+        func run() throws {
+            try FeedCommandSupport.run {
+                let clock = try FeedCommandSupport.clock(timestampExpires: timestampExpires)
+                let (signingKey, source) = try FeedCommandSupport.keys([key])[0]
+                let summary = try Feed(directory: feed, clock: clock).prune(
+                    key: signingKey, keySource: source, keep: keep)
+                guard !summary.removedTargets.isEmpty else {
+                    FeedCommandSupport.note("\(feed): nothing to prune (\(summary.kept.count) releases)")
+                    return
+                }
+                print(
+                    "kept \(summary.kept.count) releases; dropped \(summary.removedTargets.count) targets, "
+                        + "deleted \(summary.deletedFiles.count) files")
+            }
+        }
+    }
+}

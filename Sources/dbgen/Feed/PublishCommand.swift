@@ -1,0 +1,88 @@
+import ArgumentParser
+import FeedPublisher
+import Foundation
+
+extension DBGenCommand {
+    /// `dbgen publish FEED NEW.sqlite --key KEY`.
+    struct Publish: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a release to a feed: the database, patches from earlier releases, signed metadata.",
+            discussion: """
+                Deflates NEW (zlib) under releases/SHA256.sqlite.zlib, and for each of the newest \
+                K releases in the feed makes `dbgen diff`'s patch to NEW, deflated, kept only when \
+                smaller than the whole database; each kept patch is installed on a copy of its \
+                base by the updater a device runs, and refused unless the result holds NEW's \
+                exact content. Then writes the next targets, snapshot and timestamp, signed by \
+                KEY. NEW's user_version must be greater than every release's. Publishing a \
+                release the feed already holds with the same facts writes nothing (exit 0); \
+                with other facts it is an error. SOURCE_DATE_EPOCH fixes the dates signed, so \
+                the same feed and inputs give the same files byte for byte. Writes are atomic \
+                and ordered (targets' files, then N.targets.json, N.snapshot.json, and \
+                timestamp.json last): a publish killed at any moment leaves a feed that \
+                verifies. Two publishes at once run one after the other.
+
+                Example:
+                  dbgen publish feed food.sqlite --key env:FEED_KEY --patches-from 5 --rollout 0.25
+                """)
+
+        @Argument(help: ArgumentHelp("The feed directory.", valueName: "feed"))
+        var feed: String
+
+        @Argument(help: ArgumentHelp("The release's database, as dbgen built it.", valueName: "new"))
+        var database: String
+
+        @Option(help: FeedCommandSupport.keyHelp)
+        var key: String
+
+        @Option(help: ArgumentHelp("Make patches from the newest K releases (3).", valueName: "k"))
+        var patchesFrom = 3
+
+        @Option(help: ArgumentHelp("Offer the release only to clients following this channel.", valueName: "name"))
+        var channel: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "The fraction of devices offered the release, above 0, at most 1.", valueName: "fraction"))
+        var rollout: Double = 1
+
+        @Flag(help: "Offer the release to every device at once, whatever --rollout says.")
+        var critical = false
+
+        @Option(
+            help: ArgumentHelp(
+                "The app data formats the release suits: MIN or MIN-MAX (every app when absent).",
+                valueName: "min[-max]"))
+        var dataFormat: String?
+
+        @Option(help: FeedCommandSupport.timestampHelp)
+        var timestampExpires = 86_400
+
+        func run() throws {
+            try FeedCommandSupport.run {
+                let options = PublishOptions(
+                    patchesFrom: patchesFrom, channel: channel, rollout: rollout, critical: critical,
+                    dataFormat: try dataFormat.map(PublishOptions.dataFormat))
+                try options.validate()
+                let clock = try FeedCommandSupport.clock(timestampExpires: timestampExpires)
+                let (signingKey, source) = try FeedCommandSupport.keys([key])[0]
+                let summary = try Feed(directory: feed, clock: clock).publish(
+                    database, key: signingKey, keySource: source, options: options)
+                let release = "user_version \(summary.release.userVersion) (\(summary.release.sha256.prefix(12)))"
+                guard !summary.wasAlreadyPublished else {
+                    FeedCommandSupport.note("\(database): \(release) is already in the feed; nothing written")
+                    return
+                }
+                print(
+                    "published \(release): database \(summary.databaseLength) bytes, targets version \(summary.targetsVersion)"
+                )
+                for patch in summary.patches {
+                    let from = "user_version \(patch.base.userVersion)"
+                    print(
+                        patch.kept
+                            ? "  patch from \(from): \(patch.length) bytes"
+                            : "  patch from \(from): left out (\(patch.length) bytes, not smaller than the database)")
+                }
+            }
+        }
+    }
+}
