@@ -142,7 +142,8 @@ let package = Package(
         // update over the air links no networking: Transport/ is its HTTP (URLSession,
         // FoundationNetworking on Linux): TUF's metadata fetcher and the resumable, capped, hashed
         // download of a target.
-        .target(name: "FeedClient", dependencies: ["TUF", "FileSystemKit", "CZlib"]),
+        // LayeredDatabase: DatabaseUpdater installs what the feed's client verified (Update/).
+        .target(name: "FeedClient", dependencies: ["TUF", "FileSystemKit", "CZlib", "LayeredDatabase"]),
 
         // The error printer both executables share: compiler-style lines on standard error and
         // the exit path from ArgumentParser's error types (usage 64, failures 1).
@@ -155,7 +156,7 @@ let package = Package(
         .executableTarget(
             name: "dbgen",
             dependencies: [
-                "DBGenKit", "LayeredDatabase", "SQLiteCore", "CommandLineDiagnostics",
+                "DBGenKit", "LayeredDatabase", "SQLiteCore", "CommandLineDiagnostics", "FeedClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -237,7 +238,13 @@ let package = Package(
         // CSQLite: only to emulate Apple's SQLite build defaults on every connection
         // (SHIPYARD_APPLE_SQLITE_DEFAULTS=1), and to open a connection as GRDB does: Support/OtherSQLiteBuilds.swift.
         .testTarget(name: "LayeredDatabaseTests", dependencies: ["LayeredDatabase", "CSQLite", "ShipyardTestSupport"]),
-        .testTarget(name: "FeedClientTests", dependencies: ["FeedClient", "FileSystemKit", "ShipyardTestSupport"]),
+        // DBGenKit: the tests' own feed writer makes patches with `dbgen diff`'s code; dbgen: `dbgen fetch`
+        // killed with SIGKILL mid-download and mid-install.
+        .testTarget(
+            name: "FeedClientTests",
+            dependencies: [
+                "FeedClient", "FileSystemKit", "DBGenKit", "LayeredDatabase", "TUF", "dbgen", "ShipyardTestSupport",
+            ]),
         .testTarget(
             name: "VersionStampKitTests", dependencies: ["VersionStampKit", "ShipyardTestSupport"],
             exclude: ["Fixtures"]),

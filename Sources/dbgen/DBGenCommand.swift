@@ -23,7 +23,7 @@ struct DBGenCommand: ParsableCommand {
               dbgen schema/schema.txt -o Resources/food.sqlite --depfile food.d
             """,
         version: DBGenKit.version,
-        subcommands: [Build.self, Check.self, Attach.self, Diff.self, Update.self],
+        subcommands: [Build.self, Check.self, Attach.self, Diff.self, Update.self, Fetch.self],
         defaultSubcommand: Build.self
     )
 
