@@ -142,7 +142,8 @@ let package = Package(
         // update over the air links no networking: Transport/ is its HTTP (URLSession,
         // FoundationNetworking on Linux): TUF's metadata fetcher and the resumable, capped, hashed
         // download of a target.
-        .target(name: "FeedClient", dependencies: ["TUF", "FileSystemKit", "CZlib"]),
+        // LayeredDatabase: DatabaseUpdater installs what the feed's client verified (Update/).
+        .target(name: "FeedClient", dependencies: ["TUF", "FileSystemKit", "CZlib", "LayeredDatabase"]),
         // The release side of the feed (`dbgen keys`, `dbgen feed`, `dbgen publish`): keys, signed
         // metadata, whole databases and `dbgen diff` patches as deflated targets, each patch applied
         // by LayeredDatabase's updater while publishing; the feed check a device makes. A build tool's
@@ -245,7 +246,13 @@ let package = Package(
         // CSQLite: only to emulate Apple's SQLite build defaults on every connection
         // (SHIPYARD_APPLE_SQLITE_DEFAULTS=1), and to open a connection as GRDB does: Support/OtherSQLiteBuilds.swift.
         .testTarget(name: "LayeredDatabaseTests", dependencies: ["LayeredDatabase", "CSQLite", "ShipyardTestSupport"]),
-        .testTarget(name: "FeedClientTests", dependencies: ["FeedClient", "FileSystemKit", "ShipyardTestSupport"]),
+        // DBGenKit: the tests' own feed writer makes patches with `dbgen diff`'s code; dbgen: `dbgen fetch`
+        // killed with SIGKILL mid-download and mid-install.
+        .testTarget(
+            name: "FeedClientTests",
+            dependencies: [
+                "FeedClient", "FileSystemKit", "DBGenKit", "LayeredDatabase", "TUF", "dbgen", "ShipyardTestSupport",
+            ]),
         // python-tuf reads every feed the publisher writes; sqlite3 applies its patches.
         .testTarget(
             name: "FeedPublisherTests",

@@ -30,6 +30,7 @@ struct DBGenCommand: ParsableCommand {
         version: DBGenKit.version,
         subcommands: [
             Build.self, Check.self, Attach.self, Diff.self, Update.self, Keys.self, FeedCommand.self, Publish.self,
+            Fetch.self,
         ],
         defaultSubcommand: Build.self
     )

@@ -11,7 +11,7 @@ final class FolderLayeringTests: XCTestCase {
         "DBGenKit": ["", "Diagnostics", "Inputs", "Schema", "Import", "Script", "Build", "Diff", "Check"],
         "LayeredDatabase": ["", "Rows", "Migration", "Updates", "Open"],
         "VersionStampKit": ["", "Plist", "Repository", "History", "Format", "Configuration", "Stamp"],
-        "FeedClient": ["", "Transport"],
+        "FeedClient": ["", "Transport", "Update"],
         "TUF": ["", "JSON", "Metadata", "Trust", "Client"],
     ]
 
