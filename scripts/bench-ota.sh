@@ -61,7 +61,7 @@ if [ -z "${DBGEN:-}" ]; then
     (cd "$REPO" && swift build -c release --product dbgen >/dev/null)
     DBGEN="$(cd "$REPO" && swift build -c release --show-bin-path)/dbgen"
 fi
-echo "== bsdiff $(dpkg-query -W -f='${Version}' bsdiff 2>/dev/null), xdelta3 $(xdelta3 -V 2>&1 | head -1 | sed 's/.*version //'), $(zstd --version | sed 's/.*v\([0-9.]*\).*/zstd \1/'), $(/usr/sbin/nginx -v 2>&1 | sed 's/.*: //'); load before: $(uptime | sed 's/.*load average: //')"
+echo "== bsdiff $(dpkg-query -W -f='${Version}' bsdiff 2>/dev/null), xdelta3 $(xdelta3 -V 2>&1 | head -1 | sed 's/.*version \([0-9.]*\).*/\1/'), $(zstd --version | sed 's/.*v\([0-9.]*\).*/zstd \1/'), $(/usr/sbin/nginx -v 2>&1 | sed 's/.*: //'); load before: $(uptime | sed 's/.*load average: //')"
 PYTHONPATH="$HERE" PYTHONDONTWRITEBYTECODE=1 python3 "$HERE/bench_ota.py" "$DBGEN" "$WORK" "${QUICK[@]}"
 echo "== load after: $(uptime | sed 's/.*load average: //')"
 if [ -z "$WORK_ARGUMENT" ]; then rm -rf "$WORK"; fi
