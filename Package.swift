@@ -17,7 +17,8 @@ import PackageDescription
 //   links no cryptographic package: CryptoKit on Apple platforms (a system framework, nothing
 //   compiled in), FileSystemKit's own PortableSHA256 elsewhere (see swift-crypto below).
 // - DBGenKit, dbgen: build tools (macOS, Linux). sqlite3 and zlib (libz of the SDK; Debian:
-//   zlib1g-dev); the session extension through SQLiteSession.
+//   zlib1g-dev); the session extension through SQLiteSession. dbgen's feed commands
+//   (FeedPublisher) also link TUF, and so swift-crypto (Ed25519 signatures).
 // - VersionStampKit, versionstamp: build tools (macOS, Linux). libgit2 (Homebrew's on a Mac:
 //   `brew install libgit2 pkg-config`; Debian: libgit2-dev) and libxml2 (libxml2-dev).
 let package = Package(

@@ -17,9 +17,9 @@ import TUF
 /// whole-database target carries it as `result`, a patch carries the release it applies to as
 /// `base`. `data_format` (optional, `max` optional) is the range of app data formats the
 /// release suits; `channel` (optional) limits it to clients that follow that channel; `rollout`
-/// (0 < r ≤ 1, default 1) is the fraction of devices offered it, written as a decimal string
-/// because TUF signs canonical JSON, which has integers only (securesystemslib refuses a
-/// fraction; a number is still read); `critical` skips the rollout.
+/// (0 < r ≤ 1, default 1) is the fraction of devices offered it, written as a string holding the
+/// decimal (TUF's canonical JSON, which signatures are over, has no form for a fraction; an
+/// integer or a JSON number is read too); `critical` skips the rollout.
 public struct ReleaseFacts: Equatable, Sendable {
     /// Whether a target is a whole database or a patch.
     public enum Kind: String, Sendable {
@@ -234,7 +234,7 @@ private struct FactReader {
         return number
     }
 
-    /// A number in (0, 1]: a JSON number, or a string holding one (canonical JSON's form).
+    /// A number in (0, 1]: a string holding a decimal (what canonical JSON can sign), or a number.
     func fraction(_ key: String) throws -> Double {
         let number: Double?
         switch try value(key) {

@@ -108,7 +108,20 @@ public struct Feed: Sendable {
         defer { lock.release() }
         try? FileManager.default.removeItem(atPath: layout.workPath)
         defer { try? FileManager.default.removeItem(atPath: layout.workPath) }
+        removeStaleTemporaries()
         return try body()
+    }
+
+    /// Removes the temporaries (`.NAME.tmp-XXXXXX`) of documents a killed command was writing:
+    /// with the lock held, nobody else is writing one.
+    private func removeStaleTemporaries() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: layout.directory)) ?? []
+        for name in names where name.hasPrefix(".") && name.hasSuffix(".json") == false {
+            guard let marker = name.range(of: ".json.tmp-", options: .backwards),
+                name[marker.upperBound...].count == 6
+            else { continue }
+            try? FileManager.default.removeItem(atPath: layout.path(name))
+        }
     }
 
     /// Creates the scratch directory (on the feed's file system, so files move into place by rename).

@@ -94,6 +94,7 @@ public struct FeedVerifier {
         let url = feedURL.appendingPathComponent(stored)
         var hash = SHA256Stream(), length: Int64 = 0
         var inflated = SHA256Stream()
+        var inflateError: Error?
         let inflater = try ZlibStream.Inflater(limit: facts.uncompressedLength)
         let feed: (UnsafeRawBufferPointer) throws -> Void = { chunk in
             length += Int64(chunk.count)
@@ -101,7 +102,9 @@ public struct FeedVerifier {
                 throw FeedPublisherError(target.path, "length: more than the \(target.length) bytes targets.json lists")
             }
             hash.update(chunk)
-            try inflater.append(chunk) { inflated.update($0) }
+            // The length and hash are checked first: a zlib error of a tampered blob waits.
+            guard inflateError == nil else { return }
+            do { try inflater.append(chunk) { inflated.update($0) } } catch { inflateError = error }
         }
         do {
             if url.isFileURL {
@@ -116,6 +119,7 @@ public struct FeedVerifier {
                 throw FeedPublisherError(
                     target.path, "sha256: the file is \(hash.hexDigest()), targets.json lists \(sha256)")
             }
+            if let inflateError { throw inflateError }
             try inflater.finish()
         } catch let error as FeedPublisherError {
             throw error

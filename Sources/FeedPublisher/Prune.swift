@@ -21,6 +21,7 @@ extension Feed {
     ///
     /// - Throws: ``FeedPublisherError`` (`keep` below 1, a key root does not name, the feed's
     ///   documents).
+    @discardableResult
     public func prune(key: Ed25519SigningKey, keySource: String, keep: Int) throws -> PruneSummary {
         guard keep >= 1 else { throw FeedPublisherError("--keep", "\(keep): at least the newest release stays") }
         return try withLock {

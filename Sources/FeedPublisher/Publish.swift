@@ -17,6 +17,7 @@ extension Feed {
     ///
     /// - Throws: ``FeedPublisherError`` naming the file, key, target or document; the feed's
     ///   metadata is then as it was.
+    @discardableResult
     public func publish(
         _ database: String, key: Ed25519SigningKey, keySource: String, options: PublishOptions = PublishOptions()
     ) throws -> PublishSummary {

@@ -68,30 +68,16 @@ public enum SigningKeySource: Equatable, Sendable, CustomStringConvertible {
 public enum SigningKeyFile {
     /// The file's text for `key`.
     public static func text(of key: Ed25519SigningKey) -> String {
-        key.rawRepresentation.map { String(format: "%02x", $0) }.joined() + "\n"
+        Hex.encode(key.rawRepresentation) + "\n"
     }
 
     /// The key a key file's text holds (surrounding whitespace ignored).
     ///
     /// - Throws: ``FeedPublisherError`` naming `source` (never quoting the text).
     public static func key(fromText text: String, source: String) throws -> Ed25519SigningKey {
-        let hex = Array(text.trimmingCharacters(in: .whitespacesAndNewlines).utf8)
-        func nibble(_ byte: UInt8) -> UInt8? {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-        }
-        var seed = Data()
-        if hex.count == 64 {
-            for index in stride(from: 0, to: 64, by: 2) {
-                guard let high = nibble(hex[index]), let low = nibble(hex[index + 1]) else { break }
-                seed.append(high << 4 | low)
-            }
-        }
-        guard seed.count == 32, let key = try? Ed25519SigningKey(rawRepresentation: seed) else {
+        let hex = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let seed = hex.utf8.count == 64 ? Hex.decode(hex) : nil
+        guard let seed, let key = try? Ed25519SigningKey(rawRepresentation: seed) else {
             throw FeedPublisherError(
                 source, "not an Ed25519 key file (expected the 32-byte seed as 64 hexadecimal digits)")
         }

@@ -48,10 +48,12 @@ enum TargetBlob {
     static func inflate(_ path: String, limit: Int64, into destination: String) throws -> (
         length: Int64, sha256: String
     ) {
-        guard FileManager.default.createFile(atPath: destination, contents: nil),
-            let output = FileHandle(forWritingAtPath: destination)
-        else { throw FileSystemError(.open, path: destination, code: errno) }
-        defer { try? output.close() }
-        return try inflate(path, limit: limit) { try output.write(contentsOf: Data($0)) }
+        let output = POSIXFile.open(destination, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
+        guard output >= 0 else { throw FileSystemError(.open, path: destination, code: errno) }
+        defer { close(output) }
+        return try inflate(path, limit: limit) { piece in
+            let code = POSIXFile.writeAll(output, piece)
+            if code != 0 { throw FileSystemError(.write, path: destination, code: code) }
+        }
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Lowercase hexadecimal, as TUF writes signatures, keys and hashes.
-enum Hex {
-    static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+package enum Hex {
+    package static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         let digits = Array("0123456789abcdef".utf8)
         var output: [UInt8] = []
         for byte in bytes {
@@ -13,7 +13,7 @@ enum Hex {
     }
 
     /// The bytes of an even-length hex string (either case), or nil.
-    static func decode(_ text: String) -> Data? {
+    package static func decode(_ text: String) -> Data? {
         let bytes = Array(text.utf8)
         guard bytes.count % 2 == 0 else { return nil }
         var output = Data(capacity: bytes.count / 2)

@@ -54,3 +54,22 @@ enum FeedCommandSupport {
     static let timestampHelp = ArgumentHelp(
         "How long the new timestamp.json stays valid, in seconds (a day).", valueName: "seconds")
 }
+
+/// What every command that signs a feed takes: the feed directory, `--key` and
+/// `--timestamp-expires`.
+struct FeedSigningOptions: ParsableArguments {
+    @Argument(help: ArgumentHelp("The feed directory.", valueName: "feed"))
+    var feed: String
+
+    @Option(help: FeedCommandSupport.keyHelp)
+    var key: String
+
+    @Option(help: FeedCommandSupport.timestampHelp)
+    var timestampExpires = 86_400
+
+    /// The feed with its clock, and the keys `--key` and `others` name (in that order).
+    func open(withKeys others: [String] = []) throws -> (Feed, [(key: Ed25519SigningKey, source: String)]) {
+        let clock = try FeedCommandSupport.clock(timestampExpires: timestampExpires)
+        return (Feed(directory: feed, clock: clock), try FeedCommandSupport.keys([key] + others))
+    }
+}

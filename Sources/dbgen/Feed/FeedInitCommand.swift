@@ -17,21 +17,13 @@ extension DBGenCommand.FeedCommand {
                   dbgen feed init feed --key release.key
                 """)
 
-        @Argument(help: ArgumentHelp("The feed directory (new or empty).", valueName: "feed"))
-        var feed: String
-
-        @Option(help: FeedCommandSupport.keyHelp)
-        var key: String
-
-        @Option(help: FeedCommandSupport.timestampHelp)
-        var timestampExpires = 86_400
+        @OptionGroup var signing: FeedSigningOptions
 
         func run() throws {
             try FeedCommandSupport.run {
-                let clock = try FeedCommandSupport.clock(timestampExpires: timestampExpires)
-                let (signingKey, _) = try FeedCommandSupport.keys([key])[0]
-                try Feed(directory: feed, clock: clock).initialize(key: signingKey)
-                print("created \(feed)/root.json (bundle this copy in the app)")
+                let (feed, keys) = try signing.open()
+                try feed.initialize(key: keys[0].key)
+                print("created \(signing.feed)/root.json (bundle this copy in the app)")
             }
         }
     }

@@ -19,26 +19,18 @@ extension DBGenCommand.FeedCommand {
                   dbgen feed rotate feed --key old.key --new-key env:NEW_FEED_KEY
                 """)
 
-        @Argument(help: ArgumentHelp("The feed directory.", valueName: "feed"))
-        var feed: String
-
-        @Option(help: FeedCommandSupport.keyHelp)
-        var key: String
+        @OptionGroup var signing: FeedSigningOptions
 
         @Option(help: ArgumentHelp("The new private key (a key file, - or env:NAME).", valueName: "new-key"))
         var newKey: String
 
-        @Option(help: FeedCommandSupport.timestampHelp)
-        var timestampExpires = 86_400
-
         func run() throws {
             try FeedCommandSupport.run {
-                let clock = try FeedCommandSupport.clock(timestampExpires: timestampExpires)
-                let keys = try FeedCommandSupport.keys([key, newKey])
-                let version = try Feed(directory: feed, clock: clock).rotate(
+                let (feed, keys) = try signing.open(withKeys: [newKey])
+                let version = try feed.rotate(
                     oldKey: keys[0].key, oldKeySource: keys[0].source, newKey: keys[1].key,
                     newKeySource: keys[1].source)
-                print("wrote \(feed)/\(version).root.json: the feed is signed by \(keys[1].key.publicHex)")
+                print("wrote \(signing.feed)/\(version).root.json: the feed is signed by \(keys[1].key.publicHex)")
             }
         }
     }
@@ -56,22 +48,13 @@ extension DBGenCommand.FeedCommand {
                   dbgen feed timestamp feed --key env:FEED_KEY --timestamp-expires 172800
                 """)
 
-        @Argument(help: ArgumentHelp("The feed directory.", valueName: "feed"))
-        var feed: String
-
-        @Option(help: FeedCommandSupport.keyHelp)
-        var key: String
-
-        @Option(help: FeedCommandSupport.timestampHelp)
-        var timestampExpires = 86_400
+        @OptionGroup var signing: FeedSigningOptions
 
         func run() throws {
             try FeedCommandSupport.run {
-                let clock = try FeedCommandSupport.clock(timestampExpires: timestampExpires)
-                let (signingKey, source) = try FeedCommandSupport.keys([key])[0]
-                let version = try Feed(directory: feed, clock: clock).resignTimestamp(
-                    key: signingKey, keySource: source)
-                print("wrote \(feed)/timestamp.json version \(version)")
+                let (feed, keys) = try signing.open()
+                let version = try feed.resignTimestamp(key: keys[0].key, keySource: keys[0].source)
+                print("wrote \(signing.feed)/timestamp.json version \(version)")
             }
         }
     }
@@ -91,26 +74,17 @@ extension DBGenCommand.FeedCommand {
                   dbgen feed prune feed --key env:FEED_KEY --keep 10
                 """)
 
-        @Argument(help: ArgumentHelp("The feed directory.", valueName: "feed"))
-        var feed: String
-
-        @Option(help: FeedCommandSupport.keyHelp)
-        var key: String
+        @OptionGroup var signing: FeedSigningOptions
 
         @Option(help: ArgumentHelp("How many of the newest releases stay (at least 1).", valueName: "n"))
         var keep: Int
 
-        @Option(help: FeedCommandSupport.timestampHelp)
-        var timestampExpires = 86_400
-
         func run() throws {
             try FeedCommandSupport.run {
-                let clock = try FeedCommandSupport.clock(timestampExpires: timestampExpires)
-                let (signingKey, source) = try FeedCommandSupport.keys([key])[0]
-                let summary = try Feed(directory: feed, clock: clock).prune(
-                    key: signingKey, keySource: source, keep: keep)
+                let (feed, keys) = try signing.open()
+                let summary = try feed.prune(key: keys[0].key, keySource: keys[0].source, keep: keep)
                 guard !summary.removedTargets.isEmpty else {
-                    FeedCommandSupport.note("\(feed): nothing to prune (\(summary.kept.count) releases)")
+                    FeedCommandSupport.note("\(signing.feed): nothing to prune (\(summary.kept.count) releases)")
                     return
                 }
                 print(

@@ -25,14 +25,10 @@ extension DBGenCommand {
                   dbgen publish feed food.sqlite --key env:FEED_KEY --patches-from 5 --rollout 0.25
                 """)
 
-        @Argument(help: ArgumentHelp("The feed directory.", valueName: "feed"))
-        var feed: String
+        @OptionGroup var signing: FeedSigningOptions
 
         @Argument(help: ArgumentHelp("The release's database, as dbgen built it.", valueName: "new"))
         var database: String
-
-        @Option(help: FeedCommandSupport.keyHelp)
-        var key: String
 
         @Option(help: ArgumentHelp("Make patches from the newest K releases (3).", valueName: "k"))
         var patchesFrom = 3
@@ -54,19 +50,14 @@ extension DBGenCommand {
                 valueName: "min[-max]"))
         var dataFormat: String?
 
-        @Option(help: FeedCommandSupport.timestampHelp)
-        var timestampExpires = 86_400
-
         func run() throws {
             try FeedCommandSupport.run {
                 let options = PublishOptions(
                     patchesFrom: patchesFrom, channel: channel, rollout: rollout, critical: critical,
                     dataFormat: try dataFormat.map(PublishOptions.dataFormat))
                 try options.validate()
-                let clock = try FeedCommandSupport.clock(timestampExpires: timestampExpires)
-                let (signingKey, source) = try FeedCommandSupport.keys([key])[0]
-                let summary = try Feed(directory: feed, clock: clock).publish(
-                    database, key: signingKey, keySource: source, options: options)
+                let (feed, keys) = try signing.open()
+                let summary = try feed.publish(database, key: keys[0].key, keySource: keys[0].source, options: options)
                 let release = "user_version \(summary.release.userVersion) (\(summary.release.sha256.prefix(12)))"
                 guard !summary.wasAlreadyPublished else {
                     FeedCommandSupport.note("\(database): \(release) is already in the feed; nothing written")
