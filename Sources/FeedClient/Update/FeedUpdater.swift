@@ -257,13 +257,13 @@ public final class FeedUpdater: Sendable {
                 file = try await downloader.download(step.download, into: directory.staging) { bytes in
                     progress?(
                         .downloading(
-                            target: step.path, completedBytes: before + bytes.completedBytes,
+                            target: step.path, completedBytes: before &+ bytes.completedBytes,
                             totalBytes: plan.byteCount))
                 }
             } catch let error as DownloadError {
                 throw FeedUpdateError(target: step.path, downloading: error)
             }
-            done += step.length
+            done = done &+ step.length
             if Task.isCancelled {
                 throw FeedUpdateError(subject: step.path, check: .cancelled, reason: "cancelled before the install")
             }
