@@ -10,14 +10,16 @@ import TUF
 ///   "kind": "patch", "compression": "zlib", "uncompressed_length": 41233,
 ///   "uncompressed_sha256": "…",
 ///   "base": {"user_version": 7, "sha256": "…"}, "result": {"user_version": 8, "sha256": "…"},
-///   "data_format": {"min": 1, "max": 3}, "channel": "beta", "rollout": 0.25, "critical": false}}
+///   "data_format": {"min": 1, "max": 3}, "channel": "beta", "rollout": "0.25", "critical": false}}
 /// ```
 ///
 /// A release is named by the SHA-256 of the database file `dbgen` built (its content hash): a
 /// whole-database target carries it as `result`, a patch carries the release it applies to as
 /// `base`. `data_format` (optional, `max` optional) is the range of app data formats the
 /// release suits; `channel` (optional) limits it to clients that follow that channel; `rollout`
-/// (0 < r ≤ 1, default 1) is the fraction of devices offered it; `critical` skips the rollout.
+/// (0 < r ≤ 1, default 1) is the fraction of devices offered it, written as a string holding the
+/// decimal (TUF's canonical JSON, which signatures are over, has no form for a fraction; an
+/// integer or a JSON number is read too); `critical` skips the rollout.
 public struct ReleaseFacts: Equatable, Sendable {
     /// Whether a target is a whole database or a patch.
     public enum Kind: String, Sendable {
@@ -166,7 +168,7 @@ extension ReleaseFacts {
             members.append(("data_format", .object(JSONObject(range))))
         }
         if let channel { members.append(("channel", .string(channel))) }
-        if rollout != 1 { members.append(("rollout", .number(Self.text(of: rollout)))) }
+        if rollout != 1 { members.append(("rollout", .string(Self.text(of: rollout)))) }
         if critical { members.append(("critical", .bool(true))) }
         return .object(JSONObject(members))
     }
@@ -232,12 +234,12 @@ private struct FactReader {
         return number
     }
 
-    /// A number in (0, 1].
+    /// A number in (0, 1]: a string holding a decimal (what canonical JSON can sign), or a number.
     func fraction(_ key: String) throws -> Double {
         let number: Double?
         switch try value(key) {
         case .integer(let integer): number = Double(integer)
-        case .number(let text): number = Double(text)
+        case .number(let text), .string(let text): number = Double(text)
         default: number = nil
         }
         guard let number, number > 0, number <= 1 else { throw fail(key, "expected a number above 0, at most 1") }

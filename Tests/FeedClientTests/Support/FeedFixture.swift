@@ -105,14 +105,16 @@ final class FeedFixture {
     }
 
     /// What must not change when an update is refused: the bundled file, the user database,
-    /// the database in effect and every file of DIR but the staging area (by SHA-256).
+    /// the database in effect and every file of DIR but the staging area and the rollout
+    /// bucket, which the first run draws whatever follows (by SHA-256).
     func state() throws -> [String: String] {
         var hashes: [String: String] = [:]
         for file in [bundled, userDatabase] { hashes[file.path] = try ContentHash.sha256(ofFileAt: file.path) }
         let inEffect = try self.inEffect()
         hashes["in effect"] = "\(inEffect.userVersion) \(inEffect.sha256)"
         let files = FileManager.default.enumerator(atPath: updates.path)?.compactMap { $0 as? String } ?? []
-        for file in files where !file.hasPrefix(".feed/staging") && !file.hasSuffix(".lock") {
+        for file in files
+        where !file.hasPrefix(".feed/staging") && !file.hasSuffix(".lock") && file != ".feed/rollout-bucket" {
             var isDirectory: ObjCBool = false
             let path = updates.appendingPathComponent(file).path
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue
@@ -175,6 +177,14 @@ extension FeedFixture {
         let inEffect = try DatabaseUpdater(bundledPath: bundled.path, updatesDirectory: updates.path)
             .databaseInEffect()
         return try Self.content(URL(fileURLWithPath: inEffect.path))
+    }
+
+    /// Sets the device's rollout bucket (as if drawn so).
+    func setBucket(_ value: Double) throws {
+        let file = updates.appendingPathComponent(".feed/rollout-bucket")
+        try FileManager.default.createDirectory(
+            at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("\(value)\n".utf8).write(to: file)
     }
 
     /// The names in the staging area.
