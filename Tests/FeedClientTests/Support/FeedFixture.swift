@@ -106,7 +106,8 @@ final class FeedFixture {
 
     /// What must not change when an update is refused: the bundled file, the user database,
     /// the database in effect and every file of DIR but the staging area and the rollout
-    /// bucket, which the first run draws whatever follows (by SHA-256).
+    /// bucket, which the first run draws whatever follows, and the staged metadata a killed run
+    /// leaves for the next to replace (by SHA-256).
     func state() throws -> [String: String] {
         var hashes: [String: String] = [:]
         for file in [bundled, userDatabase] { hashes[file.path] = try ContentHash.sha256(ofFileAt: file.path) }
@@ -114,7 +115,9 @@ final class FeedFixture {
         hashes["in effect"] = "\(inEffect.userVersion) \(inEffect.sha256)"
         let files = FileManager.default.enumerator(atPath: updates.path)?.compactMap { $0 as? String } ?? []
         for file in files
-        where !file.hasPrefix(".feed/staging") && !file.hasSuffix(".lock") && file != ".feed/rollout-bucket" {
+        where !file.hasPrefix(".feed/staging") && !file.hasPrefix(".feed/metadata.staged") && !file.hasSuffix(".lock")
+            && file != ".feed/rollout-bucket"
+        {
             var isDirectory: ObjCBool = false
             let path = updates.appendingPathComponent(file).path
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue
