@@ -122,7 +122,8 @@ public final class FeedUpdater: Sendable {
     }
 
     /// Refreshes a staged copy of the trusted metadata (TUF's workflow, on a thread of its own:
-    /// the fetcher protocol is synchronous) and returns the top-level targets.
+    /// the fetcher protocol is synchronous, and HTTPFetcher waits on a semaphore) and returns the
+    /// top-level targets.
     private func refreshMetadata() async throws -> [String: TargetFile] {
         let hasTrustedRoot = try directory.stageMetadata()
         let staged = directory.stagedMetadata
@@ -131,7 +132,9 @@ public final class FeedUpdater: Sendable {
         let (feedURL, limits) = (self.feedURL, self.limits)
         let targets = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Targets, Error>) in
-                DispatchQueue.global().async {
+                // A thread of its own, not a dispatch worker: the fetcher waits on a semaphore for
+                // URLSession's delegate callbacks, which run on dispatch workers themselves.
+                let thread = Thread {
                     continuation.resume(
                         with: Result {
                             let updater = try Updater(
@@ -144,6 +147,8 @@ public final class FeedUpdater: Sendable {
                             return targets
                         }.mapError { FeedUpdateError(fetching: $0) })
                 }
+                thread.name = "FeedUpdater.metadata"
+                thread.start()
             }
         } onCancel: {
             fetcher.cancel()

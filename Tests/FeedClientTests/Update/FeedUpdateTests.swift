@@ -135,4 +135,23 @@ final class FeedUpdateTests: XCTestCase {
         XCTAssertFalse(
             FileManager.default.fileExists(atPath: fixture.updates.appendingPathComponent("food.sqlite").path))
     }
+
+    func testAPlanOutdatedByALaterCheckIsNotCarriedOut() async throws {
+        let fixture = try FeedFixture(removedAfter: self)
+        try fixture.writer.publish(try fixture.release(2))
+        let updater = try fixture.updater()
+        let old = try await updater.check()
+        let v3 = try fixture.writer.publish(try fixture.release(3))
+        let new = try await updater.check()
+        XCTAssertEqual(new.release, v3)
+        do {
+            try await updater.update(old)
+            XCTFail("an outdated plan was carried out")
+        } catch let error as FeedUpdateError {
+            XCTAssertEqual(error.check, .outdatedPlan)
+        }
+        XCTAssertEqual(try fixture.inEffect().userVersion, 1)
+        try await updater.update(new)
+        XCTAssertEqual(try fixture.inEffect().userVersion, 3)
+    }
 }
