@@ -18,7 +18,7 @@ import Musl
 /// - `rollout-bucket`: a random number in [0, 1), created once and never sent;
 /// - `timestamp.etag`: `SHA256 ETAG`, the ETag of the stored timestamp (whose SHA-256 is
 ///   given, so an ETag is never sent for another timestamp than the one it came with);
-/// - `lock`: held while a check or an update runs, so two never overlap.
+/// - `update.lock`: held while a check or an update runs, so two never overlap.
 struct FeedDirectory: Sendable {
     let root: URL
 
@@ -32,7 +32,7 @@ struct FeedDirectory: Sendable {
     var bucketFile: URL { root.appendingPathComponent("rollout-bucket") }
     var etagFile: URL { root.appendingPathComponent("timestamp.etag") }
     var stagedETagFile: URL { stagedMetadata.appendingPathComponent("timestamp.etag") }
-    var lockFile: URL { root.appendingPathComponent("lock") }
+    var lockFile: URL { root.appendingPathComponent("update.lock") }
 
     /// The roles in the order they are committed: root first, the timestamp last (its ETag
     /// after it), so a crash between two renames leaves documents that each verify.

@@ -8,7 +8,7 @@ import FoundationNetworking
 
 /// Keeps an app's shipped database up to date from a signed feed (a TUF repository that
 /// `dbgen publish` writes): checks what is new, downloads the cheapest path to it, verifies
-/// every byte and installs it through ``DatabaseUpdater``.
+/// every byte and installs it through `DatabaseUpdater`.
 ///
 /// ```swift
 /// let updater = FeedUpdater(
@@ -31,13 +31,13 @@ import FoundationNetworking
 ///   patches from the content in effect or the whole file.
 /// - Downloads go to the updates directory's staging area, resumable across launches (Range
 ///   with If-Range), hashed as they arrive, never longer than the metadata says; each is
-///   inflated under its declared length and checked before ``DatabaseUpdater`` installs it
+///   inflated under its declared length and checked before `DatabaseUpdater` installs it
 ///   (atomically: the old database or the new, never a mix).
 /// - The metadata it has seen is recorded in the updates directory only after the install (or
 ///   after a check that installs nothing), so an older feed served again is refused as a
 ///   rollback, also after the app is reinstalled over its data.
 ///
-/// Everything it writes is under `updatesDirectory` (see ``DatabaseUpdater``, and `.feed/`).
+/// Everything it writes is under `updatesDirectory` (see `DatabaseUpdater`, and `.feed/`).
 /// The bundled database and the user database are never written.
 public final class FeedUpdater: Sendable {
     /// Where the feed is served (`root.json`, `timestamp.json`, `targets/` under it).
@@ -60,6 +60,7 @@ public final class FeedUpdater: Sendable {
     /// An updater for the feed at `feedURL`.
     ///
     /// - Parameters:
+    ///   - feedURL: Where the feed is served (the directory holding `root.json`).
     ///   - bundledRoot: The feed's `root.json` as the app bundles it.
     ///   - bundledDatabasePath: The database shipped in the app (only read).
     ///   - updatesDirectory: The app-owned directory updates go into (created when missing).
@@ -121,7 +122,8 @@ public final class FeedUpdater: Sendable {
     }
 
     /// Refreshes a staged copy of the trusted metadata (TUF's workflow, on a thread of its own:
-    /// the fetcher protocol is synchronous) and returns the top-level targets.
+    /// the fetcher protocol is synchronous, and HTTPFetcher waits on a semaphore) and returns the
+    /// top-level targets.
     private func refreshMetadata() async throws -> [String: TargetFile] {
         let hasTrustedRoot = try directory.stageMetadata()
         let staged = directory.stagedMetadata
@@ -130,7 +132,9 @@ public final class FeedUpdater: Sendable {
         let (feedURL, limits) = (self.feedURL, self.limits)
         let targets = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Targets, Error>) in
-                DispatchQueue.global().async {
+                // A thread of its own, not a dispatch worker: the fetcher waits on a semaphore for
+                // URLSession's delegate callbacks, which run on dispatch workers themselves.
+                let thread = Thread {
                     continuation.resume(
                         with: Result {
                             let updater = try Updater(
@@ -143,6 +147,8 @@ public final class FeedUpdater: Sendable {
                             return targets
                         }.mapError { FeedUpdateError(fetching: $0) })
                 }
+                thread.name = "FeedUpdater.metadata"
+                thread.start()
             }
         } onCancel: {
             fetcher.cancel()
@@ -257,13 +263,13 @@ public final class FeedUpdater: Sendable {
                 file = try await downloader.download(step.download, into: directory.staging) { bytes in
                     progress?(
                         .downloading(
-                            target: step.path, completedBytes: before + bytes.completedBytes,
+                            target: step.path, completedBytes: before &+ bytes.completedBytes,
                             totalBytes: plan.byteCount))
                 }
             } catch let error as DownloadError {
                 throw FeedUpdateError(target: step.path, downloading: error)
             }
-            done += step.length
+            done = done &+ step.length
             if Task.isCancelled {
                 throw FeedUpdateError(subject: step.path, check: .cancelled, reason: "cancelled before the install")
             }

@@ -45,7 +45,7 @@ struct TargetInstaller {
     /// Inflates `compressed` into `destination` under the facts' length, hashing as it writes.
     private func inflate(_ step: UpdateStep, from compressed: URL, to destination: URL) throws {
         let facts = step.facts
-        let descriptor = open(destination.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let descriptor = POSIXFile.open(destination.path, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600)
         guard descriptor >= 0 else { throw storageError(destination, errno) }
         defer { close(descriptor) }
         var hash = SHA256Stream()
@@ -99,15 +99,8 @@ struct TargetInstaller {
     }
 
     private static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, path: URL) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw FileSystemError(.write, path: path.path, code: errno)
-            }
-            offset += written
-        }
+        let code = POSIXFile.writeAll(descriptor, bytes)
+        if code != 0 { throw FileSystemError(.write, path: path.path, code: code) }
     }
 
     private func storageError(_ file: URL, _ code: Int32) -> FeedUpdateError {

@@ -17,8 +17,13 @@ public struct UpdatePlan: Equatable, Sendable {
     public var isNothingNew: Bool { steps.isEmpty }
     /// Whether the plan installs patches (false: the whole database, or nothing).
     public var usesPatches: Bool { steps.first?.facts.kind == .patch }
-    /// The compressed bytes to download, as the signed metadata says.
-    public var byteCount: Int64 { steps.reduce(0) { $0 + $1.length } }
+    /// The compressed bytes to download, as the signed metadata says (at most `Int64.max`).
+    public var byteCount: Int64 {
+        steps.reduce(0) { total, step in
+            let sum = total.addingReportingOverflow(step.length)
+            return sum.overflow ? .max : sum.partialValue
+        }
+    }
 
     init(userVersionInEffect: Int64, release: DatabaseVersionFact?, steps: [UpdateStep], metadataIdentity: String) {
         self.userVersionInEffect = userVersionInEffect
