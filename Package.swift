@@ -146,8 +146,9 @@ let package = Package(
         // download of a target. PrivacyInfo.xcprivacy: the required-reason APIs that FeedClient
         // and what it links call (FeedClientTests' PrivacyManifestTests keeps it true); the Apple
         // APIs it calls, with their OS versions, are in its DocC catalog (URLLoadingAvailabilityTests).
+        // LayeredDatabase: DatabaseUpdater installs what the feed's client verified (Update/).
         .target(
-            name: "FeedClient", dependencies: ["TUF", "FileSystemKit", "CZlib"],
+            name: "FeedClient", dependencies: ["TUF", "FileSystemKit", "CZlib", "LayeredDatabase"],
             resources: [.copy("PrivacyInfo.xcprivacy")]),
         // The release side of the feed (`dbgen keys`, `dbgen feed`, `dbgen publish`): keys, signed
         // metadata, whole databases and `dbgen diff` patches as deflated targets, each patch applied
@@ -276,7 +277,13 @@ let package = Package(
         // CSQLite: only to emulate Apple's SQLite build defaults on every connection
         // (SHIPYARD_APPLE_SQLITE_DEFAULTS=1), and to open a connection as GRDB does: Support/OtherSQLiteBuilds.swift.
         .testTarget(name: "LayeredDatabaseTests", dependencies: ["LayeredDatabase", "CSQLite", "ShipyardTestSupport"]),
-        .testTarget(name: "FeedClientTests", dependencies: ["FeedClient", "FileSystemKit", "ShipyardTestSupport"]),
+        // DBGenKit: the tests' own feed writer makes patches with `dbgen diff`'s code; dbgen: `dbgen fetch`
+        // killed with SIGKILL mid-download and mid-install.
+        .testTarget(
+            name: "FeedClientTests",
+            dependencies: [
+                "FeedClient", "FileSystemKit", "DBGenKit", "LayeredDatabase", "TUF", "dbgen", "ShipyardTestSupport",
+            ]),
         // python-tuf reads every feed the publisher writes; sqlite3 applies its patches.
         .testTarget(
             name: "FeedPublisherTests",

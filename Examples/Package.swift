@@ -5,7 +5,8 @@ import PackageDescription
 // - DBGenBuildToolPlugin builds Sources/FoodExample/*.dbgen.txt into SQLite resources at build time;
 // - VersionConstantsBuildToolPlugin generates BuildVersion.swift from the git revision;
 // - the LayeredDatabase library opens the user database with the shipped one attached;
-// - GRDBExample: the same through GRDB, with an update diffed, installed and picked up.
+// - GRDBExample: the same through GRDB, with an update diffed, installed and picked up;
+// - FeedExample: an update over the air from a signed feed (FeedClient), then the new data.
 let package = Package(
     name: "ShipyardExamples",
     // Shipyard's own minimums (its Package.swift; GRDB 7 declares the same), so the package
@@ -31,6 +32,16 @@ let package = Package(
                 .plugin(name: "DBGenBuildToolPlugin", package: "Shipyard"),
                 .plugin(name: "VersionConstantsBuildToolPlugin", package: "Shipyard"),
             ]
+        ),
+        // Over the air: the bundled release 1, a feed that Feed/publish.sh writes and nginx serves,
+        // checked and installed by FeedClient, then read through LayeredDatabase.
+        .executableTarget(
+            name: "FeedExample",
+            dependencies: [
+                .product(name: "FeedClient", package: "Shipyard"),
+                .product(name: "LayeredDatabase", package: "Shipyard"),
+            ],
+            plugins: [.plugin(name: "DBGenBuildToolPlugin", package: "Shipyard")]
         ),
         // The GRDB recipe: the shipped database attached in Configuration.prepareDatabase,
         // an update diffed, installed and picked up by new connections.

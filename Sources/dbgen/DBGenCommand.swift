@@ -7,12 +7,13 @@ import SQLiteCore
 @main
 struct DBGenCommand: ParsableCommand {
     static let configuration = DBGenSubcommands.rootConfiguration(
-        adding: [Keys.self, FeedCommand.self, Publish.self],
+        adding: [Keys.self, FeedCommand.self, Publish.self, Fetch.self],
         moreDiscussion: """
             Over the air: `keys generate` makes a signing key, `feed init` creates a signed \
             feed (a TUF repository), `publish` adds a release with patches from earlier \
             ones, `feed verify` checks a feed as a device would, and `feed rotate`, \
-            `feed timestamp` and `feed prune` maintain it.
+            `feed timestamp` and `feed prune` maintain it; `fetch` installs the newest release from \
+            a feed into an updates directory, as an app's FeedClient does.
             """)
 
     /// The process-wide SQLite settings come first, before any connection opens; then the

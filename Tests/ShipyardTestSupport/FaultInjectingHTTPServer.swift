@@ -179,6 +179,17 @@ public final class FaultInjectingHTTPServer: @unchecked Sendable {
                 send(Self.head(200, fields + ["Content-Type: application/octet-stream"]), connection)
                 && send(data, connection)
             close(connection)
+        case .endless(let count, let declaredLength):
+            let fields = declaredLength.map { ["Content-Length: \($0)"] } ?? []
+            var left = count
+            let piece = Data(count: 65_536)
+            var sending = send(Self.head(200, fields + ["Content-Type: application/octet-stream"]), connection)
+            while sending, left > 0, !isStopped {
+                let next = piece.prefix(Int(min(left, Int64(piece.count))))
+                sending = send(next, connection)
+                left -= Int64(next.count)
+            }
+            close(connection)
         case .redirect(let status, let path):
             let fields = ["Location: \(url(path).absoluteString)", "Content-Length: 0"]
             _ = send(Self.head(status, fields), connection)
@@ -192,6 +203,7 @@ public final class FaultInjectingHTTPServer: @unchecked Sendable {
         honoursIfRange: Bool
     ) -> (head: Data, body: Data) {
         var fields = ["ETag: \(etag)", "Accept-Ranges: bytes", "Content-Type: application/octet-stream"]
+        if request.headers["if-none-match"] == etag { return (Self.head(304, ["ETag: \(etag)"]), Data()) }
         let ifRangeHolds = !honoursIfRange || request.headers["if-range"].map { $0 == etag } ?? true
         guard let range = request.headers["range"], ifRangeHolds, range.hasPrefix("bytes=") else {
             return (Self.head(200, fields + ["Content-Length: \(data.count)"]), data)
@@ -209,7 +221,7 @@ public final class FaultInjectingHTTPServer: @unchecked Sendable {
     private static func head(_ status: Int, _ fields: [String]) -> Data {
         let reasons = [
             200: "OK", 206: "Partial Content", 301: "Moved Permanently", 302: "Found",
-            307: "Temporary Redirect", 404: "Not Found", 416: "Range Not Satisfiable",
+            304: "Not Modified", 307: "Temporary Redirect", 404: "Not Found", 416: "Range Not Satisfiable",
             500: "Internal Server Error", 503: "Service Unavailable",
         ]
         let lines = ["HTTP/1.1 \(status) \(reasons[status] ?? "Status")"] + fields + ["Connection: close", "", ""]

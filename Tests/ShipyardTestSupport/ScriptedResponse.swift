@@ -3,7 +3,7 @@ import Foundation
 /// What ``FaultInjectingHTTPServer`` answers to one request for a path: a faithful file server
 /// (Range, If-Range, ETag) or one of the faults nginx will not produce.
 public enum ScriptedResponse: Sendable {
-    /// Serves `body` as a static file with a strong `etag`: 200, 206 for `Range: bytes=N-` or
+    /// Serves `body` as a static file with a strong `etag`: 304 for `If-None-Match: ETAG`, 200, 206 for `Range: bytes=N-` or
     /// `bytes=N-M` (when `If-Range` is absent or equals `etag`, or always when
     /// `honoursIfRange` is false: a server that ignores If-Range), 416 past its end.
     case file(Data, etag: String, honoursIfRange: Bool = true)
@@ -20,6 +20,10 @@ public enum ScriptedResponse: Sendable {
     /// 200 with `body` and a `Content-Length` of `declaredLength` (a wrong one, on purpose), or
     /// none when nil: then the body ends when the connection closes.
     case body(Data, declaredLength: Int?)
+    /// 200 with `count` zero bytes streamed in 64 KiB pieces (never held in memory: a 10 GB
+    /// answer) and a `Content-Length` of `declaredLength`, or none when nil; stops when the
+    /// client goes away.
+    case endless(count: Int64, declaredLength: Int64?)
     /// A redirect (301, 302, 307...) to `path` on the same server.
     case redirect(Int, to: String)
 }

@@ -23,10 +23,30 @@ public final class HTTPFetcher: Fetcher, @unchecked Sendable {
     }
 
     public func fetch(_ url: URL, maximumLength: Int) throws -> Data {
-        let transfer = CappedTransfer(url: url, maximumLength: maximumLength)
+        switch try fetch(url, maximumLength: maximumLength, ifNoneMatch: nil) {
+        case .modified(let data, _): return data
+        case .notModified: throw HTTPFetchError.status(url: url.absoluteString, code: 304)
+        }
+    }
+
+    /// What a conditional request got: the server's copy is the one named (304), or a body
+    /// with the `ETag` it came with.
+    public enum ConditionalAnswer: Equatable, Sendable {
+        /// 304: the file is still the one whose ETag was sent.
+        case notModified
+        /// 200: the body (at most the cap) and its `ETag`, if the server sent one.
+        case modified(Data, etag: String?)
+    }
+
+    /// Fetches `url` with `If-None-Match: etag` when `etag` is given (a conditional GET: a
+    /// 304 answer costs no body), under the same cap and errors as ``fetch(_:maximumLength:)``.
+    public func fetch(_ url: URL, maximumLength: Int, ifNoneMatch etag: String?) throws -> ConditionalAnswer {
+        let transfer = CappedTransfer(url: url, maximumLength: maximumLength, acceptsNotModified: etag != nil)
         let session = URLSession(configuration: configuration, delegate: transfer, delegateQueue: nil)
         defer { session.invalidateAndCancel() }
-        session.dataTask(with: URLRequest(url: url)).resume()
+        var request = URLRequest(url: url)
+        if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+        session.dataTask(with: request).resume()
         transfer.done.wait()
         return try transfer.result!.get()
     }
@@ -37,18 +57,22 @@ public final class HTTPFetcher: Fetcher, @unchecked Sendable {
 private final class CappedTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     let url: URL
     let maximumLength: Int
+    /// Whether a 304 is an answer (a conditional request) rather than a failure.
+    let acceptsNotModified: Bool
     let done = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var body = Data()
-    private(set) var result: Result<Data, Error>?
+    private var etag: String?
+    private(set) var result: Result<HTTPFetcher.ConditionalAnswer, Error>?
 
-    init(url: URL, maximumLength: Int) {
+    init(url: URL, maximumLength: Int, acceptsNotModified: Bool) {
         self.url = url
         self.maximumLength = maximumLength
+        self.acceptsNotModified = acceptsNotModified
     }
 
     /// Records the first result and wakes the caller; later ones are ignored.
-    private func finish(_ outcome: Result<Data, Error>) {
+    private func finish(_ outcome: Result<HTTPFetcher.ConditionalAnswer, Error>) {
         lock.lock()
         let first = result == nil
         if first { result = outcome }
@@ -61,6 +85,11 @@ private final class CappedTransfer: NSObject, URLSessionDataDelegate, @unchecked
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
         let name = url.absoluteString
+        if let http = response as? HTTPURLResponse, http.statusCode == 304, acceptsNotModified {
+            finish(.success(.notModified))
+            completionHandler(.cancel)
+            return
+        }
         if let http = response as? HTTPURLResponse, http.statusCode != 200 {
             finish(
                 .failure(
@@ -74,6 +103,7 @@ private final class CappedTransfer: NSObject, URLSessionDataDelegate, @unchecked
             completionHandler(.cancel)
             return
         }
+        lock.withLock { etag = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "ETag") }
         completionHandler(.allow)
     }
 
@@ -92,10 +122,8 @@ private final class CappedTransfer: NSObject, URLSessionDataDelegate, @unchecked
         if let error {
             finish(.failure(HTTPFetchError.transport(url: url.absoluteString, reason: error.localizedDescription)))
         } else {
-            lock.lock()
-            let body = body
-            lock.unlock()
-            finish(.success(body))
+            let (body, etag) = lock.withLock { (self.body, self.etag) }
+            finish(.success(.modified(body, etag: etag)))
         }
     }
 }

@@ -72,6 +72,15 @@ public struct DatabaseUpdater {
         }
     }
 
+    /// The SHA-256s that name the content of the database in effect: that of its file and, for
+    /// an installed update a patch produced, the release it stands for (the patch header's
+    /// target). A feed client looks for a patch whose base is one of them.
+    ///
+    /// - Throws: As ``databaseInEffect()``, or ``LayeredDatabaseError/fileSystem(path:operation:errno:)``.
+    public func contentIdentitiesInEffect() throws -> Set<String> {
+        try directory.contentHashes(of: try databaseInEffect())
+    }
+
     /// Installs the whole database at `path`.
     @discardableResult
     public func installDatabase(at path: String, sha256: String? = nil) throws -> Outcome {

@@ -1,0 +1,155 @@
+import Foundation
+import LayeredDatabase
+import TUF
+
+/// Why a check or an update failed: what failed (a metadata document such as `timestamp.json`,
+/// a target path such as `patches/BASE-RESULT.sql.zlib`, or a file of the updates directory)
+/// and which check refused it.
+///
+/// `description` reads `WHAT: error: WHY`, as `dbgen fetch` prints it. After any of these,
+/// nothing new is installed and no refused document or blob is kept (a download cut by the
+/// network or by cancellation may wait in the staging area for the next run to resume).
+public struct FeedUpdateError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The check that failed.
+    public enum Check: String, Equatable, Sendable {
+        /// Too few valid signatures from the role's keys (an unknown key, a bad signature,
+        /// below the threshold).
+        case signature
+        /// The document's `expires` has passed (a freeze).
+        case expired
+        /// A version lower than one the client has already seen (a rollback).
+        case rollback
+        /// A version other than the one the referring document names (documents of two
+        /// publications mixed).
+        case versionMismatch
+        /// The bytes' length or SHA-256 is not what the signed metadata says.
+        case lengthOrHash
+        /// More bytes than the cap or the metadata's length (endless data, a decompression bomb).
+        case tooLarge
+        /// Not a document of the expected form.
+        case malformed
+        /// The server has no such file.
+        case notFound
+        /// The server answered with an unexpected HTTP status.
+        case httpStatus
+        /// The network failed (a connection refused, reset, or stalled).
+        case network
+        /// A target's `custom.shipyard` facts are missing, inconsistent or unreadable.
+        case facts
+        /// A target does not inflate to what its facts say.
+        case decompression
+        /// `DatabaseUpdater` refused the file (a patch for another base, a refused statement,
+        /// an integrity check).
+        case install
+        /// Reading or writing the updates directory failed (a full disk).
+        case storage
+        /// The task was cancelled.
+        case cancelled
+        /// The plan given to ``FeedUpdater/update(_:progress:)`` is no longer the latest check's.
+        case outdatedPlan
+    }
+
+    /// What failed: a document, a target path, or a file.
+    public let subject: String
+    /// The check that failed.
+    public let check: Check
+    /// Why, in words (the subject not repeated).
+    public let reason: String
+
+    /// An error.
+    public init(subject: String, check: Check, reason: String) {
+        self.subject = subject
+        self.check = check
+        self.reason = reason
+    }
+
+    /// `WHAT: error: WHY`.
+    public var description: String { "\(subject): error: \(reason)" }
+}
+
+extension FeedUpdateError {
+    /// The error a TUF refusal becomes: its document and check.
+    init(_ error: TUFError) {
+        let text = error.description
+        func detail(after subject: String) -> String {
+            text.hasPrefix(subject + ": ") ? String(text.dropFirst(subject.count + 2)) : text
+        }
+        switch error {
+        case .malformed(let document, _), .wrongType(let document, _, _):
+            self.init(subject: document, check: .malformed, reason: detail(after: document))
+        case .tooLarge(let document, _):
+            self.init(subject: document, check: .tooLarge, reason: detail(after: document))
+        case .belowThreshold(let document, _, _, _, _):
+            self.init(subject: document, check: .signature, reason: detail(after: document))
+        case .rollback(let document, _, _):
+            self.init(subject: document, check: .rollback, reason: detail(after: document))
+        case .sameVersion(let document, _), .versionMismatch(let document, _, _):
+            self.init(subject: document, check: .versionMismatch, reason: detail(after: document))
+        case .expired(let document, _):
+            self.init(subject: document, check: .expired, reason: detail(after: document))
+        case .lengthOrHashMismatch(let document, _):
+            self.init(subject: document, check: .lengthOrHash, reason: detail(after: document))
+        case .missingMeta(let document, _):
+            self.init(subject: document, check: .malformed, reason: detail(after: document))
+        case .targetNotFound(let path):
+            self.init(subject: path, check: .notFound, reason: detail(after: path))
+        case .outOfOrder:
+            self.init(subject: "client", check: .malformed, reason: detail(after: "client"))
+        case .download(let url, _):
+            let document = Self.documentName(url)
+            self.init(subject: document, check: .network, reason: detail(after: url))
+        case .storage(let path, _):
+            self.init(subject: path, check: .storage, reason: detail(after: path))
+        }
+    }
+
+    /// The error a metadata fetch failure becomes, naming the document fetched.
+    init(fetching error: Error) {
+        switch error {
+        case let error as TUFError: self.init(error)
+        case FetchError.notFound(let url):
+            self.init(subject: Self.documentName(url), check: .notFound, reason: "\(url): not found")
+        case FetchError.tooLarge(let url, let limit):
+            self.init(
+                subject: Self.documentName(url), check: .tooLarge,
+                reason: "\(url): more than \(limit) bytes: refused before parsing")
+        case HTTPFetchError.status(let url, let code):
+            self.init(subject: Self.documentName(url), check: .httpStatus, reason: "\(url): HTTP status \(code)")
+        case HTTPFetchError.transport(let url, let reason):
+            self.init(subject: Self.documentName(url), check: .network, reason: "\(url): \(reason)")
+        case let error as FeedUpdateError: self = error
+        default: self.init(subject: "feed", check: .network, reason: "\(error)")
+        }
+    }
+
+    /// The error a download failure of `target` becomes.
+    init(target: String, downloading error: DownloadError) {
+        let check: Check
+        switch error {
+        case .hashMismatch, .truncated: check = .lengthOrHash
+        case .tooManyBytes: check = .tooLarge
+        case .httpStatus(_, let status, _): check = status == 404 ? .notFound : .httpStatus
+        case .staging: check = .storage
+        case .cancelled: check = .cancelled
+        case .rangeNotSatisfiable, .unexpectedContentRange, .fileChanged, .stalled, .transport: check = .network
+        }
+        self.init(subject: target, check: check, reason: error.description)
+    }
+
+    /// The error an install refusal of `target` becomes.
+    init(target: String, installing error: Error) {
+        if let error = error as? LayeredDatabaseError {
+            let place = error.path.map {
+                ($0 as NSString).lastPathComponent + (error.line.map { ":\($0)" } ?? "") + ": "
+            }
+            self.init(subject: target, check: .install, reason: (place ?? "") + error.message)
+        } else {
+            self.init(subject: target, check: .install, reason: "\(error)")
+        }
+    }
+
+    /// The document a metadata URL names (`timestamp.json`, `3.snapshot.json`).
+    static func documentName(_ url: String) -> String {
+        url.split(separator: "/").last.map(String.init) ?? url
+    }
+}

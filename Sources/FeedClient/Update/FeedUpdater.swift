@@ -1,0 +1,298 @@
+import FileSystemKit
+import Foundation
+import LayeredDatabase
+import TUF
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Keeps an app's shipped database up to date from a signed feed (a TUF repository that
+/// `dbgen publish` writes): checks what is new, downloads the cheapest path to it, verifies
+/// every byte and installs it through `DatabaseUpdater`.
+///
+/// ```swift
+/// let updater = FeedUpdater(
+///     feedURL: URL(string: "https://cdn.example.com/food-feed/")!,
+///     bundledRoot: try Data(contentsOf: Bundle.main.url(forResource: "root", withExtension: "json")!),
+///     bundledDatabasePath: Bundle.main.path(forResource: "food", ofType: "sqlite")!,
+///     updatesDirectory: appSupport + "/food-updates", dataFormat: 3)
+/// for try await event in updater.events() { show(event) }   // or: try await updater.update()
+/// ```
+///
+/// What it guarantees:
+/// - Every document is verified as TUF's client workflow says (root chain, signatures and
+///   thresholds, expiry, versions that only go up, lengths and hashes) under a size cap before
+///   anything else is read; the timestamp is fetched with a conditional GET, so a check that
+///   finds nothing new costs two requests (the next root's 404 and the timestamp's 304).
+/// - A release is offered when its channel (if any) is one the app follows, its data-format
+///   range (if any) holds the app's, and its rollout fraction is above the device's bucket (a
+///   random number kept in the updates directory, never sent) or it is critical. The newest
+///   offered release newer than the database in effect is installed, by the cheapest chain of
+///   patches from the content in effect or the whole file.
+/// - Downloads go to the updates directory's staging area, resumable across launches (Range
+///   with If-Range), hashed as they arrive, never longer than the metadata says; each is
+///   inflated under its declared length and checked before `DatabaseUpdater` installs it
+///   (atomically: the old database or the new, never a mix).
+/// - The metadata it has seen is recorded in the updates directory only after the install (or
+///   after a check that installs nothing), so an older feed served again is refused as a
+///   rollback, also after the app is reinstalled over its data.
+///
+/// Everything it writes is under `updatesDirectory` (see `DatabaseUpdater`, and `.feed/`).
+/// The bundled database and the user database are never written.
+public final class FeedUpdater: Sendable {
+    /// Where the feed is served (`root.json`, `timestamp.json`, `targets/` under it).
+    public let feedURL: URL
+    /// The root document the app bundles: trusted on the first run.
+    public let bundledRoot: Data
+    /// The app's data format: a release whose `data_format` range leaves it out is never installed.
+    public let dataFormat: Int64
+    /// The channels the app follows (a release with no channel is for every app).
+    public let channels: Set<String>
+    /// The database shipped in the app (only read).
+    public let bundledDatabasePath: String
+    /// The app-owned directory updates go into.
+    public let updatesDirectory: String
+    private let directory: FeedDirectory
+    private let metadataFetcher: HTTPFetcher
+    private let downloader: ResumableDownloader
+    private let limits: UpdaterConfiguration
+
+    /// An updater for the feed at `feedURL`.
+    ///
+    /// - Parameters:
+    ///   - feedURL: Where the feed is served (the directory holding `root.json`).
+    ///   - bundledRoot: The feed's `root.json` as the app bundles it.
+    ///   - bundledDatabasePath: The database shipped in the app (only read).
+    ///   - updatesDirectory: The app-owned directory updates go into (created when missing).
+    ///   - dataFormat: The data format this build of the app reads.
+    ///   - channels: The channels the app follows (none: only releases for everyone).
+    ///   - session: The app's own session, whose configuration every request uses (a
+    ///     background or discretionary configuration, `allowsExpensiveNetworkAccess = false`...);
+    ///     nil: an ephemeral one.
+    ///   - stallTimeout: How long a download may go without a byte.
+    public init(
+        feedURL: URL, bundledRoot: Data, bundledDatabasePath: String, updatesDirectory: String, dataFormat: Int64,
+        channels: Set<String> = [], session: URLSession? = nil, stallTimeout: TimeInterval = 60
+    ) {
+        self.feedURL = feedURL
+        self.bundledRoot = bundledRoot
+        self.dataFormat = dataFormat
+        self.channels = channels
+        self.bundledDatabasePath = bundledDatabasePath
+        self.updatesDirectory = updatesDirectory
+        directory = FeedDirectory(updatesDirectory: updatesDirectory)
+        let configuration = (session?.configuration ?? .ephemeral).copy() as! URLSessionConfiguration // swiftlint:disable:this force_cast
+        configuration.timeoutIntervalForRequest = min(configuration.timeoutIntervalForRequest, stallTimeout)
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        metadataFetcher = HTTPFetcher(configuration: configuration)
+        downloader = ResumableDownloader(configuration: configuration, stallTimeout: stallTimeout)
+        limits = UpdaterConfiguration()
+    }
+
+    /// The installer of the database the app ships, into ``updatesDirectory``.
+    public var databaseUpdater: DatabaseUpdater {
+        DatabaseUpdater(bundledPath: bundledDatabasePath, updatesDirectory: updatesDirectory)
+    }
+
+    // MARK: Check
+
+    /// Fetches and verifies the feed's metadata and plans the update: nothing new, or the
+    /// release to install and the cheapest path to it. Installs nothing; records the metadata
+    /// only when nothing is to be installed.
+    ///
+    /// - Throws: ``FeedUpdateError`` naming the document and the check that failed.
+    public func check() async throws -> UpdatePlan {
+        try directory.prepare()
+        let lock = try await directory.lock()
+        defer { lock.release() }
+        return try await checkHoldingLock()
+    }
+
+    private func checkHoldingLock() async throws -> UpdatePlan {
+        do {
+            let targets = try await refreshMetadata()
+            let plan = try plan(from: targets)
+            if plan.isNothingNew { try directory.commitMetadata() }
+            return plan
+        } catch {
+            directory.discardStagedMetadata()
+            throw error
+        }
+    }
+
+    /// Refreshes a staged copy of the trusted metadata (TUF's workflow, on a thread of its own:
+    /// the fetcher protocol is synchronous, and HTTPFetcher waits on a semaphore) and returns the
+    /// top-level targets.
+    private func refreshMetadata() async throws -> [String: TargetFile] {
+        let hasTrustedRoot = try directory.stageMetadata()
+        let staged = directory.stagedMetadata
+        let bootstrap = hasTrustedRoot && !bundledRootIsNewer() ? nil : bundledRoot
+        let fetcher = ConditionalTimestampFetcher(http: metadataFetcher, stored: directory.storedTimestamp())
+        let (feedURL, limits) = (self.feedURL, self.limits)
+        let targets = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Targets, Error>) in
+                // A thread of its own, not a dispatch worker: the fetcher waits on a semaphore for
+                // URLSession's delegate callbacks, which run on dispatch workers themselves.
+                let thread = Thread {
+                    continuation.resume(
+                        with: Result {
+                            let updater = try Updater(
+                                metadataDirectory: staged, metadataBaseURL: feedURL, fetcher: fetcher,
+                                bootstrapRoot: bootstrap, configuration: limits)
+                            try updater.refresh()
+                            guard let targets = updater.trusted.targets[Targets.type] else {
+                                throw TUFError.missingMeta(document: "targets.json", reason: "not trusted")
+                            }
+                            return targets
+                        }.mapError { FeedUpdateError(fetching: $0) })
+                }
+                thread.name = "FeedUpdater.metadata"
+                thread.start()
+            }
+        } onCancel: {
+            fetcher.cancel()
+        }
+        if let timestamp = fetcher.timestamp { try directory.stageETag(timestamp.etag, of: timestamp.data) }
+        return targets.targets
+    }
+
+    /// Whether the app bundles a newer root than the one kept (an app update after a rotation).
+    private func bundledRootIsNewer() -> Bool {
+        let stored = FileManager.default.contents(atPath: directory.metadata.appendingPathComponent("root.json").path)
+        func version(_ data: Data?) -> Int64 {
+            data.flatMap { try? Metadata(data: $0, document: "root.json", maximumBytes: limits.rootMaximumLength) }?
+                .header.version ?? 0
+        }
+        return version(bundledRoot) > version(stored)
+    }
+
+    private func plan(from targets: [String: TargetFile]) throws -> UpdatePlan {
+        let choice = try ReleaseChoice(targets: targets)
+        let policy = ClientPolicy(channels: channels, dataFormat: dataFormat, bucket: try directory.rolloutBucket())
+        let inEffect = try inEffect { try databaseUpdater.databaseInEffect() }
+        let identity = directory.stagedTimestampIdentity() ?? ""
+        let nothingNew = UpdatePlan(
+            userVersionInEffect: inEffect.userVersion, release: nil, steps: [], metadataIdentity: identity)
+        guard let release = choice.newestOffered(to: policy), release.facts.result.userVersion > inEffect.userVersion
+        else { return nothingNew }
+        let identities = try self.inEffect { try databaseUpdater.contentIdentitiesInEffect() }
+        if identities.contains(release.facts.result.sha256) { return nothingNew }
+        let steps = choice.cheapestPath(from: identities, to: release, policy: policy).map(step(for:))
+        return UpdatePlan(
+            userVersionInEffect: inEffect.userVersion, release: release.facts.result, steps: steps,
+            metadataIdentity: identity)
+    }
+
+    private func inEffect<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            throw FeedUpdateError(target: databaseUpdater.bundledPath, installing: error)
+        }
+    }
+
+    /// The step of a target: its URL under the consistent-snapshot name `DIR/SHA256.NAME`.
+    private func step(for candidate: ReleaseChoice.Candidate) -> UpdateStep {
+        let sha256 = candidate.target.hashes.first { $0.algorithm == "sha256" }!.hex.lowercased()
+        let path = candidate.target.path
+        let slash = path.lastIndex(of: "/")
+        let name = slash.map { path[...$0] + "\(sha256)." + path[path.index(after: $0)...] } ?? "\(sha256).\(path)"
+        let encoded = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? name
+        let base = feedURL.absoluteString.hasSuffix("/") ? feedURL.absoluteString : feedURL.absoluteString + "/"
+        return UpdateStep(
+            path: path, url: URL(string: base + "targets/" + encoded)!, length: candidate.target.length,
+            sha256: sha256, facts: candidate.facts)
+    }
+
+    // MARK: Update
+
+    /// Checks (unless given the `plan` of a check just made) and installs what is new: each
+    /// step downloaded (resuming what an earlier run staged), verified and installed in order;
+    /// then the metadata is recorded. Returns the plan carried out.
+    ///
+    /// Cancelling the task stops the download before anything more is installed; what was
+    /// downloaded stays staged for the next run to resume.
+    ///
+    /// - Throws: ``FeedUpdateError`` naming the document or target and the check that failed.
+    @discardableResult
+    public func update(_ plan: UpdatePlan? = nil, progress: (@Sendable (UpdateEvent) -> Void)? = nil)
+        async throws -> UpdatePlan
+    {
+        try directory.prepare()
+        let lock = try await directory.lock()
+        defer { lock.release() }
+        let plan = try await currentPlan(plan, progress: progress)
+        guard !plan.isNothingNew else {
+            progress?(.nothingNew(userVersion: plan.userVersionInEffect))
+            return plan
+        }
+        progress?(.planned(plan))
+        do {
+            try await carryOut(plan, progress: progress)
+        } catch {
+            directory.discardStagedMetadata()
+            throw error
+        }
+        try directory.commitMetadata()
+        return plan
+    }
+
+    private func currentPlan(_ plan: UpdatePlan?, progress: (@Sendable (UpdateEvent) -> Void)?) async throws
+        -> UpdatePlan
+    {
+        guard let plan else {
+            progress?(.checking)
+            return try await checkHoldingLock()
+        }
+        guard plan.isNothingNew || directory.stagedTimestampIdentity() == plan.metadataIdentity else {
+            throw FeedUpdateError(
+                subject: "timestamp.json", check: .outdatedPlan,
+                reason: "the plan is not the latest check's: check again")
+        }
+        return plan
+    }
+
+    private func carryOut(_ plan: UpdatePlan, progress: (@Sendable (UpdateEvent) -> Void)?) async throws {
+        let installer = TargetInstaller(databaseUpdater: databaseUpdater, stagingDirectory: directory.staging)
+        var done: Int64 = 0
+        for step in plan.steps {
+            let before = done
+            let file: URL
+            do {
+                file = try await downloader.download(step.download, into: directory.staging) { bytes in
+                    progress?(
+                        .downloading(
+                            target: step.path, completedBytes: before &+ bytes.completedBytes,
+                            totalBytes: plan.byteCount))
+                }
+            } catch let error as DownloadError {
+                throw FeedUpdateError(target: step.path, downloading: error)
+            }
+            done = done &+ step.length
+            if Task.isCancelled {
+                throw FeedUpdateError(subject: step.path, check: .cancelled, reason: "cancelled before the install")
+            }
+            progress?(.installing(target: step.path))
+            let userVersion = try installer.install(step, from: file)
+            progress?(.installed(target: step.path, userVersion: userVersion))
+        }
+    }
+
+    /// The update as an `AsyncSequence` of its events: ``update(_:progress:)`` run in a task
+    /// that ends the stream (with its error, if any), and is cancelled when the consumer stops
+    /// iterating.
+    public func events() -> AsyncThrowingStream<UpdateEvent, Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    try await update { continuation.yield($0) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}

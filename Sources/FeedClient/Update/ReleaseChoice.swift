@@ -1,0 +1,112 @@
+import Foundation
+import TUF
+
+/// What a client follows and can read: the channels, the app's data format and its rollout
+/// bucket. A release is offered when it suits the client (its channel, if any, is followed;
+/// its data-format range, if any, holds the app's) and its rollout reaches the bucket (or it
+/// is critical).
+struct ClientPolicy: Sendable {
+    var channels: Set<String>
+    var dataFormat: Int64
+    var bucket: Double
+
+    /// Whether the app may hold the data: channel and data format (what every release a
+    /// patch chain passes through must satisfy too, as it is in effect for a moment).
+    func suits(_ facts: ReleaseFacts) -> Bool {
+        (facts.channel.map { channels.contains($0) } ?? true) && (facts.dataFormat?.contains(dataFormat) ?? true)
+    }
+
+    /// Whether the release is offered to this client.
+    func offers(_ facts: ReleaseFacts) -> Bool {
+        suits(facts) && (facts.critical || bucket < facts.rollout)
+    }
+}
+
+/// The Shipyard targets of a verified targets document, and the choice of release and path.
+struct ReleaseChoice {
+    /// A target and its facts.
+    struct Candidate {
+        let target: TargetFile
+        let facts: ReleaseFacts
+    }
+
+    let candidates: [Candidate]
+
+    /// Reads the facts of every target (targets without `custom.shipyard` are not Shipyard's
+    /// and are ignored).
+    ///
+    /// - Throws: ``FeedUpdateError`` (`facts`) naming the first target whose facts are
+    ///   unreadable or contradict themselves.
+    init(targets: [String: TargetFile]) throws {
+        var candidates: [Candidate] = []
+        for path in targets.keys.sorted() {
+            let target = targets[path]!
+            let facts: ReleaseFacts?
+            do {
+                facts = try ReleaseFacts(of: target)
+            } catch let error as ReleaseFactsError {
+                throw FeedUpdateError(subject: path, check: .facts, reason: "custom.shipyard: \(error.reason)")
+            }
+            guard let facts else { continue }
+            guard target.hashes.contains(where: { $0.algorithm == "sha256" }) else {
+                throw FeedUpdateError(subject: path, check: .facts, reason: "no sha256 in its hashes")
+            }
+            if facts.kind == .database, facts.uncompressedSHA256 != facts.result.sha256 {
+                throw FeedUpdateError(
+                    subject: path, check: .facts,
+                    reason: "a whole database whose uncompressed_sha256 is not its result's sha256")
+            }
+            if let base = facts.base, base.userVersion >= facts.result.userVersion {
+                throw FeedUpdateError(
+                    subject: path, check: .facts,
+                    reason: "a patch from user_version \(base.userVersion) to \(facts.result.userVersion)")
+            }
+            candidates.append(Candidate(target: target, facts: facts))
+        }
+        self.candidates = candidates
+    }
+
+    /// The newest release offered to the client (highest `user_version`; the smallest file
+    /// wins a tie, so the choice is the same on every run).
+    func newestOffered(to policy: ClientPolicy) -> Candidate? {
+        candidates.filter { $0.facts.kind == .database && policy.offers($0.facts) }
+            .max { ($0.facts.result.userVersion, -$0.target.length) < ($1.facts.result.userVersion, -$1.target.length) }
+    }
+
+    /// The cheapest way (by compressed bytes) from content named by `identities` to `release`:
+    /// a chain of patches whose every release suits the client, when it costs less than the
+    /// whole file; else the whole file.
+    func cheapestPath(from identities: Set<String>, to release: Candidate, policy: ClientPolicy) -> [Candidate] {
+        let patches = candidates.filter {
+            $0.facts.kind == .patch && policy.suits($0.facts)
+                && $0.facts.result.userVersion <= release.facts.result.userVersion
+        }
+        // Dijkstra over content hashes: few nodes (releases), so a linear scan for the minimum.
+        var cost: [String: Int64] = [:]
+        var via: [String: Candidate] = [:]
+        for identity in identities { cost[identity] = 0 }
+        var done: Set<String> = []
+        while let (node, distance) = cost.filter({ !done.contains($0.key) }).min(by: { $0.value < $1.value }) {
+            done.insert(node)
+            if node == release.facts.result.sha256 { break }
+            for patch in patches where patch.facts.base?.sha256 == node {
+                let next = patch.facts.result.sha256
+                let total = distance.addingReportingOverflow(patch.target.length)
+                guard !total.overflow, !done.contains(next), total.partialValue < cost[next] ?? .max else { continue }
+                cost[next] = total.partialValue
+                via[next] = patch
+            }
+        }
+        let target = release.facts.result.sha256
+        guard let chainCost = cost[target], chainCost < release.target.length, via[target] != nil else {
+            return [release]
+        }
+        var chain: [Candidate] = []
+        var node = target
+        while !identities.contains(node), let patch = via[node] {
+            chain.append(patch)
+            node = patch.facts.base!.sha256
+        }
+        return chain.reversed()
+    }
+}

@@ -1,0 +1,109 @@
+import FileSystemKit
+import Foundation
+import LayeredDatabase
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Installs one verified download: inflates it beside itself under its facts'
+/// `uncompressed_length` (never more bytes on disk than that), checks the inflated length and
+/// SHA-256, checks a patch's header against its facts, and hands the file to
+/// `DatabaseUpdater`, which installs it atomically or leaves the database in effect as it was.
+/// The inflated file is always removed; the download too once installed or refused.
+struct TargetInstaller {
+    let databaseUpdater: DatabaseUpdater
+    let stagingDirectory: URL
+
+    /// Installs `step` from its staged download `compressed`; returns the `user_version` then
+    /// in effect.
+    func install(_ step: UpdateStep, from compressed: URL) throws -> Int64 {
+        defer { unlink(compressed.path) }
+        let inflated = stagingDirectory.appendingPathComponent(step.facts.uncompressedSHA256 + ".inflated")
+        defer { unlink(inflated.path) }
+        try inflate(step, from: compressed, to: inflated)
+        let facts = step.facts
+        let outcome: DatabaseUpdater.Outcome
+        do {
+            if facts.kind == .patch {
+                try checkHeader(of: inflated, against: step)
+                outcome = try databaseUpdater.installPatch(at: inflated.path, sha256: facts.uncompressedSHA256)
+            } else {
+                outcome = try databaseUpdater.installDatabase(at: inflated.path, sha256: facts.result.sha256)
+            }
+        } catch let error as FeedUpdateError {
+            throw error
+        } catch {
+            throw FeedUpdateError(target: step.path, installing: error)
+        }
+        return outcome.userVersion
+    }
+
+    /// Inflates `compressed` into `destination` under the facts' length, hashing as it writes.
+    private func inflate(_ step: UpdateStep, from compressed: URL, to destination: URL) throws {
+        let facts = step.facts
+        let descriptor = POSIXFile.open(destination.path, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600)
+        guard descriptor >= 0 else { throw storageError(destination, errno) }
+        defer { close(descriptor) }
+        var hash = SHA256Stream()
+        do {
+            let inflater = try ZlibStream.Inflater(limit: facts.uncompressedLength)
+            try ContentHash.forEachChunk(ofFileAt: compressed.path) { chunk in
+                try inflater.append(chunk) { output in
+                    hash.update(output)
+                    try Self.write(output, to: descriptor, path: destination)
+                }
+            }
+            try inflater.finish()
+            guard inflater.produced == facts.uncompressedLength else {
+                throw FeedUpdateError(
+                    subject: step.path, check: .decompression,
+                    reason: "inflates to \(inflater.produced) bytes, its facts say \(facts.uncompressedLength)")
+            }
+        } catch let failure as ZlibStream.Failure {
+            throw FeedUpdateError(subject: step.path, check: .decompression, reason: failure.description)
+        } catch let error as FileSystemError {
+            throw FeedUpdateError(subject: error.path, check: .storage, reason: "\(error)")
+        }
+        let digest = hash.hexDigest()
+        guard digest == facts.uncompressedSHA256 else {
+            throw FeedUpdateError(
+                subject: step.path, check: .decompression,
+                reason: "inflated SHA-256 \(digest), its facts say \(facts.uncompressedSHA256)")
+        }
+    }
+
+    /// A patch must carry the header `dbgen diff` writes, naming the facts' base and result.
+    private func checkHeader(of patch: URL, against step: UpdateStep) throws {
+        let header: PatchHeader?
+        do {
+            header = try PatchHeader.read(fromPatchAt: patch.path)
+        } catch {
+            throw FeedUpdateError(target: step.path, installing: error)
+        }
+        guard let header, let base = step.facts.base else {
+            throw FeedUpdateError(subject: step.path, check: .facts, reason: "a patch without a dbgen diff header")
+        }
+        let result = step.facts.result
+        guard header.base.userVersion == base.userVersion, header.base.sha256 == base.sha256,
+            header.target.userVersion == result.userVersion, header.target.sha256 == result.sha256
+        else {
+            throw FeedUpdateError(
+                subject: step.path, check: .facts,
+                reason: "its header names user_version \(header.base.userVersion) to \(header.target.userVersion), "
+                    + "its facts \(base.userVersion) to \(result.userVersion) (or other SHA-256s)")
+        }
+    }
+
+    private static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, path: URL) throws {
+        let code = POSIXFile.writeAll(descriptor, bytes)
+        if code != 0 { throw FileSystemError(.write, path: path.path, code: code) }
+    }
+
+    private func storageError(_ file: URL, _ code: Int32) -> FeedUpdateError {
+        FeedUpdateError(subject: file.path, check: .storage, reason: String(cString: strerror(code)))
+    }
+}

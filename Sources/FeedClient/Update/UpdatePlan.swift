@@ -1,0 +1,70 @@
+import Foundation
+
+/// What a check found: nothing new, or the release to install and the cheapest way from the
+/// database in effect to it (a chain of patches or the whole file), with its byte count.
+public struct UpdatePlan: Equatable, Sendable {
+    /// The `user_version` of the database in effect when the check ran.
+    public let userVersionInEffect: Int64
+    /// The release to install, or nil when nothing is new.
+    public let release: DatabaseVersionFact?
+    /// The files to download and install, in order: patches, each applying to the previous
+    /// one's result, or one whole database. Empty when nothing is new.
+    public let steps: [UpdateStep]
+    /// The identity of the metadata this plan was made from (the verified timestamp's SHA-256).
+    let metadataIdentity: String
+
+    /// Whether there is nothing to install.
+    public var isNothingNew: Bool { steps.isEmpty }
+    /// Whether the plan installs patches (false: the whole database, or nothing).
+    public var usesPatches: Bool { steps.first?.facts.kind == .patch }
+    /// The compressed bytes to download, as the signed metadata says (at most `Int64.max`).
+    public var byteCount: Int64 {
+        steps.reduce(0) { total, step in
+            let sum = total.addingReportingOverflow(step.length)
+            return sum.overflow ? .max : sum.partialValue
+        }
+    }
+
+    init(userVersionInEffect: Int64, release: DatabaseVersionFact?, steps: [UpdateStep], metadataIdentity: String) {
+        self.userVersionInEffect = userVersionInEffect
+        self.release = release
+        self.steps = steps
+        self.metadataIdentity = metadataIdentity
+    }
+}
+
+/// One target of a plan: where it is served, its signed length and SHA-256, and its facts.
+public struct UpdateStep: Equatable, Sendable {
+    /// The target path in the feed's metadata (`releases/RESULT.sqlite.zlib`,
+    /// `patches/BASE-RESULT.sql.zlib`).
+    public let path: String
+    /// The file's URL (its hash-prefixed name: consistent snapshots).
+    public let url: URL
+    /// Its length in bytes, as the signed metadata says.
+    public let length: Int64
+    /// Its SHA-256 (lowercase hex), as the signed metadata says.
+    public let sha256: String
+    /// What it carries.
+    public let facts: ReleaseFacts
+
+    /// What the downloader fetches.
+    var download: DownloadTarget { DownloadTarget(url: url, length: length, sha256: sha256) }
+}
+
+/// What ``FeedUpdater`` reports while it works, in order: `checking`, then for an update
+/// `downloading` (repeatedly), `installing` and `installed` for each step, or `nothingNew`.
+public enum UpdateEvent: Equatable, Sendable {
+    /// Fetching and verifying the metadata.
+    case checking
+    /// Nothing to install; the `user_version` in effect.
+    case nothingNew(userVersion: Int64)
+    /// The plan chosen.
+    case planned(UpdatePlan)
+    /// Bytes of the plan's files staged so far, of the plan's total (a resumed download starts
+    /// at what was staged before), and the target being downloaded.
+    case downloading(target: String, completedBytes: Int64, totalBytes: Int64)
+    /// Verifying and installing a target through `DatabaseUpdater`.
+    case installing(target: String)
+    /// A target is installed: the `user_version` now in effect.
+    case installed(target: String, userVersion: Int64)
+}

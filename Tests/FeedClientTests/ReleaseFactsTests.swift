@@ -1,0 +1,33 @@
+import FeedClient
+import Foundation
+import TUF
+import XCTest
+
+/// A target's facts survive signing: TUF's canonical JSON (what the signatures are over) has no
+/// form for a fraction, so the rollout is written as a string holding the decimal.
+final class ReleaseFactsTests: XCTestCase {
+    func testFactsWithARolloutAreSignedAndReadBack() throws {
+        let facts = ReleaseFacts(
+            kind: .patch, uncompressedLength: 41_233, uncompressedSHA256: String(repeating: "a", count: 64),
+            base: DatabaseVersionFact(userVersion: 7, sha256: String(repeating: "b", count: 64)),
+            result: DatabaseVersionFact(userVersion: 8, sha256: String(repeating: "c", count: 64)),
+            dataFormat: .init(minimum: 1, maximum: 3), channel: "beta", rollout: 0.25, critical: true)
+        let key = Ed25519SigningKey()
+        let target = TargetFile(path: "patches/b-c.sql.zlib", data: Data("patch".utf8), custom: facts.custom)
+        let signed = Targets.signed(version: 1, expires: Date().addingTimeInterval(60), targets: [target])
+        let document = try Metadata.sign(signed, with: [key])
+        XCTAssertTrue(String(decoding: document, as: UTF8.self).contains(#""rollout":"0.25""#))
+        let read = try Targets(try Metadata(data: document, document: "targets.json"))
+        XCTAssertEqual(try ReleaseFacts(of: try XCTUnwrap(read.targets[target.path])), facts)
+    }
+
+    func testARolloutIsAFractionAboveZero() throws {
+        for text in [#""0""#, #""1.5""#, #""nan""#, #""a""#, "0", "2"] {
+            let json = try JSONParser().parse(
+                Data(
+                    #"{"kind":"database","compression":"zlib","uncompressed_length":1,"uncompressed_sha256":"\#(String(repeating: "a", count: 64))","result":{"user_version":1,"sha256":"\#(String(repeating: "a", count: 64))"},"rollout":\#(text)}"#
+                        .utf8))
+            XCTAssertThrowsError(try ReleaseFacts(json: json, target: "t"), text)
+        }
+    }
+}

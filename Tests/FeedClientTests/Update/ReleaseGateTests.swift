@@ -1,0 +1,82 @@
+import FeedClient
+import Foundation
+import ShipyardTestSupport
+import XCTest
+
+/// Which releases a client is offered: its rollout bucket (kept in the updates directory),
+/// critical releases that skip the rollout, channels, and the data-format gate.
+final class ReleaseGateTests: XCTestCase {
+    func testTheRolloutBucketIsDrawnOnceAndKept() async throws {
+        let fixture = try FeedFixture(removedAfter: self)
+        _ = try await fixture.updater().check()
+        let file = fixture.updates.appendingPathComponent(".feed/rollout-bucket")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let bucket = try XCTUnwrap(Double(text.trimmingCharacters(in: .newlines)))
+        XCTAssertTrue((0..<1).contains(bucket))
+        _ = try await fixture.updater().check()
+        XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), text, "created once")
+    }
+
+    func testAReleaseOutsideTheRolloutIsNotOfferedUnlessCritical() async throws {
+        let fixture = try FeedFixture(removedAfter: self)
+        try fixture.setBucket(0.6)
+        var options = FeedWriter.Options()
+        options.rollout = 0.5
+        try fixture.writer.publish(try fixture.release(2), options)
+        let plan = try await fixture.updater().update()
+        XCTAssertTrue(plan.isNothingNew, "bucket 0.6 is not below rollout 0.5")
+        XCTAssertEqual(try fixture.inEffect().userVersion, 1)
+
+        options.rollout = 0.7
+        let v3 = try fixture.writer.publish(try fixture.release(3), options)
+        let reached = try await fixture.updater().update()
+        XCTAssertEqual(reached.release, v3, "bucket 0.6 is below rollout 0.7")
+
+        options.rollout = 0.1
+        options.critical = true
+        let v4 = try fixture.writer.publish(try fixture.release(4), options)
+        let critical = try await fixture.updater().update()
+        XCTAssertEqual(critical.release, v4, "a critical release skips the rollout")
+    }
+
+    func testAChannelsReleaseIsOnlyForClientsFollowingIt() async throws {
+        let fixture = try FeedFixture(removedAfter: self)
+        var options = FeedWriter.Options()
+        options.channel = "beta"
+        let v2 = try fixture.writer.publish(try fixture.release(2), options)
+        let everyone = try await fixture.updater().update()
+        XCTAssertTrue(everyone.isNothingNew)
+        let other = try await fixture.updater(channels: ["nightly"]).update()
+        XCTAssertTrue(other.isNothingNew)
+        let beta = try await fixture.updater(channels: ["beta"]).update()
+        XCTAssertEqual(beta.release, v2)
+    }
+
+    func testAnAppNeverInstallsDataOfAFormatItCannotRead() async throws {
+        let fixture = try FeedFixture(removedAfter: self)
+        var options = FeedWriter.Options()
+        options.dataFormat = .init(minimum: 2, maximum: 3)
+        let v2 = try fixture.writer.publish(try fixture.release(2), options)
+        for format: Int64 in [1, 4] {
+            let plan = try await fixture.updater(dataFormat: format).update()
+            XCTAssertTrue(plan.isNothingNew, "data format \(format)")
+            XCTAssertEqual(try fixture.inEffect().userVersion, 1)
+        }
+        let plan = try await fixture.updater(dataFormat: 2).update()
+        XCTAssertEqual(plan.release, v2)
+    }
+
+    func testAPatchChainNeverPassesThroughDataTheAppCannotRead() async throws {
+        let fixture = try FeedFixture(removedAfter: self)
+        var options = FeedWriter.Options()
+        options.dataFormat = .init(minimum: 5)
+        try fixture.writer.publish(try fixture.release(2), options)
+        options.dataFormat = nil
+        options.patchesFrom = 1
+        let v3 = try fixture.writer.publish(try fixture.release(3), options)
+        let plan = try await fixture.updater().update()
+        XCTAssertEqual(plan.release, v3)
+        XCTAssertFalse(plan.usesPatches, "the only chain passes through release 2 (data format 5+): the whole file")
+        XCTAssertEqual(try fixture.inEffect(), v3)
+    }
+}
