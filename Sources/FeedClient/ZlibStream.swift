@@ -70,21 +70,28 @@ package enum ZlibStream {
     /// Deflates the file at `source` into `destination` (created or truncated); returns its length.
     @discardableResult
     package static func deflate(fileAt source: String, to destination: String) throws -> Int64 {
-        guard let input = FileHandle(forReadingAtPath: source) else {
-            throw FileSystemError(.open, path: source, code: errno)
-        }
-        defer { try? input.close() }
-        guard FileManager.default.createFile(atPath: destination, contents: nil),
-            let output = FileHandle(forWritingAtPath: destination)
-        else { throw FileSystemError(.open, path: destination, code: errno) }
-        defer { try? output.close() }
+        // POSIX calls, not FileHandle's read(upToCount:) / write(contentsOf:), which need
+        // macOS 10.15.4 / iOS 13.4 (AppleAvailabilityTests).
+        let input = POSIXFile.open(source, O_RDONLY)
+        guard input >= 0 else { throw FileSystemError(.open, path: source, code: errno) }
+        defer { close(input) }
+        let output = POSIXFile.open(destination, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o666)
+        guard output >= 0 else { throw FileSystemError(.open, path: destination, code: errno) }
+        defer { close(output) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var written: Int64 = 0
         try deflate(
             from: {
-                let piece = try input.read(upToCount: 1 << 20); return piece?.isEmpty == false ? piece : nil
+                while true {
+                    let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+                    if count < 0, errno == EINTR { continue }
+                    guard count >= 0 else { throw FileSystemError(.read, path: source, code: errno) }
+                    return count == 0 ? nil : Data(buffer[0..<count])
+                }
             },
             to: { bytes in
-                try output.write(contentsOf: Data(bytes))
+                let code = POSIXFile.writeAll(output, bytes)
+                guard code == 0 else { throw FileSystemError(.write, path: destination, code: code) }
                 written += Int64(bytes.count)
             })
         return written
