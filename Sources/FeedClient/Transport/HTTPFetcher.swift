@@ -103,7 +103,9 @@ private final class CappedTransfer: NSObject, URLSessionDataDelegate, @unchecked
             completionHandler(.cancel)
             return
         }
-        lock.withLock { etag = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "ETag") }
+        lock.lock()
+        etag = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "ETag")
+        lock.unlock()
         completionHandler(.allow)
     }
 
@@ -122,7 +124,9 @@ private final class CappedTransfer: NSObject, URLSessionDataDelegate, @unchecked
         if let error {
             finish(.failure(HTTPFetchError.transport(url: url.absoluteString, reason: error.localizedDescription)))
         } else {
-            let (body, etag) = lock.withLock { (self.body, self.etag) }
+            lock.lock()
+            let (body, etag) = (self.body, self.etag)
+            lock.unlock()
             finish(.success(.modified(body, etag: etag)))
         }
     }

@@ -20,15 +20,15 @@ final class ConditionalTimestampFetcher: Fetcher, @unchecked Sendable {
     }
 
     /// Makes every later fetch throw `cancelled`.
-    func cancel() { lock.withLock { cancelled = true } }
+    func cancel() { locked { cancelled = true } }
 
     /// The timestamp this check received (the stored one after a 304) and its ETag.
     var timestamp: (data: Data, etag: String?)? {
-        lock.withLock { fetchedTimestamp.map { ($0, fetchedETag) } }
+        locked { fetchedTimestamp.map { ($0, fetchedETag) } }
     }
 
     func fetch(_ url: URL, maximumLength: Int) throws -> Data {
-        if lock.withLock({ cancelled }) {
+        if locked({ cancelled }) {
             throw FeedUpdateError(
                 subject: FeedUpdateError.documentName(url.absoluteString), check: .cancelled, reason: "cancelled")
         }
@@ -41,10 +41,17 @@ final class ConditionalTimestampFetcher: Fetcher, @unchecked Sendable {
         case .notModified: (data, received) = (stored!.data, etag)
         case .modified(let body, let newETag): (data, received) = (body, newETag)
         }
-        lock.withLock {
+        locked {
             fetchedTimestamp = data
             fetchedETag = received
         }
         return data
+    }
+
+    /// `body` holding the lock (NSLock's `withLock` needs macOS 14 / iOS 17).
+    private func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
     }
 }

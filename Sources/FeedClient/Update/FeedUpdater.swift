@@ -81,7 +81,8 @@ public final class FeedUpdater: Sendable {
         self.bundledDatabasePath = bundledDatabasePath
         self.updatesDirectory = updatesDirectory
         directory = FeedDirectory(updatesDirectory: updatesDirectory)
-        let configuration = (session?.configuration ?? .ephemeral).copy() as! URLSessionConfiguration // swiftlint:disable:this force_cast
+        // swiftlint:disable:next force_cast
+        let configuration = (session?.configuration ?? .ephemeral).copy() as! URLSessionConfiguration
         configuration.timeoutIntervalForRequest = min(configuration.timeoutIntervalForRequest, stallTimeout)
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
