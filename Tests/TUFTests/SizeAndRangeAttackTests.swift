@@ -124,3 +124,25 @@ final class SizeAndRangeAttackTests: XCTestCase {
             ))
     }
 }
+
+/// A trusted root whose version is at the top of the range (signed by the root keys: only they can do
+/// this) ends the root chain where the next version would overflow, rather than trapping.
+final class RootVersionLimitTests: XCTestCase {
+    func testARootAtTheLargestVersionEndsTheChainWithoutOverflow() throws {
+        let repository = try RepositoryFixture()
+        let client = try ClientFixture(repository)
+        for version in [Int64.max - 1, Int64.max] {
+            let data = try Metadata.sign(try repository.rootSigned(version: version), with: repository.rootKeys)
+            try repository.write(data, "\(version).root.json")
+        }
+        // The chain jumps from 1 to the top: 2.root.json does not exist, so the client stops at 1 ...
+        try client.refresh()
+        XCTAssertEqual(try client.version("root"), 1)
+        // ... and a client that bundles the root one below the top reads the top one and stops there.
+        let top = try ClientFixture(repository)
+        let nearTop = try Data(contentsOf: repository.metadataURL.appendingPathComponent("\(Int64.max - 1).root.json"))
+        try MetadataStore(directory: top.metadataURL).store(nearTop, for: "root")
+        try top.refresh()
+        XCTAssertEqual(try top.version("root"), Int64.max)
+    }
+}

@@ -81,8 +81,12 @@ public final class Updater {
     }
 
     private func loadRoot() throws {
-        let first = trusted.root.header.version + 1
-        for version in first..<(first + Int64(configuration.maximumRootRotations)) {
+        // A root at the largest version has no next one; the range stops there rather than overflow.
+        let current = trusted.root.header.version
+        guard current < Int64.max, configuration.maximumRootRotations > 0 else { return }
+        let first = current + 1
+        let (end, overflow) = first.addingReportingOverflow(Int64(configuration.maximumRootRotations) - 1)
+        for version in first...(overflow ? Int64.max : end) {
             let data: Data
             do {
                 data = try download(Root.type, version: version, maximumLength: configuration.rootMaximumLength)
