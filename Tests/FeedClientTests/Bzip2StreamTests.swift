@@ -10,17 +10,7 @@ final class Bzip2StreamTests: XCTestCase {
     private func decompress(
         _ compressed: Data, limit: Int64, pieceSize: Int = 7_777, compression: TargetCompression = .bzip2
     ) throws -> Data {
-        let decompressor = try compression.decompressor(limit: limit)
-        var output = Data()
-        var offset = 0
-        while offset < compressed.count {
-            let piece = compressed[offset..<min(offset + pieceSize, compressed.count)]
-            try piece.withUnsafeBytes { bytes in try decompressor.append(bytes) { output.append(contentsOf: $0) } }
-            offset += pieceSize
-        }
-        try decompressor.finish()
-        XCTAssertEqual(decompressor.produced, Int64(output.count))
-        return output
+        try compression.decompress(compressed, limit: limit, pieceSize: pieceSize)
     }
 
     private func python(_ program: String, input: Data) throws -> Data {
