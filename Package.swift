@@ -6,8 +6,8 @@ import PackageDescription
 // Layout: system-library targets (CSQLite, CGit2, CLibXML2) wrap the system's libraries;
 // the libraries (DBGenKit, LayeredDatabase, VersionStampKit) hold all logic; the
 // executables (dbgen, versionstamp) only parse arguments and call them. dbgen links
-// sqlite3 (and zlib) only — never libgit2 or libxml2. The plugins built from source run
-// dbgen-plugin-tool, dbgen without the over-the-air commands (see its target).
+// sqlite3 (and zlib, and libbz2 for the feed) only — never libgit2 or libxml2. The plugins
+// built from source run dbgen-plugin-tool, dbgen without the over-the-air commands (see its target).
 //
 // What each product links:
 // - LayeredDatabase: what an APP links (iOS, macOS, tvOS, watchOS, visionOS). The system's
@@ -19,7 +19,8 @@ import PackageDescription
 //   compiled in), FileSystemKit's own PortableSHA256 elsewhere (see swift-crypto below).
 // - DBGenKit, dbgen: build tools (macOS, Linux). sqlite3 and zlib (libz of the SDK; Debian:
 //   zlib1g-dev); the session extension through SQLiteSession. dbgen's feed commands
-//   (FeedPublisher) also link TUF, and so swift-crypto (Ed25519 signatures).
+//   (FeedPublisher) also link TUF, and so swift-crypto (Ed25519 signatures), and libbz2 (libbz2
+//   of the SDK; Debian: libbz2-dev): the feed's targets are bzip2 streams by default.
 // - VersionStampKit, versionstamp: build tools (macOS, Linux). libgit2 (Homebrew's on a Mac:
 //   `brew install libgit2 pkg-config`; Debian: libgit2-dev) and libxml2 (libxml2-dev).
 let package = Package(
@@ -79,10 +80,16 @@ let package = Package(
             pkgConfig: "libgit2",
             providers: [.apt(["libgit2-dev"]), .brew(["libgit2"])]
         ),
-        // zlib: the feed's targets are zlib streams (deflated by `dbgen publish`, inflated by FeedClient).
+        // zlib: the feed's targets of earlier feeds (and `--compression zlib`) are zlib streams.
         .systemLibrary(
             name: "CZlib",
             providers: [.apt(["zlib1g-dev"])]
+        ),
+        // bzip2: the feed's default compression (`dbgen publish --compression`; a dbgen patch is
+        // about a third smaller than deflated). libbz2 of the SDK on Apple platforms; Debian: libbz2-dev.
+        .systemLibrary(
+            name: "CBZip2",
+            providers: [.apt(["libbz2-dev"])]
         ),
         .systemLibrary(
             name: "CLibXML2",
@@ -148,7 +155,7 @@ let package = Package(
         // APIs it calls, with their OS versions, are in its DocC catalog (URLLoadingAvailabilityTests).
         // LayeredDatabase: DatabaseUpdater installs what the feed's client verified (Update/).
         .target(
-            name: "FeedClient", dependencies: ["TUF", "FileSystemKit", "CZlib", "LayeredDatabase"],
+            name: "FeedClient", dependencies: ["TUF", "FileSystemKit", "CZlib", "CBZip2", "LayeredDatabase"],
             resources: [.copy("PrivacyInfo.xcprivacy")]),
         // The release side of the feed (`dbgen keys`, `dbgen feed`, `dbgen publish`): keys, signed
         // metadata, whole databases and `dbgen diff` patches as deflated targets, each patch applied

@@ -13,7 +13,7 @@
 #    response) from its access log; the installed database must hold the release's content
 #    (sqlite3's .sha3sum). Compared with bsdiff, `xdelta3 -9 -e -s` and
 #    `zstd --patch-from --ultra -19` on the same two files (target: at most 0.10x the
-#    smallest) and with the whole file compressed (gzip -9, and the feed's own zlib target).
+#    smallest) and with the whole file compressed (gzip -9, and the feed's own whole-file target, bzip2).
 # 2. Nothing new: the up-to-date device asks again (target: at most 2 requests, 2 KB both ways).
 # 3. Client peak memory (`/usr/bin/time -v`) while `dbgen fetch` installs an update of the
 #    1,000,000-row food database: a patch, and the whole file (target: 64 MiB).

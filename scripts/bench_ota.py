@@ -163,13 +163,16 @@ class Bench:
         return feed, served
 
     def whole_target_length(self, feed, release):
-        """The length of the feed's whole-database target of `release` (the zlib file)."""
+        """The length of the feed's whole-database target of `release` (bzip2 by default, or zlib)."""
         digest = hashlib.sha256(open(release, "rb").read()).hexdigest()
         snapshot = json.load(open(os.path.join(feed, "timestamp.json")))["signed"]["meta"]["snapshot.json"]
         snapshot_doc = json.load(open(os.path.join(feed, f"{snapshot['version']}.snapshot.json")))
         targets_version = snapshot_doc["signed"]["meta"]["targets.json"]["version"]
         targets = json.load(open(os.path.join(feed, f"{targets_version}.targets.json")))["signed"]["targets"]
-        return targets[f"releases/{digest}.sqlite.zlib"]["length"]
+        for extension in ("bz2", "zlib"):
+            if f"releases/{digest}.sqlite.{extension}" in targets:
+                return targets[f"releases/{digest}.sqlite.{extension}"]["length"]
+        sys.exit(f"bench-ota: no whole-database target of {release} in {feed}")
 
     # --- fetch over nginx -----------------------------------------------------------------
     def fetch(self, served_name, bundled, updates, measure_memory=False):
@@ -217,12 +220,12 @@ class Bench:
             tools = self.tools(r1, new, os.path.join(self.work, "patches", f"{name}-1-{behind + 1}"))
             smallest = min(tools, key=tools.get)
             gzip = len(subprocess.run(["gzip", "-9", "-c", new], capture_output=True, check=True).stdout)
-            zlib = self.whole_target_length(served[behind + 1], new)
+            whole = self.whole_target_length(served[behind + 1], new)
             print(f"   release 1 -> {behind + 1} ({'one' if behind == 1 else 'two'} behind): {sent:,} bytes sent in "
                   f"{len(requests)} requests ({metadata:,} of metadata), {received:,} bytes of requests; "
                   f"installed content = release {behind + 1}'s (.sha3sum)")
             print("      " + ", ".join(f"{tool} {value:,}" for tool, value in tools.items()) +
-                  f"; whole file {size(new):,}, gzip -9 {gzip:,}, the feed's zlib target {zlib:,}")
+                  f"; whole file {size(new):,}, gzip -9 {gzip:,}, the feed's whole-file target {whole:,}")
             self.check(f"{name}, {behind} behind: wire / smallest of bsdiff, xdelta3, zstd ({smallest}) <= 0.10",
                        sent / tools[smallest] <= 0.10,
                        f"{sent / tools[smallest]:.3f}x; to gzip -9 of the whole file {sent / gzip:.4f}x")

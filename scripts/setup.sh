@@ -8,7 +8,7 @@
 # comes from PyPI (at the end).
 set -euo pipefail
 
-packages=(pkg-config libsqlite3-dev libgit2-dev libxml2-dev zlib1g-dev sqlite3 sqlite3-tools git python3 make bsdutils strace shellcheck nginx)
+packages=(pkg-config libsqlite3-dev libgit2-dev libxml2-dev zlib1g-dev libbz2-dev sqlite3 sqlite3-tools git python3 make bsdutils strace shellcheck nginx)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

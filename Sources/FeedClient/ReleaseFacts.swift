@@ -7,7 +7,7 @@ import TUF
 ///
 /// ```json
 /// "custom": {"shipyard": {
-///   "kind": "patch", "compression": "zlib", "uncompressed_length": 41233,
+///   "kind": "patch", "compression": "bzip2", "uncompressed_length": 41233,
 ///   "uncompressed_sha256": "…",
 ///   "base": {"user_version": 7, "sha256": "…"}, "result": {"user_version": 8, "sha256": "…"},
 ///   "data_format": {"min": 1, "max": 3}, "channel": "beta", "rollout": "0.25", "critical": false}}
@@ -50,12 +50,9 @@ public struct ReleaseFacts: Equatable, Sendable {
 
     /// The custom member's name.
     public static let member = "shipyard"
-    /// The one compression written and read: a zlib stream (RFC 1950).
-    public static let zlib = "zlib"
-
     public var kind: Kind
-    /// `"zlib"`.
-    public var compression: String
+    /// How the target's bytes are compressed (`"bzip2"` or `"zlib"`).
+    public var compression: TargetCompression
     /// The length of the data once inflated (the cap the client inflates under).
     public var uncompressedLength: Int64
     /// The SHA-256 (lowercase hex) of the data once inflated.
@@ -75,7 +72,7 @@ public struct ReleaseFacts: Equatable, Sendable {
 
     /// Facts.
     public init(
-        kind: Kind, compression: String = ReleaseFacts.zlib, uncompressedLength: Int64, uncompressedSHA256: String,
+        kind: Kind, compression: TargetCompression = .zlib, uncompressedLength: Int64, uncompressedSHA256: String,
         base: DatabaseVersionFact?, result: DatabaseVersionFact, dataFormat: DataFormatRange? = nil,
         channel: String? = nil, rollout: Double = 1, critical: Bool = false
     ) {
@@ -130,8 +127,11 @@ extension ReleaseFacts {
         guard let kind = Kind(rawValue: try fields.string("kind")) else {
             throw fields.fail("kind", "expected \"database\" or \"patch\"")
         }
-        let compression = try fields.string("compression")
-        guard compression == Self.zlib else { throw fields.fail("compression", "\"\(compression)\" is not \"zlib\"") }
+        let name = try fields.string("compression")
+        guard let compression = TargetCompression(rawValue: name) else {
+            let known = TargetCompression.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+            throw fields.fail("compression", "\"\(name)\" is not \(known)")
+        }
         let base = try fields.optional("base").map { _ in try DatabaseVersionFact(try fields.object("base")) }
         if (kind == .patch) != (base != nil) {
             throw fields.fail("base", kind == .patch ? "missing for a patch" : "present for a whole database")
@@ -156,7 +156,7 @@ extension ReleaseFacts {
     /// The `shipyard` member's value, members in a fixed order (what `dbgen publish` writes).
     public var json: JSONValue {
         var members: [(String, JSONValue)] = [
-            ("kind", .string(kind.rawValue)), ("compression", .string(compression)),
+            ("kind", .string(kind.rawValue)), ("compression", .string(compression.rawValue)),
             ("uncompressed_length", .integer(uncompressedLength)),
             ("uncompressed_sha256", .string(uncompressedSHA256)),
         ]

@@ -6,7 +6,7 @@ import Foundation
 /// `dbgen publish` and inflated on the device, never whole in memory, and never past a cap.
 package enum ZlibStream {
     /// Why a stream could not be inflated or deflated.
-    package enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
+    package enum Failure: StreamFailure, Equatable, Sendable {
         /// The bytes are not a valid zlib stream (zlib's message).
         case corrupt(String)
         /// The stream inflates to more than the cap: nothing past the cap was written.
@@ -34,7 +34,7 @@ package enum ZlibStream {
 
     /// A deflater fed piece by piece: ``append(_:to:)`` and then ``finish(to:)`` hand each
     /// compressed piece to `sink`. The same input gives the same bytes with the same zlib and level.
-    package final class Deflater {
+    package final class Deflater: StreamCompressor {
         // zlib keeps a pointer back to the stream: it lives at one address from init to end.
         private let stream: UnsafeMutablePointer<z_stream>
         private let output: UnsafeMutablePointer<UInt8>
@@ -90,24 +90,12 @@ package enum ZlibStream {
     /// Deflates the file at `source` into `destination` (created or truncated); returns its length.
     @discardableResult
     package static func deflate(fileAt source: String, to destination: String) throws -> Int64 {
-        let descriptor = POSIXFile.open(destination, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
-        guard descriptor >= 0 else { throw FileSystemError(.open, path: destination, code: errno) }
-        defer { close(descriptor) }
-        var written: Int64 = 0
-        let write: (UnsafeRawBufferPointer) throws -> Void = { bytes in
-            let code = POSIXFile.writeAll(descriptor, bytes)
-            guard code == 0 else { throw FileSystemError(.write, path: destination, code: code) }
-            written += Int64(bytes.count)
-        }
-        let deflater = try Deflater()
-        try ContentHash.forEachChunk(ofFileAt: source) { try deflater.append($0, to: write) }
-        try deflater.finish(to: write)
-        return written
+        try Deflater().compress(fileAt: source, to: destination)
     }
 
     /// An inflater fed piece by piece: ``append(_:to:)`` hands each inflated piece to `sink`,
     /// refusing to produce more than `limit` bytes; ``finish()`` checks that the stream ended.
-    package final class Inflater {
+    package final class Inflater: StreamDecompressor {
         private let stream: UnsafeMutablePointer<z_stream>
         private let output: UnsafeMutablePointer<UInt8>
         private let limit: Int64

@@ -1,9 +1,10 @@
+import FeedClient
 import Foundation
 
 /// Where a feed keeps what: metadata at the top (`root.json`, `N.root.json`, `timestamp.json`,
 /// `N.snapshot.json`, `N.targets.json`), targets under `targets/` by their hash-prefixed names
-/// (TUF's consistent snapshots: `releases/BLOB-SHA256.RESULT.sqlite.zlib`,
-/// `patches/BLOB-SHA256.BASE-RESULT.sql.zlib`).
+/// (TUF's consistent snapshots: `releases/BLOB-SHA256.RESULT.sqlite.EXT`,
+/// `patches/BLOB-SHA256.BASE-RESULT.sql.EXT`, EXT the compression's: `bz2` or `zlib`).
 public struct FeedLayout: Sendable {
     /// The feed directory.
     public let directory: String
@@ -16,11 +17,15 @@ public struct FeedLayout: Sendable {
     /// The path of a document or file under the feed.
     public func path(_ name: String) -> String { directory + "/" + name }
 
-    /// The target path of a release's whole database.
-    public static func releasePath(result: String) -> String { "releases/\(result).sqlite.zlib" }
+    /// The target path of a release's whole database compressed with `compression`.
+    public static func releasePath(result: String, compression: TargetCompression) -> String {
+        "releases/\(result).sqlite.\(compression.fileExtension)"
+    }
 
-    /// The target path of a patch.
-    public static func patchPath(base: String, result: String) -> String { "patches/\(base)-\(result).sql.zlib" }
+    /// The target path of a patch compressed with `compression`.
+    public static func patchPath(base: String, result: String, compression: TargetCompression) -> String {
+        "patches/\(base)-\(result).sql.\(compression.fileExtension)"
+    }
 
     /// `targets/DIR/HASH.NAME`: where a target with this path and blob SHA-256 lies.
     public static func storedName(of targetPath: String, sha256: String) -> String {

@@ -95,14 +95,14 @@ public struct FeedVerifier {
         var hash = SHA256Stream(), length: Int64 = 0
         var inflated = SHA256Stream()
         var inflateError: Error?
-        let inflater = try ZlibStream.Inflater(limit: facts.uncompressedLength)
+        let inflater = try facts.compression.decompressor(limit: facts.uncompressedLength)
         let feed: (UnsafeRawBufferPointer) throws -> Void = { chunk in
             length += Int64(chunk.count)
             guard length <= target.length else {
                 throw FeedPublisherError(target.path, "length: more than the \(target.length) bytes targets.json lists")
             }
             hash.update(chunk)
-            // The length and hash are checked first: a zlib error of a tampered blob waits.
+            // The length and hash are checked first: a codec error of a tampered blob waits.
             guard inflateError == nil else { return }
             do { try inflater.append(chunk) { inflated.update($0) } } catch { inflateError = error }
         }
@@ -123,8 +123,8 @@ public struct FeedVerifier {
             try inflater.finish()
         } catch let error as FeedPublisherError {
             throw error
-        } catch let error as ZlibStream.Failure {
-            throw FeedPublisherError(target.path, "zlib: \(error)")
+        } catch let error as any StreamFailure {
+            throw FeedPublisherError(target.path, "\(facts.compression.rawValue): \(error)")
         } catch {
             throw FeedPublisherError(target.path, "cannot read \(stored): \(error)")
         }

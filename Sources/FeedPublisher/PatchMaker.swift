@@ -15,6 +15,8 @@ struct PatchMaker {
     let releasePath: String
     /// A directory of its own for the patch's files.
     let work: String
+    /// How the patch is compressed.
+    let compression: TargetCompression
 
     /// Writes and deflates the patch; returns it deflated.
     func make() throws -> TargetBlob.Deflated {
@@ -26,7 +28,8 @@ struct PatchMaker {
             try DatabaseDiff(oldPath: basePath, newPath: releasePath).writePatch(
                 toFileDescriptor: descriptor, path: sql)
         }
-        return try TargetBlob.deflate(sql, to: work + "/patch.sql.zlib")
+        return try TargetBlob.deflate(
+            sql, to: work + "/patch.sql." + compression.fileExtension, compression: compression)
     }
 
     /// Inflates `patch` and installs it on a copy of the base with ``DatabaseUpdater``; throws
@@ -38,7 +41,7 @@ struct PatchMaker {
         let updates = work + "/applied"
         try FeedPublisherError.about(target) {
             let (length, sha256) = try TargetBlob.inflate(
-                patch.path, limit: patch.uncompressedLength, into: inflated)
+                patch.path, patch.compression, limit: patch.uncompressedLength, into: inflated)
             guard length == patch.uncompressedLength, sha256 == patch.uncompressedSHA256 else {
                 throw FeedPublisherError(target, "the deflated patch does not inflate to the patch")
             }

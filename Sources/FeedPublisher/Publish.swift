@@ -27,7 +27,9 @@ extension Feed {
             try state.requireSigner(key, source: keySource, roles: [Targets.type, Snapshot.type, Timestamp.type])
             let catalog = try ReleaseCatalog(state.targets)
             let work = try makeWorkDirectory()
-            let whole = try TargetBlob.deflate(database, to: work + "/release.sqlite.zlib")
+            let compression = options.compression
+            let whole = try TargetBlob.deflate(
+                database, to: work + "/release.sqlite." + compression.fileExtension, compression: compression)
             let release = DatabaseVersionFact(
                 userVersion: try Self.userVersion(of: database), sha256: whole.uncompressedSHA256)
             let wholeFacts = options.facts(kind: .database, blob: whole, base: nil, result: release)
@@ -35,7 +37,10 @@ extension Feed {
                 release: release, wasAlreadyPublished: false, databaseLength: whole.length, patches: [],
                 targetsVersion: state.targets.header.version)
             if let existing = catalog.release(release.sha256) {
-                guard existing.facts == wholeFacts else {
+                // The same release compressed otherwise is still the same release.
+                var asPublished = wholeFacts
+                asPublished.compression = existing.facts.compression
+                guard existing.facts == asPublished else {
                     throw FeedPublisherError(
                         database,
                         "release \(release.sha256) is already in the feed with other facts "
@@ -52,16 +57,18 @@ extension Feed {
             }
             var targets = state.targetFiles
             var blobs: [(TargetBlob.Deflated, String)] = []
-            let wholePath = FeedLayout.releasePath(result: release.sha256)
+            let wholePath = FeedLayout.releasePath(result: release.sha256, compression: compression)
             for (index, base) in catalog.releases.prefix(options.patchesFrom).enumerated() {
                 let directory = work + "/patch-\(index)"
                 let basePath = try restore(base.target, base.facts, into: directory)
-                let maker = PatchMaker(basePath: basePath, releasePath: database, work: directory)
+                let maker = PatchMaker(
+                    basePath: basePath, releasePath: database, work: directory, compression: compression)
                 let patch = try maker.make()
                 let kept = patch.length < whole.length
                 summary.patches.append(.init(base: base.facts.result, length: patch.length, kept: kept))
                 guard kept else { continue }
-                let path = FeedLayout.patchPath(base: base.facts.result.sha256, result: release.sha256)
+                let path = FeedLayout.patchPath(
+                    base: base.facts.result.sha256, result: release.sha256, compression: compression)
                 try maker.prove(patch, target: path)
                 let facts = options.facts(kind: .patch, blob: patch, base: base.facts.result, result: release)
                 targets.append(try Self.target(path, patch, facts))
@@ -99,7 +106,7 @@ extension Feed {
         try FeedPublisherError.about(layout.path(stored)) {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let (_, sha256) = try TargetBlob.inflate(
-                layout.path(stored), limit: facts.uncompressedLength, into: output)
+                layout.path(stored), facts.compression, limit: facts.uncompressedLength, into: output)
             guard sha256 == facts.result.sha256 else {
                 throw FeedPublisherError(
                     layout.path(stored), "inflates to \(sha256), not release \(facts.result.sha256)")

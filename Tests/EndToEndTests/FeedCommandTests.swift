@@ -109,6 +109,34 @@ final class FeedCommandTests: XCTestCase {
         XCTAssertTrue(tampered.stderrText.hasPrefix("timestamp.json: error: "), tampered.stderrText)
     }
 
+    func testPublishCompressesWithBzip2UnlessToldZlibAndRefusesAnotherName() throws {
+        XCTAssertEqual(try dbgen(["keys", "generate", "--out", "k"]).status, 0)
+        XCTAssertEqual(try dbgen(["feed", "init", "feed", "--key", "k"]).status, 0)
+        try release("v1", version: 1)
+        try release("v2", version: 2, every: 9)
+        let before = tree("feed")
+        let unknown = try dbgen(["publish", "feed", "v1.sqlite", "--key", "k", "--compression", "xz"])
+        XCTAssertEqual(unknown.status, 1)
+        XCTAssertEqual(unknown.stderrText, "--compression: error: \"xz\" is not zlib or bzip2\n")
+        XCTAssertEqual(tree("feed"), before)
+        let zlib = try dbgen(["publish", "feed", "v1.sqlite", "--key", "k", "--compression", "zlib"])
+        XCTAssertEqual(zlib.status, 0, zlib.stderrText)
+        let bzip2 = try dbgen(["publish", "feed", "v2.sqlite", "--key", "k"])
+        XCTAssertEqual(bzip2.status, 0, bzip2.stderrText)
+        let releases = try FileManager.default.contentsOfDirectory(atPath: directory.url("feed/targets/releases").path)
+        XCTAssertEqual(releases.count, 2, "\(releases)")
+        XCTAssertEqual(releases.filter { $0.hasSuffix(".sqlite.zlib") }.count, 1, "\(releases)")
+        XCTAssertEqual(releases.filter { $0.hasSuffix(".sqlite.bz2") }.count, 1, "\(releases)")
+        let patches = try FileManager.default.contentsOfDirectory(atPath: directory.url("feed/targets/patches").path)
+        XCTAssertEqual(patches.count, 1)
+        XCTAssertTrue(patches[0].hasSuffix(".sql.bz2"), "\(patches)")
+        let verified = try dbgen(["feed", "verify", "feed", "--root", "feed/root.json"])
+        XCTAssertEqual(verified.status, 0, verified.stderrText)
+        XCTAssertTrue(verified.stdoutText.contains("2 releases, newest user_version 2, 1 patches"), verified.stdoutText)
+        let help = try dbgen(["publish", "--help"])
+        XCTAssertTrue(help.stdoutText.contains("--compression <bzip2|zlib>"), help.stdoutText)
+    }
+
     func testVerifyReadsAFeedServedByNginxAndNamesATamperedTarget() throws {
         XCTAssertEqual(try dbgen(["keys", "generate", "--out", "k"]).status, 0)
         XCTAssertEqual(try dbgen(["feed", "init", "feed", "--key", "k"]).status, 0)

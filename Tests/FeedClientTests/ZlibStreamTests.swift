@@ -7,16 +7,7 @@ import XCTest
 /// what python deflates Shipyard inflates, and a stream that lies is refused by what it did.
 final class ZlibStreamTests: XCTestCase {
     private func inflate(_ compressed: Data, limit: Int64, pieceSize: Int = 7_777) throws -> Data {
-        let inflater = try ZlibStream.Inflater(limit: limit)
-        var output = Data()
-        var offset = 0
-        while offset < compressed.count {
-            let piece = compressed[offset..<min(offset + pieceSize, compressed.count)]
-            try piece.withUnsafeBytes { bytes in try inflater.append(bytes) { output.append(contentsOf: $0) } }
-            offset += pieceSize
-        }
-        try inflater.finish()
-        return output
+        try TargetCompression.zlib.decompress(compressed, limit: limit, pieceSize: pieceSize)
     }
 
     private func python(_ program: String, input: Data) throws -> Data {

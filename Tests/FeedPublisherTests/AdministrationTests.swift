@@ -124,14 +124,14 @@ final class AdministrationTests: XCTestCase {
         try fixture.initialize()
         try fixture.publish(try fixture.release("v1", version: 1))
         let sha = try ContentHashing.sha256(fixture.directory.url("v1.sqlite").path)
-        let target = try XCTUnwrap(try fixture.targets()["releases/\(sha).sqlite.zlib"])
+        let target = try XCTUnwrap(try fixture.targets()["releases/\(sha).sqlite.bz2"])
         let blob = URL(fileURLWithPath: fixture.feedPath + "/" + target.storedName!)
         var bytes = try Data(contentsOf: blob)
         bytes[bytes.count / 2] ^= 0x01
         try bytes.write(to: blob)
         XCTAssertThrowsError(try fixture.verify()) { error in
             let error = error as? FeedPublisherError
-            XCTAssertEqual(error?.subject, "releases/\(sha).sqlite.zlib")
+            XCTAssertEqual(error?.subject, "releases/\(sha).sqlite.bz2")
             XCTAssertTrue(error?.reason.hasPrefix("sha256: ") ?? false, "\(String(describing: error))")
         }
     }
@@ -146,7 +146,7 @@ final class AdministrationTests: XCTestCase {
         let layout = FeedLayout(directory: fixture.feedPath)
         let state = try FeedState.load(layout)
         try MetadataWriter(layout: layout, clock: fixture.clock).publish(
-            targets: state.targetFiles.filter { $0.path != "releases/\(sha1).sqlite.zlib" }, over: state,
+            targets: state.targetFiles.filter { $0.path != "releases/\(sha1).sqlite.bz2" }, over: state,
             signedBy: [fixture.key])
         XCTAssertThrowsError(try fixture.verify()) { error in
             let error = error as? FeedPublisherError

@@ -50,7 +50,7 @@ struct TargetInstaller {
         defer { close(descriptor) }
         var hash = SHA256Stream()
         do {
-            let inflater = try ZlibStream.Inflater(limit: facts.uncompressedLength)
+            let inflater = try facts.compression.decompressor(limit: facts.uncompressedLength)
             try ContentHash.forEachChunk(ofFileAt: compressed.path) { chunk in
                 try inflater.append(chunk) { output in
                     hash.update(output)
@@ -63,7 +63,7 @@ struct TargetInstaller {
                     subject: step.path, check: .decompression,
                     reason: "inflates to \(inflater.produced) bytes, its facts say \(facts.uncompressedLength)")
             }
-        } catch let failure as ZlibStream.Failure {
+        } catch let failure as any StreamFailure {
             throw FeedUpdateError(subject: step.path, check: .decompression, reason: failure.description)
         } catch let error as FileSystemError {
             throw FeedUpdateError(subject: error.path, check: .storage, reason: "\(error)")

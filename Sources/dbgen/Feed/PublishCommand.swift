@@ -1,4 +1,5 @@
 import ArgumentParser
+import FeedClient
 import FeedPublisher
 import Foundation
 
@@ -8,8 +9,9 @@ extension DBGenCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add a release to a feed: the database, patches from earlier releases, signed metadata.",
             discussion: """
-                Deflates NEW (zlib) under releases/SHA256.sqlite.zlib, and for each of the newest \
-                K releases in the feed makes `dbgen diff`'s patch to NEW, deflated, kept only when \
+                Compresses NEW (bzip2 unless --compression zlib) under releases/SHA256.sqlite.bz2, \
+                and for each of the newest K releases in the feed makes `dbgen diff`'s patch to \
+                NEW, compressed (patches/BASE-SHA256.sql.bz2), kept only when \
                 smaller than the whole database; each kept patch is installed on a copy of its \
                 base by the updater a device runs, and refused unless the result holds NEW's \
                 exact content. Then writes the next targets, snapshot and timestamp, signed by \
@@ -50,11 +52,19 @@ extension DBGenCommand {
                 valueName: "min[-max]"))
         var dataFormat: String?
 
+        @Option(
+            help: ArgumentHelp(
+                "How targets are compressed: bzip2 (the default: a dbgen patch is about a third smaller than with zlib, "
+                    + "so fewer bytes on the wire) or zlib (what feeds before bzip2 carried; every client reads both).",
+                valueName: "bzip2|zlib"))
+        var compression: String = TargetCompression.bzip2.rawValue
+
         func run() throws {
             try FeedCommandSupport.run {
                 let options = PublishOptions(
                     patchesFrom: patchesFrom, channel: channel, rollout: rollout, critical: critical,
-                    dataFormat: try dataFormat.map(PublishOptions.dataFormat))
+                    dataFormat: try dataFormat.map(PublishOptions.dataFormat),
+                    compression: try PublishOptions.compression(compression))
                 try options.validate()
                 let (feed, keys) = try signing.open()
                 let summary = try feed.publish(database, key: keys[0].key, keySource: keys[0].source, options: options)
