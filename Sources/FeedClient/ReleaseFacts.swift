@@ -1,4 +1,5 @@
 import Foundation
+import LayeredDatabase
 import TUF
 
 /// What a feed's target says about the data it carries: the `shipyard` member of the target's
@@ -58,9 +59,9 @@ public struct ReleaseFacts: Equatable, Sendable {
     /// The SHA-256 (lowercase hex) of the data once inflated.
     public var uncompressedSHA256: String
     /// The release a patch applies to (nil for a whole database).
-    public var base: DatabaseVersionFact?
+    public var base: DatabaseVersion?
     /// The release the target produces.
-    public var result: DatabaseVersionFact
+    public var result: DatabaseVersion
     /// The app data formats the release suits (nil: every one).
     public var dataFormat: DataFormatRange?
     /// The channel (nil: every client).
@@ -73,7 +74,7 @@ public struct ReleaseFacts: Equatable, Sendable {
     /// Facts.
     public init(
         kind: Kind, compression: TargetCompression = .zlib, uncompressedLength: Int64, uncompressedSHA256: String,
-        base: DatabaseVersionFact?, result: DatabaseVersionFact, dataFormat: DataFormatRange? = nil,
+        base: DatabaseVersion?, result: DatabaseVersion, dataFormat: DataFormatRange? = nil,
         channel: String? = nil, rollout: Double = 1, critical: Bool = false
     ) {
         self.kind = kind
@@ -86,18 +87,6 @@ public struct ReleaseFacts: Equatable, Sendable {
         self.channel = channel
         self.rollout = rollout
         self.critical = critical
-    }
-}
-
-/// A release: the `user_version` and the SHA-256 (lowercase hex) of the database file.
-public struct DatabaseVersionFact: Equatable, Hashable, Sendable {
-    public var userVersion: Int64
-    public var sha256: String
-
-    /// A release's identity.
-    public init(userVersion: Int64, sha256: String) {
-        self.userVersion = userVersion
-        self.sha256 = sha256
     }
 }
 
@@ -132,7 +121,7 @@ extension ReleaseFacts {
             let known = TargetCompression.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
             throw fields.fail("compression", "\"\(name)\" is not \(known)")
         }
-        let base = try fields.optional("base").map { _ in try DatabaseVersionFact(try fields.object("base")) }
+        let base = try fields.optional("base").map { _ in try DatabaseVersion(try fields.object("base")) }
         if (kind == .patch) != (base != nil) {
             throw fields.fail("base", kind == .patch ? "missing for a patch" : "present for a whole database")
         }
@@ -148,7 +137,7 @@ extension ReleaseFacts {
         self.init(
             kind: kind, compression: compression, uncompressedLength: try fields.integer("uncompressed_length"),
             uncompressedSHA256: try fields.sha256("uncompressed_sha256"), base: base,
-            result: try DatabaseVersionFact(try fields.object("result")), dataFormat: range,
+            result: try DatabaseVersion(try fields.object("result")), dataFormat: range,
             channel: try fields.optional("channel").map { _ in try fields.string("channel") }, rollout: rollout,
             critical: try fields.optional("critical").map { _ in try fields.bool("critical") } ?? false)
     }
@@ -180,7 +169,7 @@ extension ReleaseFacts {
     private static func text(of fraction: Double) -> String { "\(fraction)" }
 }
 
-extension DatabaseVersionFact {
+extension DatabaseVersion {
     fileprivate init(_ fields: FactReader) throws {
         self.init(userVersion: try fields.integer("user_version"), sha256: try fields.sha256("sha256"))
     }

@@ -1,6 +1,7 @@
 import FeedClient
 import FileSystemKit
 import Foundation
+import LayeredDatabase
 import TUF
 
 /// What `dbgen feed verify` checked.
@@ -12,7 +13,7 @@ public struct FeedVerification: Equatable, Sendable {
     public var snapshotVersion: Int64
     public var targetsVersion: Int64
     /// The releases (whole databases), newest first.
-    public var releases: [DatabaseVersionFact]
+    public var releases: [DatabaseVersion]
     /// The number of patches.
     public var patchCount: Int
     /// The bytes of every target together.

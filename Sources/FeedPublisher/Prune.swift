@@ -1,11 +1,12 @@
 import FeedClient
 import Foundation
+import LayeredDatabase
 import TUF
 
 /// What `prune` did.
 public struct PruneSummary: Equatable, Sendable {
     /// The releases kept, newest first.
-    public var kept: [DatabaseVersionFact]
+    public var kept: [DatabaseVersion]
     /// The target paths no longer listed.
     public var removedTargets: [String]
     /// The files deleted under `targets/` (after the metadata that no longer names them was written).

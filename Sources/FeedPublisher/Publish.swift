@@ -30,7 +30,7 @@ extension Feed {
             let compression = options.compression
             let whole = try TargetBlob.deflate(
                 database, to: work + "/release.sqlite." + compression.fileExtension, compression: compression)
-            let release = DatabaseVersionFact(
+            let release = DatabaseVersion(
                 userVersion: try Self.userVersion(of: database), sha256: whole.uncompressedSHA256)
             let wholeFacts = options.facts(kind: .database, blob: whole, base: nil, result: release)
             var summary = PublishSummary(

@@ -1,5 +1,6 @@
 import FeedClient
 import Foundation
+import LayeredDatabase
 
 /// What `dbgen publish` is asked besides the database: how many earlier releases get a patch,
 /// and the facts every target of the release carries (``ReleaseFacts``).
@@ -71,7 +72,7 @@ public struct PublishOptions: Equatable, Sendable {
 
     /// The facts of a target of this release.
     func facts(
-        kind: ReleaseFacts.Kind, blob: TargetBlob.Deflated, base: DatabaseVersionFact?, result: DatabaseVersionFact
+        kind: ReleaseFacts.Kind, blob: TargetBlob.Deflated, base: DatabaseVersion?, result: DatabaseVersion
     )
         -> ReleaseFacts
     {
@@ -88,7 +89,7 @@ public struct PublishSummary: Equatable, Sendable {
     /// One earlier release a patch was made from.
     public struct Patch: Equatable, Sendable {
         /// The earlier release.
-        public var base: DatabaseVersionFact
+        public var base: DatabaseVersion
         /// The deflated patch's length.
         public var length: Int64
         /// False when it was left out: not smaller than the whole database.
@@ -96,7 +97,7 @@ public struct PublishSummary: Equatable, Sendable {
     }
 
     /// The release published.
-    public var release: DatabaseVersionFact
+    public var release: DatabaseVersion
     /// True when the feed already held this release with the same facts: nothing was written.
     public var wasAlreadyPublished: Bool
     /// The deflated whole database's length.

@@ -1,5 +1,6 @@
 import FeedClient
 import Foundation
+import LayeredDatabase
 import TUF
 import XCTest
 
@@ -9,8 +10,8 @@ final class ReleaseFactsTests: XCTestCase {
     func testFactsWithARolloutAreSignedAndReadBack() throws {
         let facts = ReleaseFacts(
             kind: .patch, uncompressedLength: 41_233, uncompressedSHA256: String(repeating: "a", count: 64),
-            base: DatabaseVersionFact(userVersion: 7, sha256: String(repeating: "b", count: 64)),
-            result: DatabaseVersionFact(userVersion: 8, sha256: String(repeating: "c", count: 64)),
+            base: DatabaseVersion(userVersion: 7, sha256: String(repeating: "b", count: 64)),
+            result: DatabaseVersion(userVersion: 8, sha256: String(repeating: "c", count: 64)),
             dataFormat: .init(minimum: 1, maximum: 3), channel: "beta", rollout: 0.25, critical: true)
         let key = Ed25519SigningKey()
         let target = TargetFile(path: "patches/b-c.sql.zlib", data: Data("patch".utf8), custom: facts.custom)

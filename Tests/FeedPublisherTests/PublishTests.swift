@@ -1,6 +1,7 @@
 import FeedClient
 @testable import FeedPublisher
 import Foundation
+import LayeredDatabase
 import ShipyardTestSupport
 import TUF
 import XCTest
@@ -34,7 +35,7 @@ final class PublishTests: XCTestCase {
         let targets = try fixture.targets()
         let sha3 = try ContentHashing.sha256(v3)
         let facts = try XCTUnwrap(ReleaseFacts(of: try XCTUnwrap(targets["releases/\(sha3).sqlite.bz2"])))
-        XCTAssertEqual(facts.result, DatabaseVersionFact(userVersion: 3, sha256: sha3))
+        XCTAssertEqual(facts.result, DatabaseVersion(userVersion: 3, sha256: sha3))
         XCTAssertEqual(facts.dataFormat, .init(minimum: 1, maximum: 4))
         XCTAssertTrue(facts.critical)
         let beta = try targets.values.compactMap { try ReleaseFacts(of: $0) }.filter {

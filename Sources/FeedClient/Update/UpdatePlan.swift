@@ -1,4 +1,5 @@
 import Foundation
+import LayeredDatabase
 
 /// What a check found: nothing new, or the release to install and the cheapest way from the
 /// database in effect to it (a chain of patches or the whole file), with its byte count.
@@ -6,7 +7,7 @@ public struct UpdatePlan: Equatable, Sendable {
     /// The `user_version` of the database in effect when the check ran.
     public let userVersionInEffect: Int64
     /// The release to install, or nil when nothing is new.
-    public let release: DatabaseVersionFact?
+    public let release: DatabaseVersion?
     /// The files to download and install, in order: patches, each applying to the previous
     /// one's result, or one whole database. Empty when nothing is new.
     public let steps: [UpdateStep]
@@ -25,7 +26,7 @@ public struct UpdatePlan: Equatable, Sendable {
         }
     }
 
-    init(userVersionInEffect: Int64, release: DatabaseVersionFact?, steps: [UpdateStep], metadataIdentity: String) {
+    init(userVersionInEffect: Int64, release: DatabaseVersion?, steps: [UpdateStep], metadataIdentity: String) {
         self.userVersionInEffect = userVersionInEffect
         self.release = release
         self.steps = steps

@@ -1,6 +1,7 @@
 import FeedClient
 import FileSystemKit
 import Foundation
+import LayeredDatabase
 import ShipyardTestSupport
 import XCTest
 
@@ -17,7 +18,7 @@ final class DecompressionBombTests: XCTestCase {
         try handle.close()
         let bomb = try fixture.writer.deflate(zeros)
         XCTAssertLessThan(bomb.count, 100_000)
-        let result = DatabaseVersionFact(userVersion: 9, sha256: String(repeating: "e", count: 64))
+        let result = DatabaseVersion(userVersion: 9, sha256: String(repeating: "e", count: 64))
         var facts = fixture.writer.facts(.database, of: zeros, base: nil, result: result, .init())
         facts.uncompressedLength = 100_000
         facts.uncompressedSHA256 = result.sha256
@@ -34,7 +35,7 @@ final class DecompressionBombTests: XCTestCase {
     func testATargetThatInflatesShortOfItsLengthIsRefused() async throws {
         let fixture = try FeedFixture(removedAfter: self)
         let v2File = try fixture.release(2)
-        let v2 = DatabaseVersionFact(userVersion: 2, sha256: try ContentHash.sha256(ofFileAt: v2File.path))
+        let v2 = DatabaseVersion(userVersion: 2, sha256: try ContentHash.sha256(ofFileAt: v2File.path))
         var facts = fixture.writer.facts(.database, of: v2File, base: nil, result: v2, .init())
         facts.uncompressedLength += 1
         let target = try fixture.writer.addTarget(

@@ -1,6 +1,7 @@
 import FeedClient
 import FileSystemKit
 import Foundation
+import LayeredDatabase
 import ShipyardTestSupport
 import XCTest
 
@@ -15,7 +16,7 @@ final class MaliciousPatchTests: XCTestCase {
         ] {
             let fixture = try FeedFixture(removedAfter: self)
             let v2File = try fixture.release(2)
-            let v2 = DatabaseVersionFact(userVersion: 2, sha256: try ContentHash.sha256(ofFileAt: v2File.path))
+            let v2 = DatabaseVersion(userVersion: 2, sha256: try ContentHash.sha256(ofFileAt: v2File.path))
             let patch = fixture.temporary.url("evil.sql")
             try FeedWriter.diff(from: fixture.bundled, to: v2File, into: patch)
             var lines = String(decoding: try Data(contentsOf: patch), as: UTF8.self).components(separatedBy: "\n")
@@ -42,8 +43,8 @@ final class MaliciousPatchTests: XCTestCase {
         let fixture = try FeedFixture(removedAfter: self)
         let v2File = try fixture.release(2)
         let v3File = try fixture.release(3)
-        let v2 = DatabaseVersionFact(userVersion: 2, sha256: try ContentHash.sha256(ofFileAt: v2File.path))
-        let v3 = DatabaseVersionFact(userVersion: 3, sha256: try ContentHash.sha256(ofFileAt: v3File.path))
+        let v2 = DatabaseVersion(userVersion: 2, sha256: try ContentHash.sha256(ofFileAt: v2File.path))
+        let v3 = DatabaseVersion(userVersion: 3, sha256: try ContentHash.sha256(ofFileAt: v3File.path))
         let patch = fixture.temporary.url("v2-v3.sql")
         try FeedWriter.diff(from: v2File, to: v3File, into: patch)
         // Listed as a patch from the database in effect (release 1): its header says release 2.

@@ -17,7 +17,7 @@ final class FeedFixture {
     /// DIR.
     let updates: URL
     /// Release 1 (the bundled file; published unless the fixture was made without it).
-    let first: DatabaseVersionFact
+    let first: DatabaseVersion
     private var server: NginxServer?
 
     init(rows: Int = 2_000, publishBundled: Bool = true, removedAfter test: XCTestCase) throws {
@@ -32,7 +32,7 @@ final class FeedFixture {
             at: userDatabase.deletingLastPathComponent(), withIntermediateDirectories: true)
         _ = try Oracle.sqlite3Script(userDatabase.path, "CREATE TABLE favourite(id INTEGER PRIMARY KEY);")
         updates = temporary.url("Library/food-updates")
-        first = DatabaseVersionFact(
+        first = DatabaseVersion(
             userVersion: 1, sha256: try ContentHash.sha256(ofFileAt: bundled.path))
         if publishBundled { try writer.publish(bundled) }
     }
@@ -97,10 +97,10 @@ final class FeedFixture {
     }
 
     /// The database in effect, as DatabaseUpdater chooses it: user_version and file SHA-256.
-    func inEffect() throws -> DatabaseVersionFact {
+    func inEffect() throws -> DatabaseVersion {
         let inEffect = try DatabaseUpdater(bundledPath: bundled.path, updatesDirectory: updates.path)
             .databaseInEffect()
-        return DatabaseVersionFact(
+        return DatabaseVersion(
             userVersion: inEffect.userVersion, sha256: try ContentHash.sha256(ofFileAt: inEffect.path))
     }
 

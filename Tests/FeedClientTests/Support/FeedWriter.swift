@@ -2,6 +2,7 @@ import DBGenKit
 import FeedClient
 import FileSystemKit
 import Foundation
+import LayeredDatabase
 import ShipyardTestSupport
 import TUF
 
@@ -26,7 +27,7 @@ final class FeedWriter {
     /// The targets listed in the next targets.json.
     var targets: [TargetFile] = []
     /// Every release published, oldest first.
-    private(set) var releases: [DatabaseVersionFact] = []
+    private(set) var releases: [DatabaseVersion] = []
     /// Every timestamp.json written, oldest first (to serve an old one again).
     private(set) var timestamps: [Data] = []
     /// The first root: what the app bundles.
@@ -82,8 +83,8 @@ final class FeedWriter {
     /// Publishes the database at `database`: its whole file and patches from the last releases,
     /// then new targets, snapshot and timestamp. Returns the release.
     @discardableResult
-    func publish(_ database: URL, _ options: Options = Options()) throws -> DatabaseVersionFact {
-        let release = DatabaseVersionFact(
+    func publish(_ database: URL, _ options: Options = Options()) throws -> DatabaseVersion {
+        let release = DatabaseVersion(
             userVersion: try Self.userVersion(database), sha256: try ContentHash.sha256(ofFileAt: database.path))
         let kept = releasesKept.appendingPathComponent(release.sha256 + ".sqlite")
         try? FileManager.default.removeItem(at: kept)
@@ -108,7 +109,7 @@ final class FeedWriter {
 
     /// The facts of a target whose inflated bytes are the file at `file`.
     func facts(
-        _ kind: ReleaseFacts.Kind, of file: URL, base: DatabaseVersionFact?, result: DatabaseVersionFact,
+        _ kind: ReleaseFacts.Kind, of file: URL, base: DatabaseVersion?, result: DatabaseVersion,
         _ options: Options
     ) -> ReleaseFacts {
         let length = ((try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int) ?? 0
@@ -143,8 +144,8 @@ final class FeedWriter {
     func target(_ path: String) -> TargetFile? { targets.first { $0.path == path } }
 
     /// The whole-database target of a release, and a patch between two.
-    func wholeTarget(_ release: DatabaseVersionFact) -> TargetFile? { target("releases/\(release.sha256).sqlite.zlib") }
-    func patchTarget(_ base: DatabaseVersionFact, _ result: DatabaseVersionFact) -> TargetFile? {
+    func wholeTarget(_ release: DatabaseVersion) -> TargetFile? { target("releases/\(release.sha256).sqlite.zlib") }
+    func patchTarget(_ base: DatabaseVersion, _ result: DatabaseVersion) -> TargetFile? {
         target("patches/\(base.sha256)-\(result.sha256).sql.zlib")
     }
 
