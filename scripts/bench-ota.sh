@@ -26,6 +26,7 @@
 #            deleted after); what is already there for the same sizes is reused
 #   RUNS     (environment) publish runs (default 3; 1 with --quick)
 #   DBGEN    (environment) a dbgen binary to measure instead of this checkout's release build
+#   PARTS    (environment) which figures, comma-separated: wire,memory,publish (default: all)
 #
 # Installs bsdiff, xdelta3 and zstd from Debian when missing (apt-get, as scripts/setup.sh
 # installs its packages); nginx, sqlite3 and python3 come from scripts/setup.sh.
