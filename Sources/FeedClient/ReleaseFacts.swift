@@ -8,7 +8,7 @@ import TUF
 ///
 /// ```json
 /// "custom": {"shipyard": {
-///   "kind": "patch", "compression": "bzip2", "uncompressed_length": 41233,
+///   "kind": "patch", "compression": "bzip2", "packing": "sqlpack1", "uncompressed_length": 41233,
 ///   "uncompressed_sha256": "…",
 ///   "base": {"user_version": 7, "sha256": "…"}, "result": {"user_version": 8, "sha256": "…"},
 ///   "data_format": {"min": 1, "max": 3}, "channel": "beta", "rollout": "0.25", "critical": false}}
@@ -20,7 +20,12 @@ import TUF
 /// release suits; `channel` (optional) limits it to clients that follow that channel; `rollout`
 /// (0 < r ≤ 1, default 1) is the fraction of devices offered it, written as a string holding the
 /// decimal (TUF's canonical JSON, which signatures are over, has no form for a fraction; an
-/// integer or a JSON number is read too); `critical` skips the rollout.
+/// integer or a JSON number is read too); `critical` skips the rollout. `packing` (optional, a
+/// patch's) names how the SQL was packed before compression (``PatchPacking``); the
+/// `uncompressed_` length and SHA-256 are always those of the patch or database as installed.
+///
+/// A client skips a target whose compression or packing it does not know (a feed may carry
+/// targets for newer clients beside the ones older clients read); `dbgen feed verify` refuses it.
 public struct ReleaseFacts: Equatable, Sendable {
     /// Whether a target is a whole database or a patch.
     public enum Kind: String, Sendable {
@@ -54,6 +59,8 @@ public struct ReleaseFacts: Equatable, Sendable {
     public var kind: Kind
     /// How the target's bytes are compressed (`"bzip2"` or `"zlib"`).
     public var compression: TargetCompression
+    /// How a patch's SQL is packed before compression (nil: not packed).
+    public var packing: PatchPacking?
     /// The length of the data once inflated (the cap the client inflates under).
     public var uncompressedLength: Int64
     /// The SHA-256 (lowercase hex) of the data once inflated.
@@ -73,12 +80,14 @@ public struct ReleaseFacts: Equatable, Sendable {
 
     /// Facts.
     public init(
-        kind: Kind, compression: TargetCompression = .zlib, uncompressedLength: Int64, uncompressedSHA256: String,
+        kind: Kind, compression: TargetCompression = .zlib, packing: PatchPacking? = nil, uncompressedLength: Int64,
+        uncompressedSHA256: String,
         base: DatabaseVersion?, result: DatabaseVersion, dataFormat: DataFormatRange? = nil,
         channel: String? = nil, rollout: Double = 1, critical: Bool = false
     ) {
         self.kind = kind
         self.compression = compression
+        self.packing = packing
         self.uncompressedLength = uncompressedLength
         self.uncompressedSHA256 = uncompressedSHA256
         self.base = base
@@ -88,6 +97,15 @@ public struct ReleaseFacts: Equatable, Sendable {
         self.rollout = rollout
         self.critical = critical
     }
+
+    /// How the target's bytes decode to the data.
+    public var encoding: TargetEncoding {
+        get { TargetEncoding(compression: compression, packing: packing) }
+        set {
+            compression = newValue.compression
+            packing = newValue.packing
+        }
+    }
 }
 
 /// A target whose facts could not be read: the target and what is wrong.
@@ -96,6 +114,9 @@ public struct ReleaseFactsError: Error, Equatable, Sendable, CustomStringConvert
     public let target: String
     /// What is wrong, naming the member.
     public let reason: String
+    /// Whether the facts are well formed but name a compression or packing this version does not
+    /// read (a client skips such a target).
+    public var isUnknownEncoding = false
 
     public var description: String { "\(target): custom.shipyard: \(reason)" }
 }
@@ -119,7 +140,15 @@ extension ReleaseFacts {
         let name = try fields.string("compression")
         guard let compression = TargetCompression(rawValue: name) else {
             let known = TargetCompression.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
-            throw fields.fail("compression", "\"\(name)\" is not \(known)")
+            throw fields.fail("compression", "\"\(name)\" is not \(known)", unknownEncoding: true)
+        }
+        let packing = try fields.optional("packing").map { _ in
+            let name = try fields.string("packing")
+            guard let packing = PatchPacking(rawValue: name) else {
+                let known = PatchPacking.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+                throw fields.fail("packing", "\"\(name)\" is not \(known)", unknownEncoding: true)
+            }
+            return packing
         }
         let base = try fields.optional("base").map { _ in try DatabaseVersion(try fields.object("base")) }
         if (kind == .patch) != (base != nil) {
@@ -133,9 +162,11 @@ extension ReleaseFacts {
             if let maximum, maximum < minimum { throw format.fail("max", "\(maximum) is below min \(minimum)") }
             range = DataFormatRange(minimum: minimum, maximum: maximum)
         }
+        if packing != nil, kind != .patch { throw fields.fail("packing", "present for a whole database") }
         let rollout = try fields.optional("rollout").map { _ in try fields.fraction("rollout") } ?? 1
         self.init(
-            kind: kind, compression: compression, uncompressedLength: try fields.integer("uncompressed_length"),
+            kind: kind, compression: compression, packing: packing,
+            uncompressedLength: try fields.integer("uncompressed_length"),
             uncompressedSHA256: try fields.sha256("uncompressed_sha256"), base: base,
             result: try DatabaseVersion(try fields.object("result")), dataFormat: range,
             channel: try fields.optional("channel").map { _ in try fields.string("channel") }, rollout: rollout,
@@ -146,6 +177,9 @@ extension ReleaseFacts {
     public var json: JSONValue {
         var members: [(String, JSONValue)] = [
             ("kind", .string(kind.rawValue)), ("compression", .string(compression.rawValue)),
+        ]
+        if let packing { members.append(("packing", .string(packing.rawValue))) }
+        members += [
             ("uncompressed_length", .integer(uncompressedLength)),
             ("uncompressed_sha256", .string(uncompressedSHA256)),
         ]
@@ -194,8 +228,10 @@ private struct FactReader {
         self.path = path
     }
 
-    func fail(_ key: String, _ reason: String) -> ReleaseFactsError {
-        ReleaseFactsError(target: target, reason: "\(path.isEmpty ? key : path + "." + key): \(reason)")
+    func fail(_ key: String, _ reason: String, unknownEncoding: Bool = false) -> ReleaseFactsError {
+        ReleaseFactsError(
+            target: target, reason: "\(path.isEmpty ? key : path + "." + key): \(reason)",
+            isUnknownEncoding: unknownEncoding)
     }
 
     func optional(_ key: String) -> JSONValue? { object[key] }

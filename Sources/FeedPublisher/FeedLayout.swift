@@ -4,7 +4,8 @@ import Foundation
 /// Where a feed keeps what: metadata at the top (`root.json`, `N.root.json`, `timestamp.json`,
 /// `N.snapshot.json`, `N.targets.json`), targets under `targets/` by their hash-prefixed names
 /// (TUF's consistent snapshots: `releases/BLOB-SHA256.RESULT.sqlite.EXT`,
-/// `patches/BLOB-SHA256.BASE-RESULT.sql.EXT`, EXT the compression's: `bz2` or `zlib`).
+/// `patches/BLOB-SHA256.BASE-RESULT.sql.EXT`, or `.sqlpack.EXT` packed (``PatchPacking``), EXT
+/// the compression's: `bz2` or `zlib`).
 public struct FeedLayout: Sendable {
     /// The feed directory.
     public let directory: String
@@ -22,9 +23,9 @@ public struct FeedLayout: Sendable {
         "releases/\(result).sqlite.\(compression.fileExtension)"
     }
 
-    /// The target path of a patch compressed with `compression`.
-    public static func patchPath(base: String, result: String, compression: TargetCompression) -> String {
-        "patches/\(base)-\(result).sql.\(compression.fileExtension)"
+    /// The target path of a patch in `encoding`.
+    public static func patchPath(base: String, result: String, encoding: TargetEncoding) -> String {
+        "patches/\(base)-\(result).\(encoding.patchExtension)"
     }
 
     /// `targets/DIR/HASH.NAME`: where a target with this path and blob SHA-256 lies.

@@ -96,7 +96,7 @@ public struct FeedVerifier {
         var hash = SHA256Stream(), length: Int64 = 0
         var inflated = SHA256Stream()
         var inflateError: Error?
-        let inflater = try facts.compression.decompressor(limit: facts.uncompressedLength)
+        let inflater = try facts.encoding.decoder(limit: facts.uncompressedLength)
         let feed: (UnsafeRawBufferPointer) throws -> Void = { chunk in
             length += Int64(chunk.count)
             guard length <= target.length else {

@@ -4,7 +4,7 @@ import Foundation
 import LayeredDatabase
 
 /// A patch from an earlier release to the new one: `dbgen diff`'s SQL (``DatabaseDiff``, with
-/// its ``PatchHeader``), deflated, then proven: the deflated blob is inflated again and
+/// its ``PatchHeader``), packed and compressed, then proven: the blob is decoded again and
 /// installed on a copy of its base by ``DatabaseUpdater`` (what the device runs), and the
 /// result must hold the release's exact content (the diff engine finds no difference: schema,
 /// rows with their types and values, `user_version`).
@@ -15,8 +15,8 @@ struct PatchMaker {
     let releasePath: String
     /// A directory of its own for the patch's files.
     let work: String
-    /// How the patch is compressed.
-    let compression: TargetCompression
+    /// How the patch is packed and compressed.
+    let encoding: TargetEncoding
 
     /// Writes and deflates the patch; returns it deflated.
     func make() throws -> TargetBlob.Deflated {
@@ -28,8 +28,7 @@ struct PatchMaker {
             try DatabaseDiff(oldPath: basePath, newPath: releasePath).writePatch(
                 toFileDescriptor: descriptor, path: sql)
         }
-        return try TargetBlob.deflate(
-            sql, to: work + "/patch.sql." + compression.fileExtension, compression: compression)
+        return try TargetBlob.deflate(sql, to: work + "/patch." + encoding.patchExtension, encoding: encoding)
     }
 
     /// Inflates `patch` and installs it on a copy of the base with ``DatabaseUpdater``; throws
@@ -41,7 +40,7 @@ struct PatchMaker {
         let updates = work + "/applied"
         try FeedPublisherError.about(target) {
             let (length, sha256) = try TargetBlob.inflate(
-                patch.path, patch.compression, limit: patch.uncompressedLength, into: inflated)
+                patch.path, patch.encoding, limit: patch.uncompressedLength, into: inflated)
             guard length == patch.uncompressedLength, sha256 == patch.uncompressedSHA256 else {
                 throw FeedPublisherError(target, "the deflated patch does not inflate to the patch")
             }

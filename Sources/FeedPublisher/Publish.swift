@@ -29,7 +29,8 @@ extension Feed {
             let work = try makeWorkDirectory()
             let compression = options.compression
             let whole = try TargetBlob.deflate(
-                database, to: work + "/release.sqlite." + compression.fileExtension, compression: compression)
+                database, to: work + "/release.sqlite." + compression.fileExtension,
+                encoding: TargetEncoding(compression: compression))
             let release = DatabaseVersion(
                 userVersion: try Self.userVersion(of: database), sha256: whole.uncompressedSHA256)
             let wholeFacts = options.facts(kind: .database, blob: whole, base: nil, result: release)
@@ -62,13 +63,14 @@ extension Feed {
                 let directory = work + "/patch-\(index)"
                 let basePath = try restore(base.target, base.facts, into: directory)
                 let maker = PatchMaker(
-                    basePath: basePath, releasePath: database, work: directory, compression: compression)
+                    basePath: basePath, releasePath: database, work: directory,
+                    encoding: TargetEncoding(compression: compression, packing: options.packing))
                 let patch = try maker.make()
                 let kept = patch.length < whole.length
                 summary.patches.append(.init(base: base.facts.result, length: patch.length, kept: kept))
                 guard kept else { continue }
                 let path = FeedLayout.patchPath(
-                    base: base.facts.result.sha256, result: release.sha256, compression: compression)
+                    base: base.facts.result.sha256, result: release.sha256, encoding: patch.encoding)
                 try maker.prove(patch, target: path)
                 let facts = options.facts(kind: .patch, blob: patch, base: base.facts.result, result: release)
                 targets.append(try Self.target(path, patch, facts))
@@ -106,7 +108,7 @@ extension Feed {
         try FeedPublisherError.about(layout.path(stored)) {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let (_, sha256) = try TargetBlob.inflate(
-                layout.path(stored), facts.compression, limit: facts.uncompressedLength, into: output)
+                layout.path(stored), facts.encoding, limit: facts.uncompressedLength, into: output)
             guard sha256 == facts.result.sha256 else {
                 throw FeedPublisherError(
                     layout.path(stored), "inflates to \(sha256), not release \(facts.result.sha256)")

@@ -18,11 +18,15 @@ public struct PublishOptions: Equatable, Sendable {
     /// How the release's targets are compressed (`--compression`, bzip2: a `dbgen diff` patch is
     /// about a third smaller than deflated).
     public var compression: TargetCompression
+    /// How patches are packed before compression (``PatchPacking/sqlPack`` unless told;
+    /// `--no-packing`: nil, plain SQL that `bunzip2` alone turns back into the patch).
+    public var packing: PatchPacking?
 
     /// Options.
     public init(
         patchesFrom: Int = 3, channel: String? = nil, rollout: Double = 1, critical: Bool = false,
-        dataFormat: ReleaseFacts.DataFormatRange? = nil, compression: TargetCompression = .bzip2
+        dataFormat: ReleaseFacts.DataFormatRange? = nil, compression: TargetCompression = .bzip2,
+        packing: PatchPacking? = .sqlPack
     ) {
         self.patchesFrom = patchesFrom
         self.channel = channel
@@ -30,6 +34,7 @@ public struct PublishOptions: Equatable, Sendable {
         self.critical = critical
         self.dataFormat = dataFormat
         self.compression = compression
+        self.packing = packing
     }
 
     /// Checks each option's range.
@@ -77,7 +82,8 @@ public struct PublishOptions: Equatable, Sendable {
         -> ReleaseFacts
     {
         ReleaseFacts(
-            kind: kind, compression: blob.compression, uncompressedLength: blob.uncompressedLength,
+            kind: kind, compression: blob.encoding.compression, packing: blob.encoding.packing,
+            uncompressedLength: blob.uncompressedLength,
             uncompressedSHA256: blob.uncompressedSHA256,
             base: base, result: result, dataFormat: dataFormat, channel: channel, rollout: rollout,
             critical: critical)

@@ -129,12 +129,35 @@ final class FeedCommandTests: XCTestCase {
         XCTAssertEqual(releases.filter { $0.hasSuffix(".sqlite.bz2") }.count, 1, "\(releases)")
         let patches = try FileManager.default.contentsOfDirectory(atPath: directory.url("feed/targets/patches").path)
         XCTAssertEqual(patches.count, 1)
-        XCTAssertTrue(patches[0].hasSuffix(".sql.bz2"), "\(patches)")
+        XCTAssertTrue(patches[0].hasSuffix(".sqlpack.bz2"), "\(patches)")
         let verified = try dbgen(["feed", "verify", "feed", "--root", "feed/root.json"])
         XCTAssertEqual(verified.status, 0, verified.stderrText)
         XCTAssertTrue(verified.stdoutText.contains("2 releases, newest user_version 2, 1 patches"), verified.stdoutText)
         let help = try dbgen(["publish", "--help"])
         XCTAssertTrue(help.stdoutText.contains("--compression <bzip2|zlib>"), help.stdoutText)
+    }
+
+    func testNoPackingPublishesPlainSQLThatBunzip2AndSqlite3AloneApply() throws {
+        XCTAssertEqual(try dbgen(["keys", "generate", "--out", "k"]).status, 0)
+        XCTAssertEqual(try dbgen(["feed", "init", "feed", "--key", "k"]).status, 0)
+        try release("v1", version: 1)
+        try release("v2", version: 2, every: 9)
+        XCTAssertEqual(try dbgen(["publish", "feed", "v1.sqlite", "--key", "k"]).status, 0)
+        let plain = try dbgen(["publish", "feed", "v2.sqlite", "--key", "k", "--no-packing"])
+        XCTAssertEqual(plain.status, 0, plain.stderrText)
+        let patches = try FileManager.default.contentsOfDirectory(atPath: directory.url("feed/targets/patches").path)
+        XCTAssertEqual(patches.count, 1)
+        XCTAssertTrue(patches[0].hasSuffix(".sql.bz2"), "\(patches)")
+        let sql = try PythonTargetDecoder.decode(
+            directory.url("feed/targets/patches/" + patches[0]).path, compression: "bzip2", packing: nil)
+        try FileManager.default.copyItem(at: directory.url("v1.sqlite"), to: directory.url("copy.sqlite"))
+        _ = try Oracle.sqlite3Script(directory.url("copy.sqlite").path, String(decoding: sql, as: UTF8.self))
+        XCTAssertEqual(
+            try DatabaseContent.dump(directory.url("copy.sqlite").path),
+            try DatabaseContent.dump(directory.url("v2.sqlite").path))
+        let verified = try dbgen(["feed", "verify", "feed", "--root", "feed/root.json"])
+        XCTAssertEqual(verified.status, 0, verified.stderrText)
+        XCTAssertTrue(try dbgen(["publish", "--help"]).stdoutText.contains("--no-packing"))
     }
 
     func testVerifyReadsAFeedServedByNginxAndNamesATamperedTarget() throws {

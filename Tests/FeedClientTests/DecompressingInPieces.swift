@@ -5,19 +5,26 @@ extension TargetCompression {
     /// Decompresses `compressed` handed over `pieceSize` bytes at a time, as a download arrives,
     /// under `limit`; checks the stream ended.
     func decompress(_ compressed: Data, limit: Int64, pieceSize: Int = 7_777) throws -> Data {
-        let decompressor = try decompressor(limit: limit)
+        try decompressor(limit: limit).decode(compressed, pieceSize: pieceSize)
+    }
+}
+
+extension StreamDecompressor {
+    /// Decodes `input` handed over `pieceSize` bytes at a time, as a download arrives; checks
+    /// the stream ended and that the count of bytes produced is what was handed over.
+    func decode(_ input: Data, pieceSize: Int = 7_777) throws -> Data {
         var output = Data()
         var offset = 0
-        while offset < compressed.count {
-            let piece = compressed[offset..<min(offset + pieceSize, compressed.count)]
-            try piece.withUnsafeBytes { bytes in try decompressor.append(bytes) { output.append(contentsOf: $0) } }
+        while offset < input.count {
+            let piece = input[offset..<min(offset + pieceSize, input.count)]
+            try piece.withUnsafeBytes { bytes in try append(bytes) { output.append(contentsOf: $0) } }
             offset += pieceSize
         }
-        try decompressor.finish()
-        guard decompressor.produced == Int64(output.count) else { throw CountMismatch() }
+        try finish()
+        guard produced == Int64(output.count) else { throw CountMismatch() }
         return output
     }
-
-    /// The decompressor's count of bytes produced is not what it handed over.
-    struct CountMismatch: Error {}
 }
+
+/// The decompressor's count of bytes produced is not what it handed over.
+struct CountMismatch: Error {}

@@ -25,17 +25,17 @@ final class CompressionTests: XCTestCase {
             let compression = codecs[Int(facts.result.userVersion) - 1]
             XCTAssertEqual(facts.compression, compression, path)
             XCTAssertTrue(path.hasSuffix("." + compression.fileExtension), path)
+            // Patches are packed by default (their path says so), whole databases never.
+            XCTAssertEqual(facts.packing, facts.kind == .patch ? .sqlPack : nil, path)
+            XCTAssertEqual(path.hasSuffix(".sqlpack." + compression.fileExtension), facts.kind == .patch, path)
             let line = try XCTUnwrap(lines.first { $0.hasPrefix(path + " ") }, path)
             XCTAssertTrue(line.contains("\"compression\": \"\(compression.rawValue)\""), line)
-            // python's own codec, chosen by the facts' name, gives the bytes the facts declare.
+            // python's own codec, chosen by the facts' name, and its own SQLPack reader give the
+            // bytes the facts declare.
             let blob = fixture.feedPath + "/" + target.storedName!
-            let sha256 = try Oracle.python3.output([
-                "-c",
-                "import sys, hashlib, bz2, zlib\ncodec = {'bzip2': bz2, 'zlib': zlib}[sys.argv[2]]\n"
-                    + "print(hashlib.sha256(codec.decompress(open(sys.argv[1], 'rb').read())).hexdigest())",
-                blob, facts.compression.rawValue,
-            ])
-            XCTAssertEqual(sha256.trimmingCharacters(in: .whitespacesAndNewlines), facts.uncompressedSHA256, path)
+            let sha256 = try PythonTargetDecoder.sha256(
+                blob, compression: facts.compression.rawValue, packing: facts.packing?.rawValue)
+            XCTAssertEqual(sha256, facts.uncompressedSHA256, path)
             checked += 1
         }
         XCTAssertEqual(checked, 6)

@@ -70,7 +70,7 @@ final class PublishTests: XCTestCase {
         for (path, target) in try fixture.targets() {
             guard let facts = try ReleaseFacts(of: target), let base = facts.base else { continue }
             let blob = fixture.feedPath + "/" + target.storedName!
-            let sql = try Data(contentsOf: URL(fileURLWithPath: blob)).decompressedByPython(path: path)
+            let sql = try facts.decodedByPython(blob)
             XCTAssertTrue(
                 sql.hasPrefix("-- dbgen diff base: user_version=\(base.userVersion) sha256=\(base.sha256)"), path)
             let copy = fixture.directory.url("copy-\(applied).sqlite").path
@@ -186,15 +186,14 @@ enum ContentHashing {
     }
 }
 
-extension Data {
-    /// The bytes decompressed by python's bz2 or zlib (as the target path's extension says), as text.
-    func decompressedByPython(path: String) throws -> String {
-        let module = path.hasSuffix(".bz2") ? "bz2" : "zlib"
-        let result = try Oracle.python3.run(
-            ["-c", "import sys, \(module); sys.stdout.buffer.write(\(module).decompress(sys.stdin.buffer.read()))"],
-            input: self)
-        guard result.status == 0 else { throw PythonTUFClient.PythonRefused(stderr: result.stderrText) }
-        return result.stdoutText
+extension ReleaseFacts {
+    /// The patch or database the blob at `path` stands for, decoded by python3 alone (its codec
+    /// as these facts name it, then its own SQLPack reader for a packed patch), as text.
+    func decodedByPython(_ path: String) throws -> String {
+        String(
+            decoding: try PythonTargetDecoder.decode(
+                path, compression: compression.rawValue, packing: packing?.rawValue),
+            as: UTF8.self)
     }
 }
 

@@ -33,7 +33,8 @@ struct ReleaseChoice {
     let candidates: [Candidate]
 
     /// Reads the facts of every target (targets without `custom.shipyard` are not Shipyard's
-    /// and are ignored).
+    /// and are ignored, and so are targets in a compression or packing this client does not
+    /// read: a newer publisher's, which the whole file or an older patch stands in for).
     ///
     /// - Throws: ``FeedUpdateError`` (`facts`) naming the first target whose facts are
     ///   unreadable or contradict themselves.
@@ -45,6 +46,7 @@ struct ReleaseChoice {
             do {
                 facts = try ReleaseFacts(of: target)
             } catch let error as ReleaseFactsError {
+                if error.isUnknownEncoding { continue }
                 throw FeedUpdateError(subject: path, check: .facts, reason: "custom.shipyard: \(error.reason)")
             }
             guard let facts else { continue }

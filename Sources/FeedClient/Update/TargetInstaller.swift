@@ -50,7 +50,7 @@ struct TargetInstaller {
         defer { close(descriptor) }
         var hash = SHA256Stream()
         do {
-            let inflater = try facts.compression.decompressor(limit: facts.uncompressedLength)
+            let inflater = try facts.encoding.decoder(limit: facts.uncompressedLength)
             try ContentHash.forEachChunk(ofFileAt: compressed.path) { chunk in
                 try inflater.append(chunk) { output in
                     hash.update(output)

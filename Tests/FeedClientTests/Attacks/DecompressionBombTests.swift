@@ -46,4 +46,33 @@ final class DecompressionBombTests: XCTestCase {
         XCTAssertEqual(error?.subject, target.path)
         XCTAssertEqual(error?.check, .decompression)
     }
+
+    func testAPackedPatchThatUnpacksPastItsLengthStopsThere() async throws {
+        // 100 kB of SQLPack word codes standing for 12.75 MB; its facts say 200 kB.
+        let fixture = try FeedFixture(removedAfter: self)
+        let v2File = try fixture.release(2)
+        let v2 = DatabaseVersion(userVersion: 2, sha256: try ContentHash.sha256(ofFileAt: v2File.path))
+        let packed = fixture.temporary.url("bomb.sqlpack")
+        let word = [UInt8](repeating: UInt8(ascii: "a"), count: 255)
+        let codes = [UInt8](repeating: 0, count: 100_000).enumerated().map { $0.offset % 2 == 0 ? 0xF8 : $0.element }
+        try Data([0xF5] + Array("sqlpack1\n".utf8) + [1, 255] + word + codes).write(to: packed)
+        var facts = fixture.writer.facts(.patch, of: packed, base: fixture.first, result: v2, .init())
+        facts.packing = .sqlPack
+        facts.uncompressedLength = 200_000
+        let target = try fixture.writer.addTarget(
+            "patches/\(fixture.first.sha256)-\(v2.sha256).sqlpack.zlib", blob: try fixture.writer.deflate(packed),
+            facts: facts)
+        let whole = try fixture.writer.deflate(v2File)
+        try fixture.writer.addTarget(
+            "releases/\(v2.sha256).sqlite.zlib", blob: whole + Data(count: 100_000),
+            facts: fixture.writer.facts(.database, of: v2File, base: nil, result: v2, .init()))
+        try fixture.writer.writeMetadata()
+
+        let error = try await fixture.refused(try fixture.updater())
+        XCTAssertEqual(error?.subject, target.path)
+        XCTAssertEqual(error?.check, .decompression)
+        XCTAssertTrue(
+            error?.reason.contains("unpacks to more than the 200000 bytes") ?? false, error?.description ?? "")
+        XCTAssertEqual(fixture.staged, [], "neither the download nor what it unpacked to is kept")
+    }
 }

@@ -124,7 +124,13 @@ final class FeedWriter {
     /// same path) in the next targets.json.
     @discardableResult
     func addTarget(_ path: String, blob: Data, facts: ReleaseFacts?) throws -> TargetFile {
-        let target = TargetFile(path: path, data: blob, custom: facts?.custom)
+        try addTarget(path, blob: blob, custom: facts?.custom)
+    }
+
+    /// As ``addTarget(_:blob:facts:)``, with a `custom` object of any content.
+    @discardableResult
+    func addTarget(_ path: String, blob: Data, custom: JSONValue?) throws -> TargetFile {
+        let target = TargetFile(path: path, data: blob, custom: custom)
         targets.removeAll { $0.path == path }
         targets.append(target)
         try blob.write(to: blobURL(of: target))

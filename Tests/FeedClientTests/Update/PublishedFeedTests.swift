@@ -42,7 +42,9 @@ final class PublishedFeedTests: XCTestCase {
         XCTAssertEqual(plan.release?.userVersion, 3)
         XCTAssertTrue(plan.usesPatches, "the bundled file is release 1: a patch, not the whole file")
         XCTAssertTrue(
-            plan.steps.allSatisfy { $0.path.hasSuffix(".sql.bz2") && $0.facts.compression == .bzip2 },
+            plan.steps.allSatisfy {
+                $0.path.hasSuffix(".sqlpack.bz2") && $0.facts.compression == .bzip2 && $0.facts.packing == .sqlPack
+            },
             "\(plan.steps.map(\.path))")
         let inEffect = try updater.databaseUpdater.databaseInEffect()
         XCTAssertEqual(

@@ -1,4 +1,5 @@
 import FeedClient
+import TUF
 import Foundation
 import ShipyardTestSupport
 import XCTest
@@ -78,5 +79,46 @@ final class ReleaseGateTests: XCTestCase {
         XCTAssertEqual(plan.release, v3)
         XCTAssertFalse(plan.usesPatches, "the only chain passes through release 2 (data format 5+): the whole file")
         XCTAssertEqual(try fixture.inEffect(), v3)
+    }
+
+    func testATargetInACompressionOrPackingThisClientDoesNotReadIsSkippedForOneItReads() async throws {
+        let fixture = try FeedFixture(removedAfter: self)
+        let v2 = try fixture.writer.publish(try fixture.release(2))
+        let patch = try XCTUnwrap(fixture.writer.patchTarget(fixture.first, v2))
+        let facts = try XCTUnwrap(try ReleaseFacts(of: patch))
+        // A newer publisher's patches beside the ones this client reads: tiny, so they would
+        // be chosen if they were read.
+        for (name, member, value) in [("zstd", "compression", "zstd"), ("pack9", "packing", "sqlpack9")] {
+            guard case .object(var members) = facts.json else { return XCTFail("facts are an object") }
+            members[member] = .string(value)
+            let custom = JSONValue.object(JSONObject([(ReleaseFacts.member, .object(members))]))
+            let unknown = TargetFile(
+                path: "patches/\(fixture.first.sha256)-\(v2.sha256).\(name)", data: Data("x".utf8), custom: custom)
+            XCTAssertThrowsError(try ReleaseFacts(of: unknown)) { error in
+                XCTAssertEqual((error as? ReleaseFactsError)?.isUnknownEncoding, true, "\(error)")
+            }
+            try fixture.writer.addTarget(unknown.path, blob: Data("x".utf8), custom: custom)
+        }
+        try fixture.writer.writeMetadata()
+        let plan = try await fixture.updater().update()
+        XCTAssertEqual(plan.release, v2)
+        XCTAssertEqual(plan.steps.map(\.path), [patch.path], "the patch it reads, not the smaller ones it cannot")
+        XCTAssertEqual(try fixture.inEffect().userVersion, 2)
+    }
+
+    func testPackingIsAPatchsFactAndIsReadBack() throws {
+        let sha = String(repeating: "a", count: 64)
+        let patch = ReleaseFacts(
+            kind: .patch, compression: .bzip2, packing: .sqlPack, uncompressedLength: 1, uncompressedSHA256: sha,
+            base: .init(userVersion: 1, sha256: sha), result: .init(userVersion: 2, sha256: sha))
+        XCTAssertEqual(try ReleaseFacts(json: patch.json, target: "p"), patch)
+        XCTAssertEqual(try ReleaseFacts(json: patch.json, target: "p").encoding.patchExtension, "sqlpack.bz2")
+        var database = patch
+        database.kind = .database
+        database.base = nil
+        XCTAssertThrowsError(try ReleaseFacts(json: database.json, target: "d")) { error in
+            XCTAssertEqual((error as? ReleaseFactsError)?.reason, "packing: present for a whole database")
+            XCTAssertEqual((error as? ReleaseFactsError)?.isUnknownEncoding, false)
+        }
     }
 }

@@ -1,0 +1,58 @@
+/// How a patch's SQL is packed before it is compressed (the `packing` of its ``ReleaseFacts``).
+public enum PatchPacking: String, CaseIterable, Sendable {
+    /// ``SQLPack``: keys as differences, frequent words as two bytes; `.sqlpack` in the path.
+    case sqlPack = "sqlpack1"
+}
+
+/// How a target's bytes become the file it stands for: decompressed by its compression and, for
+/// a packed patch, unpacked. The client, `dbgen feed verify` and `dbgen publish`'s own proof
+/// all decode a target through ``decoder(limit:)``, so they read it the same way.
+public struct TargetEncoding: Equatable, Sendable {
+    /// The codec of the target's bytes.
+    public var compression: TargetCompression
+    /// The packing of the decompressed bytes (nil: they are the file itself).
+    public var packing: PatchPacking?
+
+    /// An encoding.
+    public init(compression: TargetCompression, packing: PatchPacking? = nil) {
+        self.compression = compression
+        self.packing = packing
+    }
+
+    /// The extension of a patch's target path in this encoding: `sql.bz2`, or `sqlpack.bz2`.
+    public var patchExtension: String {
+        (packing == nil ? "sql." : "sqlpack.") + compression.fileExtension
+    }
+
+    /// A decoder fed the target's bytes piece by piece that hands on the file they stand for
+    /// and refuses to produce more than `limit` bytes. A packed patch is never longer than the
+    /// patch it unpacks to (the packer refuses one that would be), so its decompression is
+    /// capped at `limit` too.
+    package func decoder(limit: Int64) throws -> any StreamDecompressor {
+        let decompressor = try compression.decompressor(limit: limit)
+        guard packing != nil else { return decompressor }
+        return Chain(first: decompressor, second: SQLPack.Unpacker(limit: limit))
+    }
+
+    /// Two decoders one after the other.
+    private final class Chain: StreamDecompressor {
+        let first: any StreamDecompressor
+        let second: any StreamDecompressor
+
+        init(first: any StreamDecompressor, second: any StreamDecompressor) {
+            self.first = first
+            self.second = second
+        }
+
+        var produced: Int64 { second.produced }
+
+        func append(_ input: UnsafeRawBufferPointer, to sink: (UnsafeRawBufferPointer) throws -> Void) throws {
+            try first.append(input) { try second.append($0, to: sink) }
+        }
+
+        func finish() throws {
+            try first.finish()
+            try second.finish()
+        }
+    }
+}
