@@ -3,32 +3,9 @@ import Foundation
 
 /// A bzip2 stream read or written in pieces (libbz2): the feed's targets are compressed by
 /// `dbgen publish` and decompressed on the device, never whole in memory, and never past a cap.
-/// One stream only: bytes after its end marker are refused.
+/// One stream only: bytes after its end marker are refused. Its failures are
+/// ``CompressionFailure``s of ``TargetCompression/bzip2``.
 package enum Bzip2Stream {
-    /// Why a stream could not be decompressed or compressed.
-    package enum Failure: StreamFailure, Equatable, Sendable {
-        /// The bytes are not a valid bzip2 stream (what libbz2 found).
-        case corrupt(String)
-        /// The stream decompresses to more than the cap: nothing past the cap was written.
-        case tooLarge(limit: Int64)
-        /// The stream ends before its end marker.
-        case truncated
-        /// Bytes follow the stream's end marker.
-        case trailingBytes
-        /// libbz2 refused to start or failed (its code).
-        case bzip2(Int32)
-
-        package var description: String {
-            switch self {
-            case .corrupt(let message): return "not a valid bzip2 stream (\(message))"
-            case .tooLarge(let limit): return "decompresses to more than the \(limit) bytes its metadata declares"
-            case .truncated: return "the bzip2 stream ends early"
-            case .trailingBytes: return "bytes follow the end of the bzip2 stream"
-            case .bzip2(let code): return "libbz2 failed (code \(code))"
-            }
-        }
-    }
-
     /// The size of the pieces written at a time.
     static let chunkSize = 1 << 16
 
@@ -49,7 +26,7 @@ package enum Bzip2Stream {
             guard status == BZ_OK else {
                 output.deallocate()
                 stream.deallocate()
-                throw Failure.bzip2(status)
+                throw CompressionFailure(.bzip2, .status(status))
             }
         }
 
@@ -80,7 +57,7 @@ package enum Bzip2Stream {
                 stream.pointee.avail_out = UInt32(Bzip2Stream.chunkSize)
                 let code = BZ2_bzCompress(stream, action)
                 guard code == BZ_RUN_OK || code == BZ_FINISH_OK || code == BZ_STREAM_END else {
-                    throw Failure.bzip2(code)
+                    throw CompressionFailure(.bzip2, .status(code))
                 }
                 let produced = Bzip2Stream.chunkSize - Int(stream.pointee.avail_out)
                 if produced > 0 { try sink(UnsafeRawBufferPointer(start: output, count: produced)) }
@@ -116,7 +93,7 @@ package enum Bzip2Stream {
             guard status == BZ_OK else {
                 output.deallocate()
                 stream.deallocate()
-                throw Failure.bzip2(status)
+                throw CompressionFailure(.bzip2, .status(status))
             }
         }
 
@@ -131,7 +108,7 @@ package enum Bzip2Stream {
             throws
         {
             guard let base = input.baseAddress, !input.isEmpty else { return }
-            guard !ended else { throw Failure.trailingBytes }
+            guard !ended else { throw CompressionFailure(.bzip2, .trailingBytes) }
             stream.pointee.next_in = UnsafeMutableRawPointer(mutating: base).assumingMemoryBound(to: CChar.self)
             stream.pointee.avail_in = UInt32(input.count)
             // libbz2 may hold decoded bytes after taking the last input: run until it has room left.
@@ -142,22 +119,24 @@ package enum Bzip2Stream {
                 switch code {
                 case BZ_OK: break
                 case BZ_STREAM_END: ended = true
-                case BZ_DATA_ERROR: throw Failure.corrupt("a block fails its check")
-                case BZ_DATA_ERROR_MAGIC: throw Failure.corrupt("no bzip2 signature")
-                default: throw Failure.bzip2(code)
+                case BZ_DATA_ERROR: throw CompressionFailure(.bzip2, .corrupt("a block fails its check"))
+                case BZ_DATA_ERROR_MAGIC: throw CompressionFailure(.bzip2, .corrupt("no bzip2 signature"))
+                default: throw CompressionFailure(.bzip2, .status(code))
                 }
                 let count = Bzip2Stream.chunkSize - Int(stream.pointee.avail_out)
-                guard produced + Int64(count) <= limit else { throw Failure.tooLarge(limit: limit) }
+                guard produced + Int64(count) <= limit else {
+                    throw CompressionFailure(.bzip2, .tooLarge(limit: limit))
+                }
                 produced += Int64(count)
                 if count > 0 { try sink(UnsafeRawBufferPointer(start: output, count: count)) }
                 if stream.pointee.avail_in == 0 && stream.pointee.avail_out != 0 { break }
             }
-            if ended && stream.pointee.avail_in > 0 { throw Failure.trailingBytes }
+            if ended && stream.pointee.avail_in > 0 { throw CompressionFailure(.bzip2, .trailingBytes) }
         }
 
         /// Checks that the stream reached its end marker.
         package func finish() throws {
-            guard ended else { throw Failure.truncated }
+            guard ended else { throw CompressionFailure(.bzip2, .truncated) }
         }
     }
 }

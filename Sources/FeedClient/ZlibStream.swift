@@ -4,31 +4,8 @@ import Foundation
 
 /// A zlib stream (RFC 1950) read or written in pieces: the feed's targets are deflated by
 /// `dbgen publish` and inflated on the device, never whole in memory, and never past a cap.
+/// Its failures are ``CompressionFailure``s of ``TargetCompression/zlib``.
 package enum ZlibStream {
-    /// Why a stream could not be inflated or deflated.
-    package enum Failure: StreamFailure, Equatable, Sendable {
-        /// The bytes are not a valid zlib stream (zlib's message).
-        case corrupt(String)
-        /// The stream inflates to more than the cap: nothing past the cap was written.
-        case tooLarge(limit: Int64)
-        /// The stream ends before its end marker.
-        case truncated
-        /// Bytes follow the stream's end marker.
-        case trailingBytes
-        /// zlib refused to start or failed (its code).
-        case zlib(Int32)
-
-        package var description: String {
-            switch self {
-            case .corrupt(let message): return "not a valid zlib stream (\(message))"
-            case .tooLarge(let limit): return "inflates to more than the \(limit) bytes its metadata declares"
-            case .truncated: return "the zlib stream ends early"
-            case .trailingBytes: return "bytes follow the end of the zlib stream"
-            case .zlib(let code): return "zlib failed (code \(code))"
-            }
-        }
-    }
-
     /// The size of the pieces written at a time.
     static let chunkSize = 1 << 16
 
@@ -48,7 +25,7 @@ package enum ZlibStream {
             guard status == Z_OK else {
                 output.deallocate()
                 stream.deallocate()
-                throw Failure.zlib(status)
+                throw CompressionFailure(.zlib, .status(status))
             }
         }
 
@@ -79,7 +56,9 @@ package enum ZlibStream {
                 stream.pointee.next_out = output
                 stream.pointee.avail_out = uInt(ZlibStream.chunkSize)
                 let code = CZlib.deflate(stream, flush)
-                guard code == Z_OK || code == Z_STREAM_END || code == Z_BUF_ERROR else { throw Failure.zlib(code) }
+                guard code == Z_OK || code == Z_STREAM_END || code == Z_BUF_ERROR else {
+                    throw CompressionFailure(.zlib, .status(code))
+                }
                 let produced = ZlibStream.chunkSize - Int(stream.pointee.avail_out)
                 if produced > 0 { try sink(UnsafeRawBufferPointer(start: output, count: produced)) }
                 if code == Z_STREAM_END || (flush != Z_FINISH && stream.pointee.avail_out != 0) { return }
@@ -113,7 +92,7 @@ package enum ZlibStream {
             guard status == Z_OK else {
                 output.deallocate()
                 stream.deallocate()
-                throw Failure.zlib(status)
+                throw CompressionFailure(.zlib, .status(status))
             }
         }
 
@@ -128,7 +107,7 @@ package enum ZlibStream {
             throws
         {
             guard !input.isEmpty else { return }
-            guard !ended else { throw Failure.trailingBytes }
+            guard !ended else { throw CompressionFailure(.zlib, .trailingBytes) }
             stream.pointee.next_in = UnsafeMutablePointer(mutating: input.bindMemory(to: UInt8.self).baseAddress)
             stream.pointee.avail_in = uInt(input.count)
             while stream.pointee.avail_in > 0 && !ended {
@@ -139,21 +118,22 @@ package enum ZlibStream {
                 case Z_OK, Z_BUF_ERROR: break
                 case Z_STREAM_END: ended = true
                 case Z_DATA_ERROR, Z_NEED_DICT:
-                    throw Failure.corrupt(stream.pointee.msg.map { String(cString: $0) } ?? "code \(code)")
-                default: throw Failure.zlib(code)
+                    throw CompressionFailure(
+                        .zlib, .corrupt(stream.pointee.msg.map { String(cString: $0) } ?? "code \(code)"))
+                default: throw CompressionFailure(.zlib, .status(code))
                 }
                 let count = ZlibStream.chunkSize - Int(stream.pointee.avail_out)
-                guard produced + Int64(count) <= limit else { throw Failure.tooLarge(limit: limit) }
+                guard produced + Int64(count) <= limit else { throw CompressionFailure(.zlib, .tooLarge(limit: limit)) }
                 produced += Int64(count)
                 if count > 0 { try sink(UnsafeRawBufferPointer(start: output, count: count)) }
                 if code == Z_BUF_ERROR && stream.pointee.avail_out != 0 { break }
             }
-            if ended && stream.pointee.avail_in > 0 { throw Failure.trailingBytes }
+            if ended && stream.pointee.avail_in > 0 { throw CompressionFailure(.zlib, .trailingBytes) }
         }
 
         /// Checks that the stream reached its end marker.
         package func finish() throws {
-            guard ended else { throw Failure.truncated }
+            guard ended else { throw CompressionFailure(.zlib, .truncated) }
         }
     }
 }
