@@ -3,161 +3,96 @@ import Foundation
 
 /// A bzip2 stream read or written in pieces (libbz2): the feed's targets are compressed by
 /// `dbgen publish` and decompressed on the device, never whole in memory, and never past a cap.
-/// One stream only: bytes after its end marker are refused.
+/// One stream only: bytes after its end marker are refused. Its failures are
+/// ``CompressionFailure``s of ``TargetCompression/bzip2``.
 package enum Bzip2Stream {
-    /// Why a stream could not be decompressed or compressed.
-    package enum Failure: StreamFailure, Equatable, Sendable {
-        /// The bytes are not a valid bzip2 stream (what libbz2 found).
-        case corrupt(String)
-        /// The stream decompresses to more than the cap: nothing past the cap was written.
-        case tooLarge(limit: Int64)
-        /// The stream ends before its end marker.
-        case truncated
-        /// Bytes follow the stream's end marker.
-        case trailingBytes
-        /// libbz2 refused to start or failed (its code).
-        case bzip2(Int32)
+    /// A decompressor fed piece by piece (``PieceDecompressor``), refusing to produce more than its limit.
+    package typealias Decompressor = PieceDecompressor<DecompressStream>
 
-        package var description: String {
-            switch self {
-            case .corrupt(let message): return "not a valid bzip2 stream (\(message))"
-            case .tooLarge(let limit): return "decompresses to more than the \(limit) bytes its metadata declares"
-            case .truncated: return "the bzip2 stream ends early"
-            case .trailingBytes: return "bytes follow the end of the bzip2 stream"
-            case .bzip2(let code): return "libbz2 failed (code \(code))"
-            }
-        }
+    /// Compresses the file at `source` into `destination` (created or truncated), 900 kB
+    /// blocks; returns its length. The same input gives the same bytes with the same block size
+    /// (libbz2's output depends on nothing else).
+    @discardableResult
+    package static func compress(fileAt source: String, to destination: String) throws -> Int64 {
+        try PieceCompressor(CompressStream()).compress(fileAt: source, to: destination)
     }
 
-    /// The size of the pieces written at a time.
-    static let chunkSize = 1 << 16
-
-    /// A compressor fed piece by piece: ``append(_:to:)`` and then ``finish(to:)`` hand each
-    /// compressed piece to `sink`. The same input gives the same bytes with the same block size
-    /// (libbz2's output depends on nothing else).
-    package final class Compressor: StreamCompressor {
+    /// libbz2's compressing stream, driven by ``PieceCompressor`` (a compressor fed piece by piece).
+    package final class CompressStream: CompressionStream {
         // libbz2 keeps a pointer back to the stream: it lives at one address from init to end.
         private let stream: UnsafeMutablePointer<bz_stream>
-        private let output: UnsafeMutablePointer<UInt8>
 
-        /// A compressor with blocks of `blockSize100k` × 100 kB (9, the largest, unless told).
+        /// A stream with blocks of `blockSize100k` × 100 kB (9, the largest, unless told).
         package init(blockSize100k: Int32 = 9) throws {
-            output = .allocate(capacity: Bzip2Stream.chunkSize)
-            stream = .allocate(capacity: 1)
-            stream.initialize(to: bz_stream())
-            let status = BZ2_bzCompressInit(stream, blockSize100k, 0, 0)
-            guard status == BZ_OK else {
-                output.deallocate()
-                stream.deallocate()
-                throw Failure.bzip2(status)
+            stream = try CodecStream.started(bz_stream(), .bzip2, ok: BZ_OK) {
+                BZ2_bzCompressInit($0, blockSize100k, 0, 0)
             }
         }
 
         deinit {
             BZ2_bzCompressEnd(stream)
             stream.deallocate()
-            output.deallocate()
         }
 
-        /// Compresses `input`, handing what it produces to `sink`.
-        package func append(_ input: UnsafeRawBufferPointer, to sink: (UnsafeRawBufferPointer) throws -> Void) throws {
-            guard let base = input.baseAddress, !input.isEmpty else { return }
-            try run(UnsafeMutableRawPointer(mutating: base), count: input.count, action: BZ_RUN, sink)
+        package func take(_ input: UnsafeRawBufferPointer) {
+            stream.pointee.next_in = UnsafeMutableRawPointer(mutating: input.baseAddress)?
+                .assumingMemoryBound(to: CChar.self)
+            stream.pointee.avail_in = UInt32(input.count)
         }
 
-        /// Ends the stream, handing its last bytes to `sink`.
-        package func finish(to sink: (UnsafeRawBufferPointer) throws -> Void) throws {
-            try run(UnsafeMutableRawPointer(output), count: 0, action: BZ_FINISH, sink)
-        }
-
-        private func run(
-            _ input: UnsafeMutableRawPointer, count: Int, action: Int32, _ sink: (UnsafeRawBufferPointer) throws -> Void
-        ) throws {
-            stream.pointee.next_in = input.assumingMemoryBound(to: CChar.self)
-            stream.pointee.avail_in = UInt32(count)
-            while true {
-                stream.pointee.next_out = UnsafeMutableRawPointer(output).assumingMemoryBound(to: CChar.self)
-                stream.pointee.avail_out = UInt32(Bzip2Stream.chunkSize)
-                let code = BZ2_bzCompress(stream, action)
-                guard code == BZ_RUN_OK || code == BZ_FINISH_OK || code == BZ_STREAM_END else {
-                    throw Failure.bzip2(code)
-                }
-                let produced = Bzip2Stream.chunkSize - Int(stream.pointee.avail_out)
-                if produced > 0 { try sink(UnsafeRawBufferPointer(start: output, count: produced)) }
-                if code == BZ_STREAM_END || (action == BZ_RUN && stream.pointee.avail_in == 0) { return }
+        package func step(into output: UnsafeMutablePointer<UInt8>, capacity: Int, finishing: Bool) throws -> (
+            written: Int, done: Bool
+        ) {
+            stream.pointee.next_out = UnsafeMutableRawPointer(output).assumingMemoryBound(to: CChar.self)
+            stream.pointee.avail_out = UInt32(capacity)
+            let code = BZ2_bzCompress(stream, finishing ? BZ_FINISH : BZ_RUN)
+            guard code == BZ_RUN_OK || code == BZ_FINISH_OK || code == BZ_STREAM_END else {
+                throw CompressionFailure(.bzip2, .status(code))
             }
+            let written = capacity - Int(stream.pointee.avail_out)
+            return (written, code == BZ_STREAM_END || (!finishing && stream.pointee.avail_in == 0))
         }
     }
 
-    /// Compresses the file at `source` into `destination` (created or truncated), 900 kB
-    /// blocks; returns its length.
-    @discardableResult
-    package static func compress(fileAt source: String, to destination: String) throws -> Int64 {
-        try Compressor().compress(fileAt: source, to: destination)
-    }
-
-    /// A decompressor fed piece by piece: ``append(_:to:)`` hands each piece to `sink`, refusing
-    /// to produce more than `limit` bytes; ``finish()`` checks that the stream ended.
-    package final class Decompressor: StreamDecompressor {
+    /// libbz2's decompressing stream, driven by ``PieceDecompressor``.
+    package final class DecompressStream: DecompressionStream {
+        package static let compression = TargetCompression.bzip2
+        // libbz2 keeps a pointer back to the stream: it lives at one address from init to end.
         private let stream: UnsafeMutablePointer<bz_stream>
-        private let output: UnsafeMutablePointer<UInt8>
-        private let limit: Int64
-        /// The bytes produced so far.
-        package private(set) var produced: Int64 = 0
-        private var ended = false
 
-        /// A decompressor that refuses to produce more than `limit` bytes.
-        package init(limit: Int64) throws {
-            self.limit = limit
-            output = .allocate(capacity: Bzip2Stream.chunkSize)
-            stream = .allocate(capacity: 1)
-            stream.initialize(to: bz_stream())
-            let status = BZ2_bzDecompressInit(stream, 0, 0)
-            guard status == BZ_OK else {
-                output.deallocate()
-                stream.deallocate()
-                throw Failure.bzip2(status)
-            }
+        package init() throws {
+            stream = try CodecStream.started(bz_stream(), .bzip2, ok: BZ_OK) { BZ2_bzDecompressInit($0, 0, 0) }
         }
 
         deinit {
             BZ2_bzDecompressEnd(stream)
             stream.deallocate()
-            output.deallocate()
         }
 
-        /// Decompresses `input`, handing what it produces to `sink`.
-        package func append(_ input: UnsafeRawBufferPointer, to sink: (UnsafeRawBufferPointer) throws -> Void)
-            throws
-        {
-            guard let base = input.baseAddress, !input.isEmpty else { return }
-            guard !ended else { throw Failure.trailingBytes }
-            stream.pointee.next_in = UnsafeMutableRawPointer(mutating: base).assumingMemoryBound(to: CChar.self)
+        package var inputLeft: Int { Int(stream.pointee.avail_in) }
+
+        package func take(_ input: UnsafeRawBufferPointer) {
+            stream.pointee.next_in = UnsafeMutableRawPointer(mutating: input.baseAddress)?
+                .assumingMemoryBound(to: CChar.self)
             stream.pointee.avail_in = UInt32(input.count)
-            // libbz2 may hold decoded bytes after taking the last input: run until it has room left.
-            while !ended {
-                stream.pointee.next_out = UnsafeMutableRawPointer(output).assumingMemoryBound(to: CChar.self)
-                stream.pointee.avail_out = UInt32(Bzip2Stream.chunkSize)
-                let code = BZ2_bzDecompress(stream)
-                switch code {
-                case BZ_OK: break
-                case BZ_STREAM_END: ended = true
-                case BZ_DATA_ERROR: throw Failure.corrupt("a block fails its check")
-                case BZ_DATA_ERROR_MAGIC: throw Failure.corrupt("no bzip2 signature")
-                default: throw Failure.bzip2(code)
-                }
-                let count = Bzip2Stream.chunkSize - Int(stream.pointee.avail_out)
-                guard produced + Int64(count) <= limit else { throw Failure.tooLarge(limit: limit) }
-                produced += Int64(count)
-                if count > 0 { try sink(UnsafeRawBufferPointer(start: output, count: count)) }
-                if stream.pointee.avail_in == 0 && stream.pointee.avail_out != 0 { break }
-            }
-            if ended && stream.pointee.avail_in > 0 { throw Failure.trailingBytes }
         }
 
-        /// Checks that the stream reached its end marker.
-        package func finish() throws {
-            guard ended else { throw Failure.truncated }
+        package func step(into output: UnsafeMutablePointer<UInt8>, capacity: Int) throws -> (
+            written: Int, ended: Bool, again: Bool
+        ) {
+            stream.pointee.next_out = UnsafeMutableRawPointer(output).assumingMemoryBound(to: CChar.self)
+            stream.pointee.avail_out = UInt32(capacity)
+            let code = BZ2_bzDecompress(stream)
+            switch code {
+            case BZ_OK, BZ_STREAM_END: break
+            case BZ_DATA_ERROR: throw CompressionFailure(.bzip2, .corrupt("a block fails its check"))
+            case BZ_DATA_ERROR_MAGIC: throw CompressionFailure(.bzip2, .corrupt("no bzip2 signature"))
+            default: throw CompressionFailure(.bzip2, .status(code))
+            }
+            let left = Int(stream.pointee.avail_out)
+            // libbz2 may hold decoded bytes after taking the last input: run until it has room left.
+            let again = !(stream.pointee.avail_in == 0 && left != 0)
+            return (capacity - left, code == BZ_STREAM_END, again)
         }
     }
 }

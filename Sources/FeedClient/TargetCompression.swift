@@ -58,7 +58,7 @@ package protocol StreamCompressor: AnyObject {
     func finish(to sink: (UnsafeRawBufferPointer) throws -> Void) throws
 }
 
-/// Why a codec refused a stream (``ZlibStream/Failure``, ``Bzip2Stream/Failure``): catch this
+/// Why a codec refused a stream (``CompressionFailure``, whichever the codec): catch this
 /// to handle every codec's failures at once; its description names the codec and the reason.
 package protocol StreamFailure: Error, CustomStringConvertible {}
 

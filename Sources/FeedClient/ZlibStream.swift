@@ -4,156 +4,96 @@ import Foundation
 
 /// A zlib stream (RFC 1950) read or written in pieces: the feed's targets are deflated by
 /// `dbgen publish` and inflated on the device, never whole in memory, and never past a cap.
+/// Its failures are ``CompressionFailure``s of ``TargetCompression/zlib``.
 package enum ZlibStream {
-    /// Why a stream could not be inflated or deflated.
-    package enum Failure: StreamFailure, Equatable, Sendable {
-        /// The bytes are not a valid zlib stream (zlib's message).
-        case corrupt(String)
-        /// The stream inflates to more than the cap: nothing past the cap was written.
-        case tooLarge(limit: Int64)
-        /// The stream ends before its end marker.
-        case truncated
-        /// Bytes follow the stream's end marker.
-        case trailingBytes
-        /// zlib refused to start or failed (its code).
-        case zlib(Int32)
+    /// An inflater fed piece by piece (``PieceDecompressor``), refusing to produce more than its limit.
+    package typealias Inflater = PieceDecompressor<InflateStream>
 
-        package var description: String {
-            switch self {
-            case .corrupt(let message): return "not a valid zlib stream (\(message))"
-            case .tooLarge(let limit): return "inflates to more than the \(limit) bytes its metadata declares"
-            case .truncated: return "the zlib stream ends early"
-            case .trailingBytes: return "bytes follow the end of the zlib stream"
-            case .zlib(let code): return "zlib failed (code \(code))"
-            }
-        }
+    /// Deflates the file at `source` into `destination` (created or truncated) at level 9; returns
+    /// its length. The same input gives the same bytes with the same zlib.
+    @discardableResult
+    package static func deflate(fileAt source: String, to destination: String) throws -> Int64 {
+        try PieceCompressor(DeflateStream()).compress(fileAt: source, to: destination)
     }
 
-    /// The size of the pieces written at a time.
-    static let chunkSize = 1 << 16
-
-    /// A deflater fed piece by piece: ``append(_:to:)`` and then ``finish(to:)`` hand each
-    /// compressed piece to `sink`. The same input gives the same bytes with the same zlib and level.
-    package final class Deflater: StreamCompressor {
+    /// zlib's deflate stream, driven by ``PieceCompressor`` (a deflater fed piece by piece).
+    package final class DeflateStream: CompressionStream {
         // zlib keeps a pointer back to the stream: it lives at one address from init to end.
         private let stream: UnsafeMutablePointer<z_stream>
-        private let output: UnsafeMutablePointer<UInt8>
 
-        /// A deflater (level 9 unless told).
+        /// A deflate stream (level 9 unless told).
         package init(level: Int32 = 9) throws {
-            output = .allocate(capacity: ZlibStream.chunkSize)
-            stream = .allocate(capacity: 1)
-            stream.initialize(to: z_stream())
-            let status = deflateInit_(stream, level, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-            guard status == Z_OK else {
-                output.deallocate()
-                stream.deallocate()
-                throw Failure.zlib(status)
+            stream = try CodecStream.started(z_stream(), .zlib, ok: Z_OK) {
+                deflateInit_($0, level, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
             }
         }
 
         deinit {
             deflateEnd(stream)
             stream.deallocate()
-            output.deallocate()
         }
 
-        /// Deflates `input`, handing what it produces to `sink`.
-        package func append(_ input: UnsafeRawBufferPointer, to sink: (UnsafeRawBufferPointer) throws -> Void) throws {
-            guard let base = input.bindMemory(to: UInt8.self).baseAddress, !input.isEmpty else { return }
-            try run(UnsafeMutablePointer(mutating: base), count: input.count, flush: Z_NO_FLUSH, sink)
+        package func take(_ input: UnsafeRawBufferPointer) {
+            stream.pointee.next_in = UnsafeMutablePointer(mutating: input.bindMemory(to: UInt8.self).baseAddress)
+            stream.pointee.avail_in = uInt(input.count)
         }
 
-        /// Ends the stream, handing its last bytes to `sink`.
-        package func finish(to sink: (UnsafeRawBufferPointer) throws -> Void) throws {
-            try run(output, count: 0, flush: Z_FINISH, sink)
-        }
-
-        private func run(
-            _ input: UnsafeMutablePointer<UInt8>, count: Int, flush: Int32,
-            _ sink: (UnsafeRawBufferPointer) throws -> Void
-        ) throws {
-            stream.pointee.next_in = input
-            stream.pointee.avail_in = uInt(count)
-            while true {
-                stream.pointee.next_out = output
-                stream.pointee.avail_out = uInt(ZlibStream.chunkSize)
-                let code = CZlib.deflate(stream, flush)
-                guard code == Z_OK || code == Z_STREAM_END || code == Z_BUF_ERROR else { throw Failure.zlib(code) }
-                let produced = ZlibStream.chunkSize - Int(stream.pointee.avail_out)
-                if produced > 0 { try sink(UnsafeRawBufferPointer(start: output, count: produced)) }
-                if code == Z_STREAM_END || (flush != Z_FINISH && stream.pointee.avail_out != 0) { return }
+        package func step(into output: UnsafeMutablePointer<UInt8>, capacity: Int, finishing: Bool) throws -> (
+            written: Int, done: Bool
+        ) {
+            let flush = finishing ? Z_FINISH : Z_NO_FLUSH
+            stream.pointee.next_out = output
+            stream.pointee.avail_out = uInt(capacity)
+            let code = CZlib.deflate(stream, flush)
+            guard code == Z_OK || code == Z_STREAM_END || code == Z_BUF_ERROR else {
+                throw CompressionFailure(.zlib, .status(code))
             }
+            let left = Int(stream.pointee.avail_out)
+            return (capacity - left, code == Z_STREAM_END || (!finishing && left != 0))
         }
     }
 
-    /// Deflates the file at `source` into `destination` (created or truncated); returns its length.
-    @discardableResult
-    package static func deflate(fileAt source: String, to destination: String) throws -> Int64 {
-        try Deflater().compress(fileAt: source, to: destination)
-    }
-
-    /// An inflater fed piece by piece: ``append(_:to:)`` hands each inflated piece to `sink`,
-    /// refusing to produce more than `limit` bytes; ``finish()`` checks that the stream ended.
-    package final class Inflater: StreamDecompressor {
+    /// zlib's inflate stream, driven by ``PieceDecompressor``.
+    package final class InflateStream: DecompressionStream {
+        package static let compression = TargetCompression.zlib
+        // zlib keeps a pointer back to the stream: it lives at one address from init to end.
         private let stream: UnsafeMutablePointer<z_stream>
-        private let output: UnsafeMutablePointer<UInt8>
-        private let limit: Int64
-        /// The bytes inflated so far.
-        package private(set) var produced: Int64 = 0
-        private var ended = false
 
-        /// An inflater that refuses to produce more than `limit` bytes.
-        package init(limit: Int64) throws {
-            self.limit = limit
-            output = .allocate(capacity: ZlibStream.chunkSize)
-            stream = .allocate(capacity: 1)
-            stream.initialize(to: z_stream())
-            let status = inflateInit_(stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-            guard status == Z_OK else {
-                output.deallocate()
-                stream.deallocate()
-                throw Failure.zlib(status)
+        package init() throws {
+            stream = try CodecStream.started(z_stream(), .zlib, ok: Z_OK) {
+                inflateInit_($0, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
             }
         }
 
         deinit {
             inflateEnd(stream)
             stream.deallocate()
-            output.deallocate()
         }
 
-        /// Inflates `input`, handing what it produces to `sink`.
-        package func append(_ input: UnsafeRawBufferPointer, to sink: (UnsafeRawBufferPointer) throws -> Void)
-            throws
-        {
-            guard !input.isEmpty else { return }
-            guard !ended else { throw Failure.trailingBytes }
+        package var inputLeft: Int { Int(stream.pointee.avail_in) }
+
+        package func take(_ input: UnsafeRawBufferPointer) {
             stream.pointee.next_in = UnsafeMutablePointer(mutating: input.bindMemory(to: UInt8.self).baseAddress)
             stream.pointee.avail_in = uInt(input.count)
-            while stream.pointee.avail_in > 0 && !ended {
-                stream.pointee.next_out = output
-                stream.pointee.avail_out = uInt(ZlibStream.chunkSize)
-                let code = inflate(stream, Z_NO_FLUSH)
-                switch code {
-                case Z_OK, Z_BUF_ERROR: break
-                case Z_STREAM_END: ended = true
-                case Z_DATA_ERROR, Z_NEED_DICT:
-                    throw Failure.corrupt(stream.pointee.msg.map { String(cString: $0) } ?? "code \(code)")
-                default: throw Failure.zlib(code)
-                }
-                let count = ZlibStream.chunkSize - Int(stream.pointee.avail_out)
-                guard produced + Int64(count) <= limit else { throw Failure.tooLarge(limit: limit) }
-                produced += Int64(count)
-                if count > 0 { try sink(UnsafeRawBufferPointer(start: output, count: count)) }
-                if code == Z_BUF_ERROR && stream.pointee.avail_out != 0 { break }
-            }
-            if ended && stream.pointee.avail_in > 0 { throw Failure.trailingBytes }
         }
 
-        /// Checks that the stream reached its end marker.
-        package func finish() throws {
-            guard ended else { throw Failure.truncated }
+        package func step(into output: UnsafeMutablePointer<UInt8>, capacity: Int) throws -> (
+            written: Int, ended: Bool, again: Bool
+        ) {
+            stream.pointee.next_out = output
+            stream.pointee.avail_out = uInt(capacity)
+            let code = inflate(stream, Z_NO_FLUSH)
+            switch code {
+            case Z_OK, Z_BUF_ERROR, Z_STREAM_END: break
+            case Z_DATA_ERROR, Z_NEED_DICT:
+                let message = stream.pointee.msg.map { String(cString: $0) } ?? "code \(code)"
+                throw CompressionFailure(.zlib, .corrupt(message))
+            default: throw CompressionFailure(.zlib, .status(code))
+            }
+            let left = Int(stream.pointee.avail_out)
+            // Run again while input is left, unless zlib had room and still could not go on.
+            let again = stream.pointee.avail_in > 0 && !(code == Z_BUF_ERROR && left != 0)
+            return (capacity - left, code == Z_STREAM_END, again)
         }
     }
 }

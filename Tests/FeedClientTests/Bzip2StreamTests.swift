@@ -60,7 +60,7 @@ final class Bzip2StreamTests: XCTestCase {
         XCTAssertThrowsError(
             try bomb.withUnsafeBytes { bytes in try decompressor.append(bytes) { written += $0.count } }
         ) { error in
-            XCTAssertEqual(error as? Bzip2Stream.Failure, .tooLarge(limit: 1 << 20))
+            XCTAssertEqual(error as? CompressionFailure, CompressionFailure(.bzip2, .tooLarge(limit: 1 << 20)))
         }
         XCTAssertLessThanOrEqual(written, 1 << 20, "nothing past the cap reaches the sink")
     }
@@ -69,24 +69,26 @@ final class Bzip2StreamTests: XCTestCase {
         let original = Data(repeating: 65, count: 10_000) + Data((0..<5_000).map { UInt8(truncatingIfNeeded: $0) })
         let compressed = try python("sys.stdout.buffer.write(bz2.compress(sys.stdin.buffer.read()))", input: original)
         XCTAssertThrowsError(try decompress(compressed.prefix(compressed.count - 3), limit: 1 << 20)) {
-            XCTAssertEqual($0 as? Bzip2Stream.Failure, .truncated)
+            XCTAssertEqual($0 as? CompressionFailure, CompressionFailure(.bzip2, .truncated))
         }
         XCTAssertThrowsError(try decompress(compressed + Data([0]), limit: 1 << 20)) {
-            XCTAssertEqual($0 as? Bzip2Stream.Failure, .trailingBytes)
+            XCTAssertEqual($0 as? CompressionFailure, CompressionFailure(.bzip2, .trailingBytes))
         }
         // A second stream after the first is trailing bytes too (one stream per target).
         XCTAssertThrowsError(try decompress(compressed + compressed, limit: 1 << 20, pieceSize: 1 << 20)) {
-            XCTAssertEqual($0 as? Bzip2Stream.Failure, .trailingBytes)
+            XCTAssertEqual($0 as? CompressionFailure, CompressionFailure(.bzip2, .trailingBytes))
         }
         var corrupt = compressed
         corrupt[corrupt.count / 2] ^= 0xff
         XCTAssertThrowsError(try decompress(corrupt, limit: 1 << 20)) { error in
-            guard case .corrupt = error as? Bzip2Stream.Failure else {
+            guard let failure = error as? CompressionFailure, failure.codec == .bzip2, case .corrupt = failure.reason
+            else {
                 return XCTFail("expected .corrupt, got \(error)")
             }
         }
         XCTAssertThrowsError(try decompress(Data("not bzip2 at all".utf8), limit: 1 << 20)) { error in
-            guard case .corrupt = error as? Bzip2Stream.Failure else {
+            guard let failure = error as? CompressionFailure, failure.codec == .bzip2, case .corrupt = failure.reason
+            else {
                 return XCTFail("expected .corrupt, got \(error)")
             }
         }

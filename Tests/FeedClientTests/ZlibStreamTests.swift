@@ -46,7 +46,7 @@ final class ZlibStreamTests: XCTestCase {
             "c = zlib.compressobj(9)\nout = [c.compress(bytes(1 << 20)) for _ in range(256)]\n"
                 + "sys.stdout.buffer.write(b''.join(out) + c.flush())", input: Data())
         XCTAssertThrowsError(try inflate(bomb, limit: 1 << 20, pieceSize: 1 << 16)) { error in
-            XCTAssertEqual(error as? ZlibStream.Failure, .tooLarge(limit: 1 << 20))
+            XCTAssertEqual(error as? CompressionFailure, CompressionFailure(.zlib, .tooLarge(limit: 1 << 20)))
         }
     }
 
@@ -54,15 +54,16 @@ final class ZlibStreamTests: XCTestCase {
         let original = Data(repeating: 65, count: 10_000) + Data((0..<5_000).map { UInt8(truncatingIfNeeded: $0) })
         let compressed = try python("sys.stdout.buffer.write(zlib.compress(sys.stdin.buffer.read()))", input: original)
         XCTAssertThrowsError(try inflate(compressed.prefix(compressed.count - 3), limit: 1 << 20)) {
-            XCTAssertEqual($0 as? ZlibStream.Failure, .truncated)
+            XCTAssertEqual($0 as? CompressionFailure, CompressionFailure(.zlib, .truncated))
         }
         XCTAssertThrowsError(try inflate(compressed + Data([0]), limit: 1 << 20)) {
-            XCTAssertEqual($0 as? ZlibStream.Failure, .trailingBytes)
+            XCTAssertEqual($0 as? CompressionFailure, CompressionFailure(.zlib, .trailingBytes))
         }
         var corrupt = compressed
         corrupt[corrupt.count / 2] ^= 0xff
         XCTAssertThrowsError(try inflate(corrupt, limit: 1 << 20)) { error in
-            guard case .corrupt = error as? ZlibStream.Failure else {
+            guard let failure = error as? CompressionFailure, failure.codec == .zlib, case .corrupt = failure.reason
+            else {
                 return XCTFail("expected .corrupt, got \(error)")
             }
         }

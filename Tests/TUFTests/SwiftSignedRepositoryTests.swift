@@ -6,34 +6,22 @@ import XCTest
 /// Metadata the Swift side signs is verified by python-tuf's own client (ngclient's Updater, reading the
 /// repository through a file fetcher): root rotation, timestamp, snapshot, targets and a target.
 final class SwiftSignedRepositoryTests: XCTestCase {
-    static let client = """
-        import os, sys
-        from tuf.api.exceptions import DownloadHTTPError
-        from tuf.ngclient import Updater
-        from tuf.ngclient.fetcher import FetcherInterface
-
-        class FileFetcher(FetcherInterface):
-            def _fetch(self, url):
-                path = url[len("file://"):]
-                if not os.path.exists(path):
-                    raise DownloadHTTPError(f"{url} not found", 404)
-                with open(path, "rb") as f:
-                    yield f.read()
-
-        repository, client_dir, root_path = sys.argv[1:4]
-        os.makedirs(os.path.join(client_dir, "downloads"))
-        with open(root_path, "rb") as f:
-            root = f.read()
-        updater = Updater(client_dir, f"file://{repository}/metadata/", os.path.join(client_dir, "downloads"),
-                          f"file://{repository}/targets/", fetcher=FileFetcher(), bootstrap=root)
-        updater.refresh()
-        info = updater.get_targetinfo("file.txt")
-        path = updater.download_target(info)
-        with open(path, "rb") as f:
-            sys.stdout.write(f.read().decode())
-        print(updater._trusted_set.root.version, updater._trusted_set.timestamp.version,
-              updater._trusted_set.snapshot.version, updater._trusted_set.targets.version)
-        """
+    static let client =
+        PythonTUF.fileClientPreamble + """
+            repository, client_dir, root_path = sys.argv[1:4]
+            os.makedirs(os.path.join(client_dir, "downloads"))
+            with open(root_path, "rb") as f:
+                root = f.read()
+            updater = Updater(client_dir, f"file://{repository}/metadata/", os.path.join(client_dir, "downloads"),
+                              f"file://{repository}/targets/", fetcher=FileFetcher(), bootstrap=root)
+            updater.refresh()
+            info = updater.get_targetinfo("file.txt")
+            path = updater.download_target(info)
+            with open(path, "rb") as f:
+                sys.stdout.write(f.read().decode())
+            print(updater._trusted_set.root.version, updater._trusted_set.timestamp.version,
+                  updater._trusted_set.snapshot.version, updater._trusted_set.targets.version)
+            """
 
     func testPythonTUFVerifiesWhatSwiftSigns() throws {
         let repository = try RepositoryFixture()

@@ -83,35 +83,25 @@ final class FeedFixture {
 /// listed downloaded and checked against its length and hashes. Prints the trusted versions and
 /// each target path with its custom facts (canonical JSON) for the test to compare.
 enum PythonTUFClient {
-    static let script = """
-        import json, os, sys
-        from tuf.api.exceptions import DownloadHTTPError
-        from tuf.ngclient import Updater
-        from tuf.ngclient.fetcher import FetcherInterface
+    static let script =
+        PythonTUF.fileClientPreamble + """
+            import json
 
-        class FileFetcher(FetcherInterface):
-            def _fetch(self, url):
-                path = url[len("file://"):]
-                if not os.path.exists(path):
-                    raise DownloadHTTPError(f"{url} not found", 404)
-                with open(path, "rb") as f:
-                    yield f.read()
-
-        feed, client_dir, root_path = sys.argv[1:4]
-        downloads = os.path.join(client_dir, "downloads")
-        os.makedirs(downloads, exist_ok=True)
-        with open(root_path, "rb") as f:
-            root = f.read()
-        updater = Updater(client_dir, f"file://{feed}/", downloads, f"file://{feed}/targets/",
-                          fetcher=FileFetcher(), bootstrap=root)
-        updater.refresh()
-        trusted = updater._trusted_set
-        print(trusted.root.version, trusted.timestamp.version, trusted.snapshot.version, trusted.targets.version)
-        for path in sorted(trusted.targets.targets):
-            info = updater.get_targetinfo(path)
-            local = updater.download_target(info)
-            print(path, info.length, json.dumps(info.unrecognized_fields.get("custom"), sort_keys=True))
-        """
+            feed, client_dir, root_path = sys.argv[1:4]
+            downloads = os.path.join(client_dir, "downloads")
+            os.makedirs(downloads, exist_ok=True)
+            with open(root_path, "rb") as f:
+                root = f.read()
+            updater = Updater(client_dir, f"file://{feed}/", downloads, f"file://{feed}/targets/",
+                              fetcher=FileFetcher(), bootstrap=root)
+            updater.refresh()
+            trusted = updater._trusted_set
+            print(trusted.root.version, trusted.timestamp.version, trusted.snapshot.version, trusted.targets.version)
+            for path in sorted(trusted.targets.targets):
+                info = updater.get_targetinfo(path)
+                local = updater.download_target(info)
+                print(path, info.length, json.dumps(info.unrecognized_fields.get("custom"), sort_keys=True))
+            """
 
     /// Runs the client on the feed from `root`; throws with python's standard error on refusal.
     static func read(feed: String, root: Data, in directory: TemporaryDirectory) throws -> [String] {
