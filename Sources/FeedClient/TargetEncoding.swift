@@ -19,6 +19,11 @@ public struct TargetEncoding: Equatable, Sendable {
         self.packing = packing
     }
 
+    /// The facts' names of the encoding: `bzip2`, or `bzip2, sqlpack1` for a packed patch.
+    public var name: String {
+        packing.map { "\(compression.rawValue), \($0.rawValue)" } ?? compression.rawValue
+    }
+
     /// The extension of a patch's target path in this encoding: `sql.bz2`, or `sqlpack.bz2`.
     public var patchExtension: String {
         (packing == nil ? "sql." : "sqlpack.") + compression.fileExtension

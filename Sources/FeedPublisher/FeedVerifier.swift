@@ -125,7 +125,7 @@ public struct FeedVerifier {
         } catch let error as FeedPublisherError {
             throw error
         } catch let error as any StreamFailure {
-            throw FeedPublisherError(target.path, "\(facts.compression.rawValue): \(error)")
+            throw FeedPublisherError(target.path, "\(facts.encoding.name): \(error)")
         } catch {
             throw FeedPublisherError(target.path, "cannot read \(stored): \(error)")
         }
