@@ -47,6 +47,22 @@ struct FeedState {
     /// The targets in effect, by path order.
     var targetFiles: [TargetFile] { targets.targets.values.sorted { $0.path < $1.path } }
 
+    /// The ids of the main key: the keys root names for targets, snapshot or timestamp.
+    var mainKeyIDs: Set<String> {
+        Set([Targets.type, Snapshot.type, Timestamp.type].flatMap { root.roles[$0]?.keyIDs ?? [] })
+    }
+
+    /// The recovery keys: those root names for the root role and for nothing else.
+    var recoveryKeys: [PublicKey] {
+        let main = mainKeyIDs
+        return (root.roles[Root.type]?.keyIDs ?? []).filter { !main.contains($0) }.compactMap { root.keys[$0] }
+    }
+
+    /// Whether `key` is one of ``recoveryKeys``.
+    func isRecoveryKey(_ key: Ed25519SigningKey) -> Bool {
+        !mainKeyIDs.contains(key.keyID) && root.roles[Root.type]?.keyIDs.contains(key.keyID) == true
+    }
+
     /// Checks that root names `key` for each of `roles` with threshold 1 (one signature suffices).
     ///
     /// - Throws: ``FeedPublisherError`` naming the key's source and its key id.

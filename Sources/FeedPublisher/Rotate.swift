@@ -1,0 +1,53 @@
+import Foundation
+import TUF
+
+extension Feed {
+    /// Writes the next root, naming `newKey` for all four roles and, for the root role only,
+    /// every recovery key of the current root and each of `recoveryKeys`; it is signed by
+    /// `oldKey` and `newKey`, as TUF asks of a rotation (a threshold of the old root's root keys
+    /// and of the new root's). Targets, snapshot and timestamp are signed again at new versions.
+    /// Returns the new root version.
+    ///
+    /// `oldKey` is either the main key (the current root names it for all four roles) or a
+    /// recovery key (named for the root role only: the main key is then presumed lost or leaked).
+    ///
+    /// - With the main key, the new targets, snapshot and timestamp come first, signed by both
+    ///   keys (a client trusting either root accepts them; a signature from a key a root does
+    ///   not name is not counted), then `N.root.json`, then `root.json`: the feed verifies
+    ///   after a kill at any moment.
+    /// - With a recovery key, the old main key cannot sign them: `N.root.json` and `root.json`
+    ///   come first, then targets, snapshot and timestamp signed by `newKey` alone. A rotation
+    ///   killed in between leaves metadata the new root refuses until the next `publish`.
+    ///
+    /// - Throws: ``FeedPublisherError`` naming `oldKeySource` when the current root does not
+    ///   name the old key (for root, or for the other roles), `newKeySource` when the new key is
+    ///   a key root.json already names for them, or `--recovery-key` when one is the old or new main key.
+    @discardableResult
+    public func rotate(
+        oldKey: Ed25519SigningKey, oldKeySource: String, newKey: Ed25519SigningKey, newKeySource: String,
+        recoveryKeys: [PublicKey] = []
+    ) throws -> Int64 {
+        try withLock {
+            let state = try FeedState.load(layout)
+            let recovering = state.isRecoveryKey(oldKey)
+            try state.requireSigner(oldKey, source: oldKeySource, roles: recovering ? [Root.type] : Root.topLevelRoles)
+            guard newKey.keyID != oldKey.keyID, !state.mainKeyIDs.contains(newKey.keyID) else {
+                throw FeedPublisherError(newKeySource, "the new key is the key root.json already names")
+            }
+            // A recovery key made the main key (`--new-key`) is no longer one.
+            let kept = state.recoveryKeys.filter { (try? $0.keyID) != newKey.keyID }
+            let recovery =
+                try kept + RecoveryKey.distinct(recoveryKeys, refusing: state.mainKeyIDs.union([newKey.keyID]))
+            let version = state.root.header.version + 1
+            let keys = [oldKey, newKey]
+            if recovering {
+                try writer.writeRoot(version: version, naming: newKey, recovery: recovery, signedBy: keys)
+                try writer.publish(targets: state.targetFiles, over: state, signedBy: [newKey])
+            } else {
+                try writer.publish(targets: state.targetFiles, over: state, signedBy: keys)
+                try writer.writeRoot(version: version, naming: newKey, recovery: recovery, signedBy: keys)
+            }
+            return version
+        }
+    }
+}
