@@ -52,16 +52,17 @@ struct FeedState {
         Set([Targets.type, Snapshot.type, Timestamp.type].flatMap { root.roles[$0]?.keyIDs ?? [] })
     }
 
-    /// The recovery keys: those root names for the root role and for nothing else.
+    /// The ids of the recovery keys: those root names for the root role and for nothing else.
+    var recoveryKeyIDs: Set<String> { Set(root.roles[Root.type]?.keyIDs ?? []).subtracting(mainKeyIDs) }
+
+    /// The recovery keys, in root's order.
     var recoveryKeys: [PublicKey] {
-        let main = mainKeyIDs
-        return (root.roles[Root.type]?.keyIDs ?? []).filter { !main.contains($0) }.compactMap { root.keys[$0] }
+        let ids = recoveryKeyIDs
+        return (root.roles[Root.type]?.keyIDs ?? []).filter { ids.contains($0) }.compactMap { root.keys[$0] }
     }
 
     /// Whether `key` is one of ``recoveryKeys``.
-    func isRecoveryKey(_ key: Ed25519SigningKey) -> Bool {
-        !mainKeyIDs.contains(key.keyID) && root.roles[Root.type]?.keyIDs.contains(key.keyID) == true
-    }
+    func isRecoveryKey(_ key: Ed25519SigningKey) -> Bool { recoveryKeyIDs.contains(key.keyID) }
 
     /// Checks that root names `key` for each of `roles` with threshold 1 (one signature suffices).
     ///

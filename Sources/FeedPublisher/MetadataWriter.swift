@@ -47,7 +47,8 @@ struct MetadataWriter {
     }
 
     /// Writes root version `version` naming `key` for all four roles and each of `recovery` for
-    /// the root role only (threshold 1), signed by `keys`: `N.root.json`, then `root.json`.
+    /// the root role only (threshold 1; one that is `key` is named as the main key alone),
+    /// signed by `keys`: `N.root.json`, then `root.json`.
     func writeRoot(
         version: Int64, naming key: Ed25519SigningKey, recovery: [PublicKey] = [], signedBy keys: [Ed25519SigningKey]
     ) throws {

@@ -17,7 +17,8 @@ extension Feed {
     ///   after a kill at any moment.
     /// - With a recovery key, the old main key cannot sign them: `N.root.json` and `root.json`
     ///   come first, then targets, snapshot and timestamp signed by `newKey` alone. A rotation
-    ///   killed in between leaves metadata the new root refuses until the next `publish`.
+    ///   killed in between leaves metadata the new root refuses: the same rotation run again
+    ///   (the new key now the main key) signs them again with `newKey` and writes no root.
     ///
     /// - Throws: ``FeedPublisherError`` naming `oldKeySource` when the current root does not
     ///   name the old key (for root, or for the other roles), `newKeySource` when the new key is
@@ -31,13 +32,19 @@ extension Feed {
             let state = try FeedState.load(layout)
             let recovering = state.isRecoveryKey(oldKey)
             try state.requireSigner(oldKey, source: oldKeySource, roles: recovering ? [Root.type] : Root.topLevelRoles)
+            let givenIDs = Set(try recoveryKeys.map { try $0.keyID })
+            if recovering, state.mainKeyIDs == [newKey.keyID], givenIDs.isSubset(of: state.recoveryKeyIDs) {
+                // The same recovery again: the root is written; sign the rest with the new key.
+                try writer.publish(targets: state.targetFiles, over: state, signedBy: [newKey])
+                return state.root.header.version
+            }
             guard newKey.keyID != oldKey.keyID, !state.mainKeyIDs.contains(newKey.keyID) else {
                 throw FeedPublisherError(newKeySource, "the new key is the key root.json already names")
             }
-            // A recovery key made the main key (`--new-key`) is no longer one.
-            let kept = state.recoveryKeys.filter { (try? $0.keyID) != newKey.keyID }
+            // A recovery key made the main key (`--new-key`) is named as that alone (`writeRoot`).
             let recovery =
-                try kept + RecoveryKey.distinct(recoveryKeys, refusing: state.mainKeyIDs.union([newKey.keyID]))
+                state.recoveryKeys
+                + (try RecoveryKey.distinct(recoveryKeys, refusing: state.mainKeyIDs.union([newKey.keyID])))
             let version = state.root.header.version + 1
             let keys = [oldKey, newKey]
             if recovering {

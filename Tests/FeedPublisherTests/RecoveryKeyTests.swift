@@ -131,5 +131,42 @@ final class RecoveryKeyTests: XCTestCase {
                 oldKey: second, oldKeySource: "second.key", newKey: newerKey, newKeySource: "newer.key"), 3)
         XCTAssertEqual(try pythonRoles(fixture, from: bundled), roles(main: newerKey, recovery: [first, second]))
         XCTAssertEqual(try fixture.verify(root: bundled).rootVersion, 3)
+        // A recovery key made the main key is named once, as the main key.
+        XCTAssertEqual(
+            try fixture.feed.rotate(
+                oldKey: newerKey, oldKeySource: "newer.key", newKey: first, newKeySource: "first.key"),
+            4)
+        XCTAssertEqual(try pythonRoles(fixture, from: bundled), roles(main: first, recovery: [second]))
+        XCTAssertEqual(try fixture.verify(root: bundled).rootVersion, 4)
+    }
+}
+
+extension RecoveryKeyTests {
+    func testARecoveryKilledAfterItsRootIsCompletedByRunningItAgain() throws {
+        let fixture = try FeedFixture(self)
+        let recovery = Ed25519SigningKey()
+        try fixture.initialize(recoveryKeys: [recovery.publicKey])
+        let bundled = fixture.rootData
+        try fixture.publish(try fixture.release("v1", version: 1))
+        // What a rotation killed after `root.json` leaves: the rest still signed by the lost key.
+        let newKey = Ed25519SigningKey()
+        let writer = MetadataWriter(layout: FeedLayout(directory: fixture.feedPath), clock: fixture.clock)
+        try writer.writeRoot(version: 2, naming: newKey, recovery: [recovery.publicKey], signedBy: [recovery, newKey])
+        XCTAssertThrowsError(try fixture.verify(root: bundled)) { error in
+            XCTAssertEqual((error as? FeedPublisherError)?.subject, "timestamp.json", "\(error)")
+        }
+        XCTAssertEqual(
+            try fixture.feed.rotate(
+                oldKey: recovery, oldKeySource: "recovery.key", newKey: newKey, newKeySource: "new.key",
+                recoveryKeys: [recovery.publicKey]), 2)
+        XCTAssertEqual(
+            Set(try fixture.tree().keys.filter { $0.hasSuffix("root.json") }),
+            ["1.root.json", "2.root.json", "root.json"])
+        XCTAssertEqual(try fixture.verify(root: bundled).rootVersion, 2)
+        XCTAssertEqual(
+            try PythonTUFClient.read(feed: fixture.feedPath, root: bundled, in: fixture.directory).first, "2 3 3 3")
+        // The main key is never "rotated" to itself.
+        XCTAssertThrowsError(
+            try fixture.feed.rotate(oldKey: newKey, oldKeySource: "new.key", newKey: newKey, newKeySource: "new.key"))
     }
 }
