@@ -36,6 +36,16 @@ final class RecoveryKeyTests: XCTestCase {
         return ["root \(rootIDs)", "snapshot \(main.keyID)", "targets \(main.keyID)", "timestamp \(main.keyID)"]
     }
 
+    /// A feed initialized with a recovery key, its first root (what a device bundles), and release 1.
+    private func feedWithRecoveryKeyAndOneRelease() throws -> (FeedFixture, Ed25519SigningKey, Data) {
+        let fixture = try FeedFixture(self)
+        let recovery = Ed25519SigningKey()
+        try fixture.initialize(recoveryKeys: [recovery.publicKey])
+        let bundled = fixture.rootData
+        try fixture.publish(try fixture.release("v1", version: 1))
+        return (fixture, recovery, bundled)
+    }
+
     func testInitNamesRecoveryKeysForTheRootRoleOnlyAndRefusesTheMainKeyAsOne() throws {
         let fixture = try FeedFixture(self)
         let recovery = Ed25519SigningKey()
@@ -61,11 +71,7 @@ final class RecoveryKeyTests: XCTestCase {
     }
 
     func testARecoveryKeyReplacesALostMainKeyTwiceAndTheFirstRootFollows() throws {
-        let fixture = try FeedFixture(self)
-        let recovery = Ed25519SigningKey()
-        try fixture.initialize(recoveryKeys: [recovery.publicKey])
-        let bundled = fixture.rootData
-        try fixture.publish(try fixture.release("v1", version: 1))
+        let (fixture, recovery, bundled) = try feedWithRecoveryKeyAndOneRelease()
         // fixture.key is lost: the recovery key and a new key sign the next root.
         let newKey = Ed25519SigningKey()
         XCTAssertEqual(
@@ -143,11 +149,7 @@ final class RecoveryKeyTests: XCTestCase {
 
 extension RecoveryKeyTests {
     func testARecoveryKilledAfterItsRootIsCompletedByRunningItAgain() throws {
-        let fixture = try FeedFixture(self)
-        let recovery = Ed25519SigningKey()
-        try fixture.initialize(recoveryKeys: [recovery.publicKey])
-        let bundled = fixture.rootData
-        try fixture.publish(try fixture.release("v1", version: 1))
+        let (fixture, recovery, bundled) = try feedWithRecoveryKeyAndOneRelease()
         // What a rotation killed after `root.json` leaves: the rest still signed by the lost key.
         let newKey = Ed25519SigningKey()
         let writer = MetadataWriter(layout: FeedLayout(directory: fixture.feedPath), clock: fixture.clock)
