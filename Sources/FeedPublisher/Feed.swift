@@ -2,8 +2,9 @@ import FileSystemKit
 import Foundation
 import TUF
 
-/// A feed directory on the release machine: a TUF repository (consistent snapshots, one
-/// Ed25519 key per role, threshold 1) whose targets are Shipyard's releases and patches.
+/// A feed directory on the release machine: a TUF repository (consistent snapshots, one main
+/// Ed25519 key for every role, threshold 1, and optional recovery keys for the root role only)
+/// whose targets are Shipyard's releases and patches.
 ///
 /// ```swift
 /// let feed = Feed(directory: "feed", clock: try FeedClock.current())
@@ -29,12 +30,14 @@ public struct Feed: Sendable {
     var writer: MetadataWriter { MetadataWriter(layout: layout, clock: clock) }
 
     /// Creates a feed in a new or empty directory: root version 1 naming `key` for all four
-    /// roles (`1.root.json`, `root.json`), and an empty targets, snapshot and timestamp, so that
-    /// the feed verifies and a client finds nothing new.
+    /// roles and each of `recoveryKeys` for the root role only (`1.root.json`, `root.json`), and
+    /// an empty targets, snapshot and timestamp, so that the feed verifies and a client finds
+    /// nothing new.
     ///
     /// - Throws: ``FeedPublisherError`` naming the directory when it is not empty or cannot be
-    ///   created.
-    public func initialize(key: Ed25519SigningKey) throws {
+    ///   created, or `--recovery-key` when one is `key`'s public key.
+    public func initialize(key: Ed25519SigningKey, recoveryKeys: [PublicKey] = []) throws {
+        let recovery = try RecoveryKey.distinct(recoveryKeys, refusing: [key.keyID])
         let directory = layout.directory
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
@@ -51,7 +54,7 @@ public struct Feed: Sendable {
             }
         }
         try withLock {
-            try writer.writeRoot(version: 1, naming: key, signedBy: [key])
+            try writer.writeRoot(version: 1, naming: key, recovery: recovery, signedBy: [key])
             try writer.publish(targets: [], targetsVersion: 1, snapshotVersion: 1, timestampVersion: 1, signedBy: [key])
         }
     }
@@ -68,35 +71,6 @@ public struct Feed: Sendable {
             try state.requireSigner(key, source: keySource, roles: [Timestamp.type])
             let version = state.timestamp.header.version + 1
             try writer.writeTimestamp(version: version, snapshot: state.timestamp.snapshotMeta, signedBy: [key])
-            return version
-        }
-    }
-
-    /// Writes the next root, naming `newKey` for all four roles and signed by `oldKey` (which
-    /// the current root must name for the root role) and `newKey`, as TUF asks of a rotation;
-    /// then targets, snapshot and timestamp again at new versions. Returns the new root version.
-    ///
-    /// The order keeps the feed verifiable after a kill at any moment: the new targets,
-    /// snapshot and timestamp come first, signed by both keys (a client trusting either root
-    /// accepts them; a signature from a key a root does not name is not counted), then
-    /// `N.root.json`, then `root.json`.
-    ///
-    /// - Throws: ``FeedPublisherError`` naming `oldKeySource` when the current root does not
-    ///   name the old key (for root, or for the other roles), or the new key is the old one.
-    @discardableResult
-    public func rotate(
-        oldKey: Ed25519SigningKey, oldKeySource: String, newKey: Ed25519SigningKey, newKeySource: String
-    ) throws -> Int64 {
-        try withLock {
-            let state = try FeedState.load(layout)
-            try state.requireSigner(oldKey, source: oldKeySource, roles: Root.topLevelRoles)
-            guard newKey.keyID != oldKey.keyID else {
-                throw FeedPublisherError(newKeySource, "the new key is the key root.json already names")
-            }
-            let keys = [oldKey, newKey]
-            try writer.publish(targets: state.targetFiles, over: state, signedBy: keys)
-            let version = state.root.header.version + 1
-            try writer.writeRoot(version: version, naming: newKey, signedBy: keys)
             return version
         }
     }

@@ -47,6 +47,23 @@ struct FeedState {
     /// The targets in effect, by path order.
     var targetFiles: [TargetFile] { targets.targets.values.sorted { $0.path < $1.path } }
 
+    /// The ids of the main key: the keys root names for targets, snapshot or timestamp.
+    var mainKeyIDs: Set<String> {
+        Set([Targets.type, Snapshot.type, Timestamp.type].flatMap { root.roles[$0]?.keyIDs ?? [] })
+    }
+
+    /// The ids of the recovery keys: those root names for the root role and for nothing else.
+    var recoveryKeyIDs: Set<String> { Set(root.roles[Root.type]?.keyIDs ?? []).subtracting(mainKeyIDs) }
+
+    /// The recovery keys, in root's order.
+    var recoveryKeys: [PublicKey] {
+        let ids = recoveryKeyIDs
+        return (root.roles[Root.type]?.keyIDs ?? []).filter { ids.contains($0) }.compactMap { root.keys[$0] }
+    }
+
+    /// Whether `key` is one of ``recoveryKeys``.
+    func isRecoveryKey(_ key: Ed25519SigningKey) -> Bool { recoveryKeyIDs.contains(key.keyID) }
+
     /// Checks that root names `key` for each of `roles` with threshold 1 (one signature suffices).
     ///
     /// - Throws: ``FeedPublisherError`` naming the key's source and its key id.

@@ -46,16 +46,27 @@ struct MetadataWriter {
         try write(data, as: "timestamp.json")
     }
 
-    /// Writes root version `version` naming `key` for all four roles (threshold 1), signed by
-    /// `keys`: `N.root.json`, then `root.json`.
-    func writeRoot(version: Int64, naming key: Ed25519SigningKey, signedBy keys: [Ed25519SigningKey]) throws {
-        let publicKey = key.publicKey
+    /// Writes root version `version` naming `key` for all four roles and each of `recovery` for
+    /// the root role only (threshold 1; one that is `key` is named as the main key alone),
+    /// signed by `keys`: `N.root.json`, then `root.json`.
+    func writeRoot(
+        version: Int64, naming key: Ed25519SigningKey, recovery: [PublicKey] = [], signedBy keys: [Ed25519SigningKey]
+    ) throws {
         let keyID = key.keyID
+        var publicKeys = [keyID: key.publicKey]
+        var rootKeyIDs = [keyID]
+        for recoveryKey in recovery {
+            let recoveryID = try FeedPublisherError.about("--recovery-key") { try recoveryKey.keyID }
+            guard publicKeys.updateValue(recoveryKey, forKey: recoveryID) == nil else { continue }
+            rootKeyIDs.append(recoveryID)
+        }
         let roles = Dictionary(
-            uniqueKeysWithValues: Root.topLevelRoles.map { ($0, RoleKeys(keyIDs: [keyID], threshold: 1)) })
+            uniqueKeysWithValues: Root.topLevelRoles.map { role in
+                (role, RoleKeys(keyIDs: role == Root.type ? rootKeyIDs : [keyID], threshold: 1))
+            })
         let data = try sign(
             Root.signed(
-                version: version, expires: clock.expiry(clock.rootLifetime), keys: [keyID: publicKey], roles: roles),
+                version: version, expires: clock.expiry(clock.rootLifetime), keys: publicKeys, roles: roles),
             keys)
         try write(data, as: "\(version).root.json")
         try write(data, as: "root.json")

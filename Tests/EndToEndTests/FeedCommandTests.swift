@@ -214,6 +214,53 @@ final class FeedCommandTests: XCTestCase {
             verified.stdoutText + verified.stderrText)
     }
 
+    func testARecoveryKeyReplacesALostKeyTwiceAndADeviceBundlingTheFirstRootFollows() throws {
+        for name in ["main", "new", "newer"] {
+            XCTAssertEqual(try dbgen(["keys", "generate", "--out", "\(name).key"]).status, 0)
+        }
+        let generated = try dbgen(["keys", "generate", "--out", "recovery.key"])
+        let recovery = generated.stdoutText.trimmingCharacters(in: .newlines)
+        for malformed in ["recovery.key", String(recovery.dropLast())] {
+            let refused = try dbgen(["feed", "init", "feed", "--key", "main.key", "--recovery-key", malformed])
+            XCTAssertEqual(refused.status, 1)
+            XCTAssertTrue(
+                refused.stderrText.hasPrefix("--recovery-key: error: \"\(malformed)\" is not an Ed25519 public key"),
+                refused.stderrText)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: directory.url("feed").path))
+        }
+        let initialized = try dbgen(["feed", "init", "feed", "--key", "main.key", "--recovery-key", recovery])
+        XCTAssertEqual(initialized.status, 0, initialized.stderrText)
+        try FileManager.default.copyItem(at: directory.url("feed/root.json"), to: directory.url("bundled-root.json"))
+        for version in 1...3 { try release("v\(version)", version: version, every: 10 * version) }
+        XCTAssertEqual(try dbgen(["publish", "feed", "v1.sqlite", "--key", "main.key"]).status, 0)
+        let byRecovery = try dbgen(["publish", "feed", "v2.sqlite", "--key", "recovery.key"])
+        XCTAssertEqual(byRecovery.status, 1)
+        XCTAssertTrue(byRecovery.stderrText.contains("is not a targets key of root.json"), byRecovery.stderrText)
+        let before = tree("feed")
+        let badRotation = try dbgen(
+            ["feed", "rotate", "feed", "--key", "main.key", "--new-key", "new.key", "--recovery-key", "zz"])
+        XCTAssertTrue(badRotation.stderrText.hasPrefix("--recovery-key: error: \"zz\" is not"), badRotation.stderrText)
+        XCTAssertEqual(tree("feed"), before)
+        // The main key is lost, then its successor: the recovery key replaces each.
+        for (lost, next, version) in [("main", "new", 2), ("new", "newer", 3)] {
+            try FileManager.default.removeItem(at: directory.url("\(lost).key"))
+            let rotated = try dbgen(["feed", "rotate", "feed", "--key", "recovery.key", "--new-key", "\(next).key"])
+            XCTAssertEqual(rotated.status, 0, rotated.stderrText)
+            let published = try dbgen(["publish", "feed", "v\(version).sqlite", "--key", "\(next).key"])
+            XCTAssertEqual(published.status, 0, published.stderrText)
+            let verified = try dbgen(["feed", "verify", "feed", "--root", "bundled-root.json"])
+            XCTAssertTrue(
+                verified.stdoutText.hasPrefix("feed: verified: root \(version), ")
+                    && verified.stdoutText.contains("\(version) releases, newest user_version \(version)"),
+                verified.stdoutText + verified.stderrText)
+        }
+        for command in ["init", "rotate"] {
+            let help = try dbgen(["feed", command, "--help"]).stdoutText
+            XCTAssertTrue(help.contains("--recovery-key <public-key>"), help)
+            XCTAssertTrue(help.contains("--key recovery.key") || help.contains("Recovery keys:"), help)
+        }
+    }
+
     func testHelpExplainsEachCommand() throws {
         for command in [
             ["keys", "generate"], ["feed", "init"], ["feed", "verify"], ["feed", "rotate"],

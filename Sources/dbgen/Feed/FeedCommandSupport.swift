@@ -31,6 +31,11 @@ enum FeedCommandSupport {
         return try sources.map { (try $0.load(), $0.description) }
     }
 
+    /// The public keys `--recovery-key` names (64 hexadecimal digits each).
+    static func recoveryKeys(_ arguments: [String]) throws -> [PublicKey] {
+        try arguments.map { try RecoveryKey.publicKey(fromHex: $0) }
+    }
+
     /// The clock: `SOURCE_DATE_EPOCH` or now, with the timestamp's lifetime.
     static func clock(timestampExpires: Int) throws -> FeedClock {
         guard timestampExpires > 0 else {
@@ -50,6 +55,12 @@ enum FeedCommandSupport {
     static let keyHelp = ArgumentHelp(
         "The private key: a key file, - (standard input) or env:NAME (a variable holding the key file's text).",
         valueName: "key")
+
+    /// The help of `--recovery-key`.
+    static let recoveryKeyHelp = ArgumentHelp(
+        "A recovery key's public key (the 64 hexadecimal digits `dbgen keys generate` printed; repeatable): "
+            + "root names it for the root role only, so it can rotate away a lost or leaked key.",
+        valueName: "public-key")
 
     /// The help of `--timestamp-expires`.
     static let timestampHelp = ArgumentHelp(

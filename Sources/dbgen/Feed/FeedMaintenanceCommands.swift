@@ -2,7 +2,7 @@ import ArgumentParser
 import FeedPublisher
 
 extension DBGenCommand.FeedCommand {
-    /// `dbgen feed rotate FEED --key OLD --new-key NEW`.
+    /// `dbgen feed rotate FEED --key OLD --new-key NEW [--recovery-key PUBLIC_KEY ...]`.
     struct FeedRotate: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "rotate",
@@ -15,8 +15,15 @@ extension DBGenCommand.FeedCommand {
                 before the root, so a rotation killed at any moment leaves a feed that \
                 verifies). A key the current root does not name is refused.
 
-                Example:
+                A lost or leaked key: pass a recovery key (see `feed init --recovery-key`) as \
+                --key. The new root is then written first; targets, snapshot and timestamp \
+                follow, signed by NEW_KEY alone (if killed in between, run the same command \
+                again). The new root names the current recovery keys again, and each \
+                --recovery-key given here.
+
+                Examples:
                   dbgen feed rotate feed --key old.key --new-key env:NEW_FEED_KEY
+                  dbgen feed rotate feed --key recovery.key --new-key new.key
                 """)
 
         @OptionGroup var signing: FeedSigningOptions
@@ -24,12 +31,16 @@ extension DBGenCommand.FeedCommand {
         @Option(help: ArgumentHelp("The new private key (a key file, - or env:NAME).", valueName: "new-key"))
         var newKey: String
 
+        @Option(help: FeedCommandSupport.recoveryKeyHelp)
+        var recoveryKey: [String] = []
+
         func run() throws {
             try FeedCommandSupport.run {
+                let recovery = try FeedCommandSupport.recoveryKeys(recoveryKey)
                 let (feed, keys) = try signing.open(withKeys: [newKey])
                 let version = try feed.rotate(
                     oldKey: keys[0].key, oldKeySource: keys[0].source, newKey: keys[1].key,
-                    newKeySource: keys[1].source)
+                    newKeySource: keys[1].source, recoveryKeys: recovery)
                 print("wrote \(signing.feed)/\(version).root.json: the feed is signed by \(keys[1].key.publicHex)")
             }
         }

@@ -21,9 +21,9 @@ final class FeedFixture {
     var feed: Feed { Feed(directory: feedPath, clock: clock) }
     var rootData: Data { FileManager.default.contents(atPath: feedPath + "/root.json") ?? Data() }
 
-    /// Creates the feed.
-    func initialize() throws {
-        try feed.initialize(key: key)
+    /// Creates the feed, with the recovery keys given.
+    func initialize(recoveryKeys: [PublicKey] = []) throws {
+        try feed.initialize(key: key, recoveryKeys: recoveryKeys)
     }
 
     /// Builds `name.sqlite` from `script` with dbgen's builder.

@@ -1,0 +1,44 @@
+import Foundation
+import TUF
+
+/// A recovery key: an Ed25519 key the feed's root names for the root role only, whose private
+/// half is kept offline. It signs nothing a device installs (targets, snapshot and timestamp
+/// name the main key only); it signs the next root when the main key is lost or leaked
+/// (``Feed/rotate(oldKey:oldKeySource:newKey:newKeySource:recoveryKeys:)``).
+///
+/// Only its public key is given to the feed: the 64 hexadecimal digits `dbgen keys generate`
+/// prints.
+public enum RecoveryKey {
+    /// The public key `text` holds (surrounding whitespace ignored).
+    ///
+    /// - Throws: ``FeedPublisherError`` naming `source` when `text` is not 64 hexadecimal digits.
+    public static func publicKey(fromHex text: String, source: String = "--recovery-key") throws -> PublicKey {
+        let hex = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard hex.utf8.count == 64, let raw = Hex.decode(hex) else {
+            throw FeedPublisherError(
+                source,
+                "\"\(text)\" is not an Ed25519 public key (expected the 64 hexadecimal digits "
+                    + "`dbgen keys generate` prints; the private key stays offline)")
+        }
+        return PublicKey(ed25519: raw)
+    }
+
+    /// The distinct keys of `keys`, refusing one of `mainKeyIDs` (a key that signs releases is
+    /// no recovery key: its loss or leak would take the recovery with it).
+    ///
+    /// - Throws: ``FeedPublisherError`` naming `--recovery-key`.
+    static func distinct(_ keys: [PublicKey], refusing mainKeyIDs: Set<String>) throws -> [PublicKey] {
+        var seen = Set<String>()
+        var distinct: [PublicKey] = []
+        for key in keys {
+            let keyID = try FeedPublisherError.about("--recovery-key") { try key.keyID }
+            guard !mainKeyIDs.contains(keyID) else {
+                throw FeedPublisherError(
+                    "--recovery-key",
+                    "\(key.publicValue) is a key that signs releases: a recovery key is another key, kept offline")
+            }
+            if seen.insert(keyID).inserted { distinct.append(key) }
+        }
+        return distinct
+    }
+}

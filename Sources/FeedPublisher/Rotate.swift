@@ -1,0 +1,60 @@
+import Foundation
+import TUF
+
+extension Feed {
+    /// Writes the next root, naming `newKey` for all four roles and, for the root role only,
+    /// every recovery key of the current root and each of `recoveryKeys`; it is signed by
+    /// `oldKey` and `newKey`, as TUF asks of a rotation (a threshold of the old root's root keys
+    /// and of the new root's). Targets, snapshot and timestamp are signed again at new versions.
+    /// Returns the new root version.
+    ///
+    /// `oldKey` is either the main key (the current root names it for all four roles) or a
+    /// recovery key (named for the root role only: the main key is then presumed lost or leaked).
+    ///
+    /// - With the main key, the new targets, snapshot and timestamp come first, signed by both
+    ///   keys (a client trusting either root accepts them; a signature from a key a root does
+    ///   not name is not counted), then `N.root.json`, then `root.json`: the feed verifies
+    ///   after a kill at any moment.
+    /// - With a recovery key, the old main key cannot sign them: `N.root.json` and `root.json`
+    ///   come first, then targets, snapshot and timestamp signed by `newKey` alone. A rotation
+    ///   killed in between leaves metadata the new root refuses: the same rotation run again
+    ///   (the new key now the main key) signs them again with `newKey` and writes no root.
+    ///
+    /// - Throws: ``FeedPublisherError`` naming `oldKeySource` when the current root does not
+    ///   name the old key (for root, or for the other roles), `newKeySource` when the new key is
+    ///   a key root.json already names for them, or `--recovery-key` when one is the old or new main key.
+    @discardableResult
+    public func rotate(
+        oldKey: Ed25519SigningKey, oldKeySource: String, newKey: Ed25519SigningKey, newKeySource: String,
+        recoveryKeys: [PublicKey] = []
+    ) throws -> Int64 {
+        try withLock {
+            let state = try FeedState.load(layout)
+            let recovering = state.isRecoveryKey(oldKey)
+            try state.requireSigner(oldKey, source: oldKeySource, roles: recovering ? [Root.type] : Root.topLevelRoles)
+            let givenIDs = Set(try recoveryKeys.map { try $0.keyID })
+            if recovering, state.mainKeyIDs == [newKey.keyID], givenIDs.isSubset(of: state.recoveryKeyIDs) {
+                // The same recovery again: the root is written; sign the rest with the new key.
+                try writer.publish(targets: state.targetFiles, over: state, signedBy: [newKey])
+                return state.root.header.version
+            }
+            guard newKey.keyID != oldKey.keyID, !state.mainKeyIDs.contains(newKey.keyID) else {
+                throw FeedPublisherError(newKeySource, "the new key is the key root.json already names")
+            }
+            // A recovery key made the main key (`--new-key`) is named as that alone (`writeRoot`).
+            let recovery =
+                state.recoveryKeys
+                + (try RecoveryKey.distinct(recoveryKeys, refusing: state.mainKeyIDs.union([newKey.keyID])))
+            let version = state.root.header.version + 1
+            let keys = [oldKey, newKey]
+            if recovering {
+                try writer.writeRoot(version: version, naming: newKey, recovery: recovery, signedBy: keys)
+                try writer.publish(targets: state.targetFiles, over: state, signedBy: [newKey])
+            } else {
+                try writer.publish(targets: state.targetFiles, over: state, signedBy: keys)
+                try writer.writeRoot(version: version, naming: newKey, recovery: recovery, signedBy: keys)
+            }
+            return version
+        }
+    }
+}
