@@ -28,14 +28,15 @@ extension Feed {
             let catalog = try ReleaseCatalog(state.targets)
             let work = try makeWorkDirectory()
             let compression = options.compression
-            let whole = try TargetBlob.deflate(
-                database, to: work + "/release.sqlite." + compression.fileExtension,
-                encoding: TargetEncoding(compression: compression))
             let release = DatabaseVersion(
-                userVersion: try Self.userVersion(of: database), sha256: whole.uncompressedSHA256)
-            let wholeFacts = options.facts(kind: .database, blob: whole, base: nil, result: release)
+                userVersion: try Self.userVersion(of: database),
+                sha256: try FeedPublisherError.about(database) { try ContentHash.sha256(ofFileAt: database) })
+            let wholeFacts = options.facts(
+                kind: .database, encoding: TargetEncoding(compression: compression),
+                uncompressedLength: try Self.length(of: database), uncompressedSHA256: release.sha256, base: nil,
+                result: release)
             var summary = PublishSummary(
-                release: release, wasAlreadyPublished: false, databaseLength: whole.length, patches: [],
+                release: release, wasAlreadyPublished: false, databaseLength: 0, patches: [],
                 targetsVersion: state.targets.header.version)
             if let existing = catalog.release(release.sha256) {
                 // The same release compressed otherwise is still the same release.
@@ -48,6 +49,7 @@ extension Feed {
                             + "(channel, rollout, critical or data format); publish a new user_version")
                 }
                 summary.wasAlreadyPublished = true
+                summary.databaseLength = existing.target.length
                 return summary
             }
             if let newest = catalog.releases.first, release.userVersion <= newest.facts.result.userVersion {
@@ -56,32 +58,58 @@ extension Feed {
                     "user_version \(release.userVersion) is not greater than that of the newest release "
                         + "(\(newest.facts.result.userVersion)): devices install only newer data")
             }
-            var targets = state.targetFiles
-            var blobs: [(TargetBlob.Deflated, String)] = []
-            let wholePath = FeedLayout.releasePath(result: release.sha256, compression: compression)
-            for (index, base) in catalog.releases.prefix(options.patchesFrom).enumerated() {
+            // The whole file and every patch are made side by side, each in its own directory;
+            // then the patches smaller than the whole file are proven side by side.
+            let bases = Array(catalog.releases.prefix(options.patchesFrom))
+            let made = try ConcurrentWork.map(bases.count + 1) { index -> (PatchMaker?, TargetBlob.Deflated) in
+                guard index < bases.count else {
+                    let whole = try TargetBlob.deflate(
+                        database, to: work + "/release.sqlite." + compression.fileExtension,
+                        encoding: TargetEncoding(compression: compression))
+                    return (nil, whole)
+                }
                 let directory = work + "/patch-\(index)"
-                let basePath = try restore(base.target, base.facts, into: directory)
+                let basePath = try restore(bases[index].target, bases[index].facts, into: directory)
                 let maker = PatchMaker(
                     basePath: basePath, releasePath: database, work: directory,
                     encoding: TargetEncoding(compression: compression, packing: options.packing))
-                let patch = try maker.make()
-                let kept = patch.length < whole.length
-                summary.patches.append(.init(base: base.facts.result, length: patch.length, kept: kept))
-                guard kept else { continue }
+                return (maker, try maker.make())
+            }
+            let whole = made[bases.count].1
+            summary.databaseLength = whole.length
+            var kept: [(maker: PatchMaker, patch: TargetBlob.Deflated, path: String, base: DatabaseVersion)] = []
+            for (index, base) in bases.enumerated() {
+                let (maker, patch) = (made[index].0!, made[index].1)
+                summary.patches.append(
+                    .init(base: base.facts.result, length: patch.length, kept: patch.length < whole.length))
+                guard patch.length < whole.length else { continue }
                 let path = FeedLayout.patchPath(
                     base: base.facts.result.sha256, result: release.sha256, encoding: patch.encoding)
-                try maker.prove(patch, target: path)
-                let facts = options.facts(kind: .patch, blob: patch, base: base.facts.result, result: release)
-                targets.append(try Self.target(path, patch, facts))
-                blobs.append((patch, path))
+                kept.append((maker, patch, path, base.facts.result))
             }
+            _ = try ConcurrentWork.map(kept.count) { try kept[$0].maker.prove(kept[$0].patch, target: kept[$0].path) }
+            var targets = state.targetFiles
+            var blobs: [(TargetBlob.Deflated, String)] = []
+            for patch in kept {
+                let facts = options.facts(kind: .patch, blob: patch.patch, base: patch.base, result: release)
+                targets.append(try Self.target(patch.path, patch.patch, facts))
+                blobs.append((patch.patch, patch.path))
+            }
+            let wholePath = FeedLayout.releasePath(result: release.sha256, compression: compression)
             targets.append(try Self.target(wholePath, whole, wholeFacts))
             blobs.append((whole, wholePath))
             for (blob, path) in blobs { try place(blob, as: path) }
             try writer.publish(targets: targets, over: state, signedBy: [key])
             summary.targetsVersion = state.targets.header.version + 1
             return summary
+        }
+    }
+
+    /// The length of a file.
+    static func length(of file: String) throws -> Int64 {
+        try FeedPublisherError.about(file) {
+            let size = try FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber
+            return size?.int64Value ?? 0
         }
     }
 

@@ -78,13 +78,20 @@ public struct PublishOptions: Equatable, Sendable {
     /// The facts of a target of this release.
     func facts(
         kind: ReleaseFacts.Kind, blob: TargetBlob.Deflated, base: DatabaseVersion?, result: DatabaseVersion
-    )
-        -> ReleaseFacts
-    {
+    ) -> ReleaseFacts {
+        facts(
+            kind: kind, encoding: blob.encoding, uncompressedLength: blob.uncompressedLength,
+            uncompressedSHA256: blob.uncompressedSHA256, base: base, result: result)
+    }
+
+    /// The facts of a target of this release in `encoding` standing for a file of this length and SHA-256.
+    func facts(
+        kind: ReleaseFacts.Kind, encoding: TargetEncoding, uncompressedLength: Int64, uncompressedSHA256: String,
+        base: DatabaseVersion?, result: DatabaseVersion
+    ) -> ReleaseFacts {
         ReleaseFacts(
-            kind: kind, compression: blob.encoding.compression, packing: blob.encoding.packing,
-            uncompressedLength: blob.uncompressedLength,
-            uncompressedSHA256: blob.uncompressedSHA256,
+            kind: kind, compression: encoding.compression, packing: encoding.packing,
+            uncompressedLength: uncompressedLength, uncompressedSHA256: uncompressedSHA256,
             base: base, result: result, dataFormat: dataFormat, channel: channel, rollout: rollout,
             critical: critical)
     }
