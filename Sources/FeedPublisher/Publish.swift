@@ -76,6 +76,10 @@ extension Feed {
                 return (maker, try maker.make())
             }
             let whole = made[bases.count].1
+            guard whole.uncompressedSHA256 == release.sha256, whole.uncompressedLength == wholeFacts.uncompressedLength
+            else {
+                throw FeedPublisherError(database, "the file changed while it was being published; publish it again")
+            }
             summary.databaseLength = whole.length
             var kept: [(maker: PatchMaker, patch: TargetBlob.Deflated, path: String, base: DatabaseVersion)] = []
             for (index, base) in bases.enumerated() {
