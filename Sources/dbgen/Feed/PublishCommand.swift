@@ -11,8 +11,9 @@ extension DBGenCommand {
             discussion: """
                 Compresses NEW (bzip2 unless --compression zlib) under releases/SHA256.sqlite.bz2, \
                 and for each of the newest K releases in the feed makes `dbgen diff`'s patch to \
-                NEW, compressed (patches/BASE-SHA256.sql.bz2), kept only when \
-                smaller than the whole database; each kept patch is installed on a copy of its \
+                NEW, packed (keys as differences, frequent words as codes) and compressed \
+                (patches/BASE-SHA256.sqlpack.bz2), kept only when smaller than the whole \
+                database; these run side by side on every core. Each kept patch is installed on a copy of its \
                 base by the updater a device runs, and refused unless the result holds NEW's \
                 exact content. Then writes the next targets, snapshot and timestamp, signed by \
                 KEY. NEW's user_version must be greater than every release's. Publishing a \
