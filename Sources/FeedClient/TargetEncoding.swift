@@ -6,7 +6,7 @@ public enum PatchPacking: String, CaseIterable, Sendable {
 
 /// How a target's bytes become the file it stands for: decompressed by its compression and, for
 /// a packed patch, unpacked. The client, `dbgen feed verify` and `dbgen publish`'s own proof
-/// all decode a target through ``decoder(limit:)``, so they read it the same way.
+/// all decode a target through its `decoder(limit:)`, so they read it the same way.
 public struct TargetEncoding: Equatable, Sendable {
     /// The codec of the target's bytes.
     public var compression: TargetCompression
