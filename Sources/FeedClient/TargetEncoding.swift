@@ -1,3 +1,6 @@
+import FileSystemKit
+import Foundation
+
 /// How a patch's SQL is packed before it is compressed (the `packing` of its ``ReleaseFacts``).
 public enum PatchPacking: String, CaseIterable, Sendable {
     /// SQLPack: keys as differences, frequent words as two-byte codes; `.sqlpack` in the path.
@@ -37,6 +40,40 @@ public struct TargetEncoding: Equatable, Sendable {
         let decompressor = try compression.decompressor(limit: limit)
         guard packing != nil else { return decompressor }
         return Chain(first: decompressor, second: SQLPack.Unpacker(limit: limit))
+    }
+
+    /// Decodes the target file at `path` (refusing more than `limit` bytes), handing each
+    /// piece to `sink`; returns the decoded length and SHA-256.
+    package func decode(
+        fileAt path: String, limit: Int64, to sink: (UnsafeRawBufferPointer) throws -> Void = { _ in }
+    ) throws -> (length: Int64, sha256: String) {
+        var hash = SHA256Stream()
+        let decoder = try decoder(limit: limit)
+        try ContentHash.forEachChunk(ofFileAt: path) { chunk in
+            try decoder.append(chunk) { piece in
+                hash.update(piece)
+                try sink(piece)
+            }
+        }
+        try decoder.finish()
+        return (decoder.produced, hash.hexDigest())
+    }
+
+    /// Decodes the target file at `path` into `destination` (created with `mode`, or
+    /// truncated); returns the decoded length and SHA-256.
+    ///
+    /// - Throws: a ``StreamFailure`` of the codec or packing, or a `FileSystemError` naming
+    ///   `destination`.
+    package func decode(fileAt path: String, limit: Int64, into destination: String, mode: mode_t)
+        throws -> (length: Int64, sha256: String)
+    {
+        let output = POSIXFile.open(destination, O_WRONLY | O_CREAT | O_TRUNC, mode: mode)
+        guard output >= 0 else { throw FileSystemError(.open, path: destination, code: errno) }
+        defer { close(output) }
+        return try decode(fileAt: path, limit: limit) { piece in
+            let code = POSIXFile.writeAll(output, piece)
+            if code != 0 { throw FileSystemError(.write, path: destination, code: code) }
+        }
     }
 
     /// Two decoders one after the other.

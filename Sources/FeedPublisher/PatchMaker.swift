@@ -39,8 +39,8 @@ struct PatchMaker {
         let inflated = work + "/inflated.sql"
         let updates = work + "/applied"
         try FeedPublisherError.about(target) {
-            let (length, sha256) = try TargetBlob.inflate(
-                patch.path, patch.encoding, limit: patch.uncompressedLength, into: inflated)
+            let (length, sha256) = try patch.encoding.decode(
+                fileAt: patch.path, limit: patch.uncompressedLength, into: inflated, mode: 0o644)
             guard length == patch.uncompressedLength, sha256 == patch.uncompressedSHA256 else {
                 throw FeedPublisherError(target, "the deflated patch does not inflate to the patch")
             }

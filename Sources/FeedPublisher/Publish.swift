@@ -139,8 +139,8 @@ extension Feed {
         let output = directory + "/base.sqlite"
         try FeedPublisherError.about(layout.path(stored)) {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            let (_, sha256) = try TargetBlob.inflate(
-                layout.path(stored), facts.encoding, limit: facts.uncompressedLength, into: output)
+            let (_, sha256) = try facts.encoding.decode(
+                fileAt: layout.path(stored), limit: facts.uncompressedLength, into: output, mode: 0o644)
             guard sha256 == facts.result.sha256 else {
                 throw FeedPublisherError(
                     layout.path(stored), "inflates to \(sha256), not release \(facts.result.sha256)")

@@ -4,8 +4,8 @@ import Foundation
 
 /// A target's bytes on disk: compressed from a database or patch (``TargetCompression``, the
 /// codec's highest level, so the same input gives the same bytes; a patch packed first when its
-/// ``TargetEncoding`` says so and ``SQLPacker`` can), and decoded again, under the length its
-/// facts declare, one piece at a time.
+/// ``TargetEncoding`` says so and ``SQLPacker`` can); ``TargetEncoding`` decodes it again, as a
+/// device does.
 enum TargetBlob {
     /// What compressing a file gave: the blob's length and SHA-256, the input's length and SHA-256.
     struct Deflated {
@@ -39,37 +39,6 @@ enum TargetBlob {
                 sha256: try ContentHash.sha256(ofFileAt: destination),
                 uncompressedLength: size?.int64Value ?? 0,
                 uncompressedSHA256: try ContentHash.sha256(ofFileAt: source))
-        }
-    }
-
-    /// Decodes the blob at `path` (in `encoding`, refusing more than `limit` bytes), handing
-    /// each piece to `sink`; returns the decoded length and SHA-256.
-    static func inflate(
-        _ path: String, _ encoding: TargetEncoding, limit: Int64,
-        to sink: (UnsafeRawBufferPointer) throws -> Void = { _ in }
-    ) throws -> (length: Int64, sha256: String) {
-        var hash = SHA256Stream()
-        let inflater = try encoding.decoder(limit: limit)
-        try ContentHash.forEachChunk(ofFileAt: path) { chunk in
-            try inflater.append(chunk) { piece in
-                hash.update(piece)
-                try sink(piece)
-            }
-        }
-        try inflater.finish()
-        return (inflater.produced, hash.hexDigest())
-    }
-
-    /// Decodes the blob at `path` into the new file `destination`.
-    static func inflate(_ path: String, _ encoding: TargetEncoding, limit: Int64, into destination: String)
-        throws -> (length: Int64, sha256: String)
-    {
-        let output = POSIXFile.open(destination, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
-        guard output >= 0 else { throw FileSystemError(.open, path: destination, code: errno) }
-        defer { close(output) }
-        return try inflate(path, encoding, limit: limit) { piece in
-            let code = POSIXFile.writeAll(output, piece)
-            if code != 0 { throw FileSystemError(.write, path: destination, code: code) }
         }
     }
 }

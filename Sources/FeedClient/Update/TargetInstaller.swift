@@ -42,37 +42,27 @@ struct TargetInstaller {
         return outcome.userVersion
     }
 
-    /// Inflates `compressed` into `destination` under the facts' length, hashing as it writes.
+    /// Decodes `compressed` into `destination` under the facts' length, hashing as it writes.
     private func inflate(_ step: UpdateStep, from compressed: URL, to destination: URL) throws {
         let facts = step.facts
-        let descriptor = POSIXFile.open(destination.path, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600)
-        guard descriptor >= 0 else { throw storageError(destination, errno) }
-        defer { close(descriptor) }
-        var hash = SHA256Stream()
+        let decoded: (length: Int64, sha256: String)
         do {
-            let inflater = try facts.encoding.decoder(limit: facts.uncompressedLength)
-            try ContentHash.forEachChunk(ofFileAt: compressed.path) { chunk in
-                try inflater.append(chunk) { output in
-                    hash.update(output)
-                    try Self.write(output, to: descriptor, path: destination)
-                }
-            }
-            try inflater.finish()
-            guard inflater.produced == facts.uncompressedLength else {
-                throw FeedUpdateError(
-                    subject: step.path, check: .decompression,
-                    reason: "inflates to \(inflater.produced) bytes, its facts say \(facts.uncompressedLength)")
-            }
+            decoded = try facts.encoding.decode(
+                fileAt: compressed.path, limit: facts.uncompressedLength, into: destination.path, mode: 0o600)
         } catch let failure as any StreamFailure {
             throw FeedUpdateError(subject: step.path, check: .decompression, reason: failure.description)
         } catch let error as FileSystemError {
             throw FeedUpdateError(subject: error.path, check: .storage, reason: "\(error)")
         }
-        let digest = hash.hexDigest()
-        guard digest == facts.uncompressedSHA256 else {
+        guard decoded.length == facts.uncompressedLength else {
             throw FeedUpdateError(
                 subject: step.path, check: .decompression,
-                reason: "inflated SHA-256 \(digest), its facts say \(facts.uncompressedSHA256)")
+                reason: "inflates to \(decoded.length) bytes, its facts say \(facts.uncompressedLength)")
+        }
+        guard decoded.sha256 == facts.uncompressedSHA256 else {
+            throw FeedUpdateError(
+                subject: step.path, check: .decompression,
+                reason: "inflated SHA-256 \(decoded.sha256), its facts say \(facts.uncompressedSHA256)")
         }
     }
 
@@ -96,14 +86,5 @@ struct TargetInstaller {
                 reason: "its header names user_version \(header.base.userVersion) to \(header.target.userVersion), "
                     + "its facts \(base.userVersion) to \(result.userVersion) (or other SHA-256s)")
         }
-    }
-
-    private static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, path: URL) throws {
-        let code = POSIXFile.writeAll(descriptor, bytes)
-        if code != 0 { throw FileSystemError(.write, path: path.path, code: code) }
-    }
-
-    private func storageError(_ file: URL, _ code: Int32) -> FeedUpdateError {
-        FeedUpdateError(subject: file.path, check: .storage, reason: String(cString: strerror(code)))
     }
 }
