@@ -99,13 +99,7 @@ public struct ReleaseFacts: Equatable, Sendable {
     }
 
     /// How the target's bytes decode to the data.
-    public var encoding: TargetEncoding {
-        get { TargetEncoding(compression: compression, packing: packing) }
-        set {
-            compression = newValue.compression
-            packing = newValue.packing
-        }
-    }
+    public var encoding: TargetEncoding { TargetEncoding(compression: compression, packing: packing) }
 }
 
 /// A target whose facts could not be read: the target and what is wrong.
