@@ -33,6 +33,12 @@ final class FeedCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderrText)
     }
 
+    /// A key `k` and a feed `feed` signed by it.
+    private func newFeed(file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertEqual(try dbgen(["keys", "generate", "--out", "k"]).status, 0, file: file, line: line)
+        XCTAssertEqual(try dbgen(["feed", "init", "feed", "--key", "k"]).status, 0, file: file, line: line)
+    }
+
     private func tree(_ path: String) -> [String: Data] { DirectoryTree.files(under: directory.url(path).path) }
 
     func testKeysGenerateWritesAPrivateKeyPrintsThePublicKeyAndRefusesToOverwrite() throws {
@@ -78,8 +84,7 @@ final class FeedCommandTests: XCTestCase {
     }
 
     func testErrorsNameWhatFailedExitOneAndLeaveTheFeedAsItWas() throws {
-        XCTAssertEqual(try dbgen(["keys", "generate", "--out", "k"]).status, 0)
-        XCTAssertEqual(try dbgen(["feed", "init", "feed", "--key", "k"]).status, 0)
+        try newFeed()
         let before = tree("feed")
         try release("v1", version: 1)
         let missing = try dbgen(["publish", "feed", "v1.sqlite", "--key", "env:NO_SUCH_KEY"], environment: [:])
@@ -110,8 +115,7 @@ final class FeedCommandTests: XCTestCase {
     }
 
     func testPublishCompressesWithBzip2UnlessToldZlibAndRefusesAnotherName() throws {
-        XCTAssertEqual(try dbgen(["keys", "generate", "--out", "k"]).status, 0)
-        XCTAssertEqual(try dbgen(["feed", "init", "feed", "--key", "k"]).status, 0)
+        try newFeed()
         try release("v1", version: 1)
         try release("v2", version: 2, every: 9)
         let before = tree("feed")
@@ -138,8 +142,7 @@ final class FeedCommandTests: XCTestCase {
     }
 
     func testNoPackingPublishesPlainSQLThatBunzip2AndSqlite3AloneApply() throws {
-        XCTAssertEqual(try dbgen(["keys", "generate", "--out", "k"]).status, 0)
-        XCTAssertEqual(try dbgen(["feed", "init", "feed", "--key", "k"]).status, 0)
+        try newFeed()
         try release("v1", version: 1)
         try release("v2", version: 2, every: 9)
         XCTAssertEqual(try dbgen(["publish", "feed", "v1.sqlite", "--key", "k"]).status, 0)
@@ -161,8 +164,7 @@ final class FeedCommandTests: XCTestCase {
     }
 
     func testVerifyReadsAFeedServedByNginxAndNamesATamperedTarget() throws {
-        XCTAssertEqual(try dbgen(["keys", "generate", "--out", "k"]).status, 0)
-        XCTAssertEqual(try dbgen(["feed", "init", "feed", "--key", "k"]).status, 0)
+        try newFeed()
         try release("v1", version: 1)
         try release("v2", version: 2, every: 9)
         for name in ["v1", "v2"] {
@@ -281,8 +283,7 @@ final class FeedCommandTests: XCTestCase {
     /// `kill -9` at several moments of a publish (deflating, diffing, proving patches, writing
     /// metadata): the feed verifies after each, and a publish then completes.
     func testKillDuringPublishLeavesAFeedThatVerifies() throws {
-        XCTAssertEqual(try dbgen(["keys", "generate", "--out", "k"]).status, 0)
-        XCTAssertEqual(try dbgen(["feed", "init", "feed", "--key", "k"]).status, 0)
+        try newFeed()
         try release("v1", version: 1, rows: 60_000)
         XCTAssertEqual(try dbgen(["publish", "feed", "v1.sqlite", "--key", "k"]).status, 0)
         try release("v2", version: 2, rows: 60_000, every: 30)
