@@ -16,7 +16,8 @@ import PackageDescription
 //   re-exports SQLiteCore's public API (Connection, Statement, Row, DatabaseValue,
 //   SQLiteError, ResultCode, SQLiteLibrary). Through FileSystemKit it hashes with SHA-256 but
 //   links no cryptographic package: CryptoKit on Apple platforms (a system framework, nothing
-//   compiled in), FileSystemKit's own PortableSHA256 elsewhere (see swift-crypto below).
+//   compiled in), FileSystemKit's own SHA256Hasher elsewhere (the CPU's SHA instructions through
+//   CSHA256 where it has them, portable Swift otherwise; see swift-crypto below).
 // - DBGenKit, dbgen: build tools (macOS, Linux). sqlite3 and zlib (libz of the SDK; Debian:
 //   zlib1g-dev); the session extension through SQLiteSession. dbgen's feed commands
 //   (FeedPublisher) also link TUF, and so swift-crypto (Ed25519 signatures), and libbz2 (libbz2
@@ -61,7 +62,7 @@ let package = Package(
         // it, so that an app that only reads the shipped data (LayeredDatabase) never compiles
         // BoringSSL on Linux (about 790 C files, 5,000 symbols). FileSystemKit's SHA-256 (file
         // checksums) needs no such library: CryptoKit on Apple platforms, its own FIPS 180-4
-        // PortableSHA256 elsewhere, tested against python3's hashlib. Neither 3.x nor 4.x
+        // SHA256Hasher elsewhere (CSHA256's CPU instructions, or portable Swift), tested against python3's hashlib. Neither 3.x nor 4.x
         // declares `platforms:`; 4.x needs tools 6.1, so an older toolchain resolves 3.12.3 or
         // later 3.x.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
@@ -121,7 +122,13 @@ let package = Package(
         // Every durable write and every lock of the libraries goes through it. No dependency: its
         // SHA-256 is CryptoKit or its own (swift-crypto above says why), so LayeredDatabase, which
         // links it, compiles no cryptographic library on any platform.
-        .target(name: "FileSystemKit"),
+        .target(
+            name: "FileSystemKit",
+            dependencies: [.target(name: "CSHA256", condition: .when(platforms: [.linux, .android]))]),
+        // SHA-256's compression function on the CPU's SHA instructions (x86-64 SHA-NI, ARMv8 SHA2),
+        // detected at run time: FileSystemKit's fast path on Linux (Apple platforms use CryptoKit, so
+        // no Apple build compiles it). One C function and a CPU query, not a cryptographic library.
+        .target(name: "CSHA256"),
         // LayeredDatabase: `dbgen diff` writes the patch header with the type that reads it
         // (`PatchHeader`), so the format has one definition. It links nothing DBGenKit does not
         // link already (SQLiteCore, FileSystemKit).
@@ -213,6 +220,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // What the benchmark scripts time that no command isolates (the SHA-256 of a file, with
+        // either compression): scripts/bench-sha256.sh. No product, never installed.
+        .executableTarget(name: "shipyard-bench", dependencies: ["FileSystemKit"]),
         // The client-under-test CLI of the TUF conformance suite (theupdateframework/tuf-conformance).
         .executableTarget(name: "tuf-client", dependencies: ["TUF", "FeedClient"]),
 

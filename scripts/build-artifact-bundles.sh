@@ -12,7 +12,7 @@
 #   ShipyardPlugins/   a plugin package: Package.swift, the plugins' sources (copied from
 #                      Plugins/), the app-facing libraries as source (app_libraries below and
 #                      the targets they depend on, copied from Sources/ with their resources:
-#                      LayeredDatabase, SQLiteCore, FileSystemKit, CSQLite), and with no
+#                      LayeredDatabase, SQLiteCore, FileSystemKit, CSHA256, CSQLite), and with no
 #                      --release-url the bundles themselves, referenced by `path:` (for trying
 #                      it out and for CI); with --release-url URL the manifest references
 #                      URL/NAME.artifactbundle.zip by `url:` + `checksum:`, ready to be
@@ -169,6 +169,16 @@ for name in reversed(closure):
     target = targets[name]
     lines.append(f"SOURCES {name}")
     dependencies = [next(iter(d.values()))[0] for d in target["dependencies"]]
+    # A dependency with a platform condition (FileSystemKit's CSHA256, Linux only) keeps it.
+    dependency_lines = []
+    for dependency in target["dependencies"]:
+        value = next(iter(dependency.values()))
+        condition = value[1] if len(value) > 1 and value[1] else None
+        if condition and condition.get("platformNames"):
+            names = ", ".join("." + name for name in condition["platformNames"])
+            dependency_lines.append(f'.target(name: "{value[0]}", condition: .when(platforms: [{names}]))')
+        else:
+            dependency_lines.append(f'"{value[0]}"')
     if target["type"] == "system":
         providers = []
         for provider in target.get("providers") or []:
@@ -183,7 +193,7 @@ for name in reversed(closure):
     else:
         arguments = [f'name: "{name}"']
         if dependencies:
-            arguments.append(f"dependencies: [{strings(dependencies)}]")
+            arguments.append(f"dependencies: [{', '.join(dependency_lines)}]")
         resources = [f'.{next(iter(r["rule"]))}("{r["path"]}")' for r in target["resources"]]
         if resources:
             arguments.append(f"resources: [{', '.join(resources)}]")

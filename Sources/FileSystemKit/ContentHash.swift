@@ -6,7 +6,7 @@ import Glibc
 import Musl
 #endif
 
-/// Hashes of content: SHA-256 (CryptoKit on Apple platforms, ``PortableSHA256`` elsewhere) for
+/// Hashes of content: SHA-256 (CryptoKit on Apple platforms, ``SHA256Hasher`` elsewhere) for
 /// checksums someone else gives us (``sha256(ofFileAt:)``, in SHA256Hashing.swift), and FNV-1a
 /// for short, non-cryptographic keys and line checksums of Shipyard's own caches.
 ///

@@ -1,6 +1,6 @@
 // SHA-256 without a cryptographic package: CryptoKit where the system has it (Apple platforms
 // from macOS 10.15 / iOS 13 / tvOS 13 / watchOS 6, within the package's minimums: a system
-// framework, nothing compiled in), FileSystemKit's own PortableSHA256 elsewhere (Linux), so
+// framework, nothing compiled in), FileSystemKit's own SHA256Hasher elsewhere (Linux), so
 // that what LayeredDatabase links compiles no BoringSSL (Package.swift says why).
 #if canImport(CryptoKit)
 import CryptoKit
@@ -53,12 +53,12 @@ extension AtomicOutputFile {
 }
 
 /// A SHA-256 fed in pieces, whose digest is lowercase hexadecimal text: CryptoKit's where the
-/// system has it, ``PortableSHA256`` elsewhere.
+/// system has it, ``SHA256Hasher`` (the CPU's SHA instructions, or portable Swift) elsewhere.
 package struct SHA256Stream {
     #if canImport(CryptoKit)
     private var hasher = CryptoKit.SHA256()
     #else
-    private var hasher = PortableSHA256()
+    private var hasher = SHA256Hasher()
     #endif
 
     package init() {}

@@ -3,13 +3,14 @@ import Foundation
 import ShipyardTestSupport
 import XCTest
 
-/// FileSystemKit's SHA-256 (PortableSHA256, and SHA256Stream, which is CryptoKit's on Apple
-/// platforms and PortableSHA256 elsewhere) against FIPS 180-4's examples and python3's hashlib.
+/// FileSystemKit's SHA-256 (SHA256Hasher with each compression this machine has, the CPU's SHA
+/// instructions and the portable Swift, and SHA256Stream, which is CryptoKit's on Apple platforms
+/// and SHA256Hasher elsewhere) against FIPS 180-4's examples, python3's hashlib and sha256sum.
 final class SHA256Tests: XCTestCase {
-    /// The digests of `bytes` fed in pieces of `chunkSizes` (cycled): PortableSHA256's and
-    /// SHA256Stream's.
-    private func digests(of bytes: [UInt8], chunkSizes: [Int] = [Int.max]) -> (portable: String, stream: String) {
-        var portable = PortableSHA256()
+    /// The digests of `bytes` fed in pieces of `chunkSizes` (cycled): SHA256Hasher's with each
+    /// available compression, and SHA256Stream's.
+    private func digests(of bytes: [UInt8], chunkSizes: [Int] = [Int.max]) -> (hashers: [String], stream: String) {
+        var hashers = SHA256Compression.available.map { SHA256Hasher(compression: $0) }
         var stream = SHA256Stream()
         bytes.withUnsafeBytes { all in
             var offset = 0
@@ -17,13 +18,13 @@ final class SHA256Tests: XCTestCase {
             while offset < all.count {
                 let count = min(chunkSizes[index % chunkSizes.count], all.count - offset)
                 let piece = UnsafeRawBufferPointer(rebasing: all[offset..<(offset + count)])
-                portable.update(piece)
+                for index in hashers.indices { hashers[index].update(piece) }
                 stream.update(piece)
                 offset += count
                 index += 1
             }
         }
-        let hex = portable.finalize().map { String(format: "%02x", $0) }.joined()
+        let hex = hashers.map { $0.finalize().map { String(format: "%02x", $0) }.joined() }
         return (hex, stream.hexDigest())
     }
 
@@ -31,8 +32,10 @@ final class SHA256Tests: XCTestCase {
         of bytes: [UInt8], is expected: String, chunkSizes: [Int] = [Int.max],
         _ message: String, file: StaticString = #filePath, line: UInt = #line
     ) {
-        let (portable, stream) = digests(of: bytes, chunkSizes: chunkSizes)
-        XCTAssertEqual(portable, expected, "PortableSHA256, \(message)", file: file, line: line)
+        let (hashers, stream) = digests(of: bytes, chunkSizes: chunkSizes)
+        for (compression, digest) in zip(SHA256Compression.available, hashers) {
+            XCTAssertEqual(digest, expected, "SHA256Hasher (\(compression)), \(message)", file: file, line: line)
+        }
         XCTAssertEqual(stream, expected, "SHA256Stream, \(message)", file: file, line: line)
     }
 
@@ -122,5 +125,39 @@ final class SHA256Tests: XCTestCase {
         let expected = String(sum.stdoutText.prefix(64))
         XCTAssertEqual(try ContentHash.sha256(ofFileAt: path), expected)
         XCTAssertEqual(try hashlibSHA256(path), expected)
+    }
+
+    /// The fast path is there to be tested: on an x86-64 Linux machine whose CPU reports SHA-NI
+    /// (`sha_ni` in /proc/cpuinfo) or an ARMv8 one reporting `sha2`, the CPU's instructions are
+    /// available and are what SHA256Stream uses, unless `SHIPYARD_SHA256=portable` forces the
+    /// portable code (CI runs this suite both ways).
+    func testTheCPUInstructionsAreUsedWhereTheCPUHasThem() throws {
+        #if os(Linux)
+        let cpuinfo = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
+        let flags = Set(cpuinfo.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).map(String.init))
+        let reported = flags.contains("sha_ni") || flags.contains("sha2")
+        XCTAssertEqual(SHA256Compression.hasCPUInstructions, reported, "CSHA256's CPU check agrees with /proc/cpuinfo")
+        let forcedPortable = ProcessInfo.processInfo.environment["SHIPYARD_SHA256"] == "portable"
+        XCTAssertEqual(
+            SHA256Compression.fastest, reported && !forcedPortable ? .cpuInstructions : .portable,
+            "the hash in use (SHIPYARD_SHA256=\(forcedPortable ? "portable" : "unset"))")
+        #endif
+    }
+
+    /// Random lengths and random piece sizes over a few megabytes, every compression against
+    /// hashlib: the CPU path and the portable one agree on every length and chunking.
+    func testEveryCompressionAgreesWithHashlibOnRandomInputs() throws {
+        let directory = try TemporaryDirectory("sha256-random", removedAfter: self)
+        var generator = SeededGenerator(seed: 6_400)
+        var inputs: [[UInt8]] = []
+        for _ in 0..<40 {
+            let length = Int.random(in: 0...70_000, using: &generator)
+            inputs.append((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        }
+        for (index, bytes) in inputs.enumerated() {
+            let expected = try hashlibSHA256(try directory.write("random-\(index)", Data(bytes)).path)
+            let sizes = (0..<16).map { _ in Int.random(in: 1...9_000, using: &generator) }
+            assertDigest(of: bytes, is: expected, chunkSizes: sizes, "random input \(index) (\(bytes.count) bytes)")
+        }
     }
 }
