@@ -35,8 +35,9 @@ public struct ReleaseFacts: Equatable, Sendable {
         case patch
     }
 
-    /// The range of app data formats a release suits (`max` nil: no upper bound).
-    public struct DataFormatRange: Equatable, Sendable {
+    /// The range of app data formats a release suits (`max` nil: no upper bound); its
+    /// description is `publish --data-format`'s `MIN-MAX`, `MIN` when MAX is MIN, and `MIN and later`.
+    public struct DataFormatRange: Equatable, Sendable, CustomStringConvertible {
         /// The oldest data format the release suits.
         public var minimum: Int64
         /// The newest, or nil for every newer one.
@@ -51,6 +52,10 @@ public struct ReleaseFacts: Equatable, Sendable {
         /// Whether an app of this data format can read the release.
         public func contains(_ format: Int64) -> Bool {
             format >= minimum && (maximum.map { format <= $0 } ?? true)
+        }
+
+        public var description: String {
+            maximum.map { $0 == minimum ? "\(minimum)" : "\(minimum)-\($0)" } ?? "\(minimum) and later"
         }
     }
 

@@ -53,6 +53,17 @@ public struct PublishOptions: Equatable, Sendable {
         }
     }
 
+    /// Who the release is offered to, in words: its channel, rollout and data formats, as the
+    /// facts `publish` writes say (what `dbgen publish` repeats after publishing).
+    public var audience: String {
+        let channelText = channel.map { "channel \"\($0)\" only" } ?? "every channel"
+        let rolloutText =
+            critical
+            ? "every device at once (critical)" : rollout == 1 ? "every device (rollout 1)" : "rollout \(rollout)"
+        let formats = dataFormat.map { "data format \($0)" } ?? "every data format"
+        return "\(channelText), \(rolloutText), \(formats)"
+    }
+
     /// Reads `MIN` or `MIN-MAX` (`--data-format`).
     public static func dataFormat(_ text: String) throws -> ReleaseFacts.DataFormatRange {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)

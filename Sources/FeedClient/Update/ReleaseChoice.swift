@@ -20,6 +20,21 @@ struct ClientPolicy: Sendable {
     func offers(_ facts: ReleaseFacts) -> Bool {
         suits(facts) && (facts.critical || bucket < facts.rollout)
     }
+
+    /// Why a release is not offered to this client: every gate it fails (empty when offered).
+    func reasons(withholding facts: ReleaseFacts) -> [WithholdingReason] {
+        var reasons: [WithholdingReason] = []
+        if let channel = facts.channel, !channels.contains(channel) {
+            reasons.append(.channel(channel, followed: channels))
+        }
+        if let range = facts.dataFormat, !range.contains(dataFormat) {
+            reasons.append(.dataFormat(range, app: dataFormat))
+        }
+        if !facts.critical, bucket >= facts.rollout {
+            reasons.append(.rollout(fraction: facts.rollout, bucket: bucket))
+        }
+        return reasons
+    }
 }
 
 /// The Shipyard targets of a verified targets document, and the choice of release and path.
@@ -73,6 +88,23 @@ struct ReleaseChoice {
     func newestOffered(to policy: ClientPolicy) -> Candidate? {
         candidates.filter { $0.facts.kind == .database && policy.offers($0.facts) }
             .max { ($0.facts.result.userVersion, -$0.target.length) < ($1.facts.result.userVersion, -$1.target.length) }
+    }
+
+    /// The releases newer than `userVersion` that are not offered to the client, newest first,
+    /// each with why.
+    func withheld(newerThan userVersion: Int64, policy: ClientPolicy) -> [WithheldRelease] {
+        candidates.filter {
+            $0.facts.kind == .database && $0.facts.result.userVersion > userVersion
+        }
+        .sorted {
+            ($0.facts.result.userVersion, $0.facts.result.sha256) > (
+                $1.facts.result.userVersion, $1.facts.result.sha256
+            )
+        }
+        .compactMap { candidate in
+            let reasons = policy.reasons(withholding: candidate.facts)
+            return reasons.isEmpty ? nil : WithheldRelease(release: candidate.facts.result, reasons: reasons)
+        }
     }
 
     /// The cheapest way (by compressed bytes) from content named by `identities` to `release`:

@@ -77,12 +77,15 @@ extension DBGenCommand {
                 let summary = try feed.publish(database, key: keys[0].key, keySource: keys[0].source, options: options)
                 let release = "user_version \(summary.release.userVersion) (\(summary.release.sha256.prefix(12)))"
                 guard !summary.wasAlreadyPublished else {
-                    FeedCommandSupport.note("\(database): \(release) is already in the feed; nothing written")
+                    FeedCommandSupport.note(
+                        "\(database): \(release) is already in the feed (offered to: \(options.audience)); nothing written"
+                    )
                     return
                 }
                 print(
                     "published \(release): database \(summary.databaseLength) bytes, targets version \(summary.targetsVersion)"
                 )
+                print("  offered to: \(options.audience)")
                 for patch in summary.patches {
                     let from = "user_version \(patch.base.userVersion)"
                     print(
