@@ -2,6 +2,7 @@ import ArgumentParser
 import FeedClient
 import FeedPublisher
 import Foundation
+import TUF
 
 extension DBGenCommand {
     /// `dbgen publish FEED NEW.sqlite --key KEY`.
@@ -31,9 +32,15 @@ extension DBGenCommand {
                 patches start from it (one to each of the newest K releases now, one from every \
                 later release), never offered as an update itself.
 
+                With --against URL and --root ROOT, nothing is published onto a feed that \
+                devices holding the hosted one would refuse or ignore (a feed made anew, an old \
+                copy: see `feed verify --against`); start from `dbgen feed pull`.
+
                 Examples:
                   dbgen publish feed food.sqlite --key env:FEED_KEY --patches-from 5 --rollout 0.25
                   dbgen publish feed App/Resources/food.sqlite --key env:FEED_KEY --base-only
+                  dbgen publish feed food.sqlite --key env:FEED_KEY --against https://cdn.example.com/food/ \\
+                    --root App/Resources/root.json
                 """)
 
         @OptionGroup var signing: FeedSigningOptions
@@ -80,6 +87,16 @@ extension DBGenCommand {
                     + "readable with bunzip2 alone, but about a third larger on the wire."))
         var noPacking = false
 
+        @Option(
+            help: ArgumentHelp(
+                "The feed as hosted (http(s) URL or directory): publish nothing onto a feed that devices holding "
+                    + "it would refuse or ignore (one made anew); needs --root.", valueName: "url"))
+        var against: String?
+
+        @Option(
+            help: ArgumentHelp("With --against: the trusted root.json (the one the app bundles).", valueName: "root"))
+        var root: String?
+
         func run() throws {
             try FeedCommandSupport.run {
                 let options = PublishOptions(
@@ -88,6 +105,16 @@ extension DBGenCommand {
                     compression: try PublishOptions.compression(compression), packing: noPacking ? nil : .sqlPack,
                     baseOnly: baseOnly)
                 try options.validate()
+                if let against {
+                    guard let root else {
+                        throw FeedPublisherError("--against", "needs --root (the root the app bundles)")
+                    }
+                    let location = try FeedCommandSupport.location(against)
+                    _ = try FeedVerifier(
+                        feedURL: URL(fileURLWithPath: signing.feed, isDirectory: true),
+                        root: try FeedCommandSupport.trustedRoot(root), fetcher: FileFetcher()
+                    ).check(againstHosted: location.url, fetcher: location.fetcher)
+                }
                 let (feed, keys) = try signing.open()
                 let summary = try feed.publish(database, key: keys[0].key, keySource: keys[0].source, options: options)
                 let release = "user_version \(summary.release.userVersion) (\(summary.release.sha256.prefix(12)))"
