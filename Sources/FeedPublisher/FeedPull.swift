@@ -7,8 +7,9 @@ import TUF
 public struct PullSummary: Equatable, Sendable {
     /// The pulled feed as `feed verify` checked it.
     public var verification: FeedVerification
-    /// The documents whose expiry has passed (`timestamp.json expired at …`): devices refuse the
-    /// hosted feed until a publish or `dbgen feed timestamp` renews them.
+    /// The documents whose expiry has passed (`timestamp.json expired at …`), pulled because
+    /// `allowExpired` said so: devices refuse the hosted feed until a publish or `dbgen feed
+    /// timestamp` renews them.
     public var expired: [String]
     /// The files written: metadata documents and targets.
     public var fileCount: Int
@@ -22,19 +23,34 @@ extension Feed {
     /// list, fetched under its length and checked against its SHA-256. The copy is then
     /// verified as `feed verify` does (every target inflated against its facts, each patch's base
     /// and result releases of the feed) and only then renamed into place: on any failure
-    /// `directory` is as it was. Expiry is not a failure (an expired feed is what a publish
-    /// renews); ``PullSummary/expired`` names what has expired.
+    /// `directory` is as it was. An expired document is refused, as a device refuses it (a host
+    /// serving an old feed would otherwise hold the publisher back too), unless `allowExpired`:
+    /// then ``PullSummary/expired`` names it, and the publish that follows renews it.
     ///
     /// - Throws: ``FeedPublisherError`` naming the directory (not empty, or its parent missing),
     ///   or the hosted document or target and the check that failed.
-    public static func pull(from url: URL, into directory: String, root: Data, fetcher: Fetcher, now: Date = Date())
-        throws -> PullSummary
-    {
+    public static func pull(
+        from url: URL, into directory: String, root: Data, fetcher: Fetcher, allowExpired: Bool = false,
+        now: Date = Date()
+    ) throws -> PullSummary {
         let layout = FeedLayout(directory: directory)
         let staging = try makeStaging(for: layout.directory)
         defer { try? FileManager.default.removeItem(atPath: staging) }
         let hosted = try HostedFeed.read(
             url, root: root, fetcher: fetcher, store: URL(fileURLWithPath: staging + "/.hosted-metadata"))
+        let headers: [(String, SignedHeader)] = [
+            ("\(hosted.root.header.version).root.json", hosted.root.header),
+            ("timestamp.json", hosted.timestamp.header),
+            ("\(hosted.snapshot.header.version).snapshot.json", hosted.snapshot.header),
+            ("\(hosted.targets.header.version).targets.json", hosted.targets.header),
+        ]
+        let expired = headers.filter { $0.1.isExpired(at: now) }
+        if !allowExpired, let (name, header) = expired.first {
+            throw FeedPublisherError(
+                HostedFeed.name(name, at: url),
+                "expired at \(header.expiresText): devices refuse the hosted feed until it is renewed; pull it "
+                    + "anyway with --allow-expired, then publish or run `dbgen feed timestamp` to renew it")
+        }
         var names = ["root.json", "timestamp.json"]
         names += (1...hosted.root.header.version).map { "\($0).root.json" }
         names.append("\(hosted.snapshot.header.version).snapshot.json")
@@ -77,14 +93,8 @@ extension Feed {
             }
             DurableSync.synchronizeDirectory(containing: layout.directory)
         }
-        let headers: [(String, SignedHeader)] = [
-            ("root.json", hosted.root.header), ("timestamp.json", hosted.timestamp.header),
-            ("\(hosted.snapshot.header.version).snapshot.json", hosted.snapshot.header),
-            ("\(hosted.targets.header.version).targets.json", hosted.targets.header),
-        ]
         return PullSummary(
-            verification: verification,
-            expired: headers.filter { $0.1.isExpired(at: now) }.map { "\($0.0) expired at \($0.1.expiresText)" },
+            verification: verification, expired: expired.map { "\($0.0) expired at \($0.1.expiresText)" },
             fileCount: names.count + hosted.targets.targets.count)
     }
 

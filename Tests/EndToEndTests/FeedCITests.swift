@@ -175,13 +175,14 @@ final class FeedCITests: XCTestCase {
         let fetched = try succeed(["fetch", url, "--root", "App/root.json", "--bundled", "v1.sqlite", "--updates", "d"])
         XCTAssertTrue(fetched.stderrText.hasPrefix("dbgen: installed user_version 3 via a chain of 1 patch"))
         for (command, words) in [
-            (["feed", "pull"], ["Example", "--root"]),
+            (["feed", "pull"], ["Example", "--root", "--allow-expired"]),
             (["feed", "verify"], ["--against", "--bundled", "--data-format"]),
             (["publish"], ["--base-only", "--against"]),
         ] {
             let help = try succeed(command + ["--help"]).stdoutText
             for word in words { XCTAssertTrue(help.contains(word), "\(command) --help: \(word)") }
         }
+        XCTAssertFalse(try succeed(["feed", "pull", "--help"]).stdoutText.contains("\\"), "no stray line continuation")
     }
 
     /// The recipe as users copy it (Examples/Feed/publish-feed.yml): its `dbgen` steps run as

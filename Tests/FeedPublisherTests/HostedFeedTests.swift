@@ -142,15 +142,20 @@ final class HostedFeedTests: XCTestCase {
             "no feed and no scratch directory left")
     }
 
-    func testPullReportsAnExpiredHostedFeedAndAPublishRenewsIt() throws {
+    func testPullRefusesAnExpiredHostedFeedUnlessAllowedAndAPublishRenewsIt() throws {
         let fixture = try FeedFixture(self)
         fixture.clock = FeedClock(now: Date().addingTimeInterval(-3 * 86_400))
         try fixture.initialize()
         bundledRoot = fixture.rootData
         try fixture.publish(try fixture.release("v1", version: 1))
-        let summary = try pull(
-            fixture, from: URL(fileURLWithPath: fixture.feedPath, isDirectory: true), fetcher: FileFetcher(),
-            into: "pulled")
+        let hostedURL = URL(fileURLWithPath: fixture.feedPath, isDirectory: true)
+        expectError(
+            try pull(fixture, from: hostedURL, fetcher: FileFetcher(), into: "pulled"),
+            subject: hostedURL.absoluteString + "timestamp.json", reason: "pull it anyway with --allow-expired")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fixture.directory.url("pulled").path))
+        let summary = try Feed.pull(
+            from: hostedURL, into: fixture.directory.url("pulled").path, root: bundledRoot, fetcher: FileFetcher(),
+            allowExpired: true)
         XCTAssertEqual(summary.expired.count, 1, "\(summary.expired)")
         XCTAssertTrue(summary.expired[0].hasPrefix("timestamp.json expired at "), summary.expired[0])
         let renewed = Feed(directory: fixture.directory.url("pulled").path, clock: FeedClock(now: Date()))
