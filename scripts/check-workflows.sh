@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks the GitHub Actions workflows with actionlint (and, through it, shellcheck on their
-# `run:` scripts when shellcheck is installed). They cannot run here, so this is what keeps a
-# typo from shipping. First it proves the linter bites: a copy of ci.yml with a misspelt key
+# `run:` scripts when shellcheck is installed): CI's own, and the ones the docs give users to
+# copy (Examples/Feed/publish-feed.yml, the feed's CI recipe). They cannot run here, so this is
+# what keeps a typo from shipping. First it proves the linter bites: a copy of ci.yml with a misspelt key
 # must fail. scripts/setup.sh installs actionlint; exit 0 when every workflow passes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,5 +22,6 @@ if "$actionlint" "$scratch/typo.yml" >/dev/null 2>&1; then
   exit 1
 fi
 
-"$actionlint" .github/workflows/*.yml
-echo "check-workflows: $(ls .github/workflows/*.yml | wc -l) workflow(s) pass actionlint ($("$actionlint" --version | head -n 1))"
+workflows=(.github/workflows/*.yml Examples/Feed/*.yml)
+"$actionlint" "${workflows[@]}"
+echo "check-workflows: ${#workflows[@]} workflow(s) pass actionlint ($("$actionlint" --version | head -n 1))"

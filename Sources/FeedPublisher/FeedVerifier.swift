@@ -12,8 +12,10 @@ public struct FeedVerification: Equatable, Sendable {
     public var timestampVersion: Int64
     public var snapshotVersion: Int64
     public var targetsVersion: Int64
-    /// The releases (whole databases), newest first.
+    /// The releases (whole databases offered to devices), newest first.
     public var releases: [DatabaseVersion]
+    /// The base-only releases (patch bases apps bundle, never offered), newest first.
+    public var bases: [DatabaseVersion] = []
     /// The number of patches.
     public var patchCount: Int
     /// The bytes of every target together.
@@ -45,7 +47,10 @@ public struct FeedVerifier {
     /// Verifies the feed.
     ///
     /// - Throws: ``FeedPublisherError`` naming the document or target and the check that failed.
-    public func verify() throws -> FeedVerification {
+    public func verify() throws -> FeedVerification { try verifyTargets().verification }
+
+    /// Verifies the feed; returns what was checked and the trusted top-level targets.
+    func verifyTargets() throws -> (verification: FeedVerification, targets: Targets) {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
             "shipyard-feed-verify-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -67,7 +72,7 @@ public struct FeedVerifier {
             let timestamp = trusted.timestamp
         else { throw FeedPublisherError(feedURL.absoluteString, "the refresh trusted no targets") }
         let catalog = try ReleaseCatalog(targets)
-        let releaseHashes = Set(catalog.releases.map(\.facts.result.sha256))
+        let releaseHashes = Set((catalog.releases + catalog.bases).map(\.facts.result.sha256))
         var total: Int64 = 0
         for (target, facts) in catalog.entries {
             try check(target, facts)
@@ -79,11 +84,12 @@ public struct FeedVerifier {
             }
             total += target.length
         }
-        return FeedVerification(
+        let verification = FeedVerification(
             rootVersion: trusted.root.header.version, timestampVersion: timestamp.header.version,
             snapshotVersion: snapshot.header.version, targetsVersion: targets.header.version,
-            releases: catalog.releases.map(\.facts.result),
+            releases: catalog.releases.map(\.facts.result), bases: catalog.bases.map(\.facts.result),
             patchCount: catalog.entries.filter { $0.facts.kind == .patch }.count, totalBytes: total)
+        return (verification, targets)
     }
 
     /// Fetches a target under its length, checks its length and SHA-256, and inflates it

@@ -14,7 +14,8 @@ public struct PruneSummary: Equatable, Sendable {
 }
 
 extension Feed {
-    /// Keeps the newest `keep` releases: drops every other release's targets (its whole
+    /// Keeps the newest `keep` releases and every base-only release (``ReleaseFacts/baseOnly``:
+    /// apps bundle those): drops every other release's targets (its whole
     /// database, the patches to it, and the patches from it) from the next targets, snapshot and
     /// timestamp, signed by `key`; then, once `timestamp.json` makes that metadata live, deletes
     /// the dropped targets' files. A file the live metadata names is never deleted. With nothing
@@ -30,7 +31,7 @@ extension Feed {
             try state.requireSigner(key, source: keySource, roles: [Targets.type, Snapshot.type, Timestamp.type])
             let catalog = try ReleaseCatalog(state.targets)
             let kept = catalog.releases.prefix(keep).map(\.facts.result)
-            let keptHashes = Set(kept.map(\.sha256))
+            let keptHashes = Set(kept.map(\.sha256) + catalog.bases.map(\.facts.result.sha256))
             let dropped = Set(
                 catalog.entries.filter { entry in
                     !keptHashes.contains(entry.facts.result.sha256)

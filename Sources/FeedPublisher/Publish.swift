@@ -8,7 +8,10 @@ extension Feed {
     /// Adds the database at `database` to the feed as a new release: the whole file deflated
     /// under its content-addressed name, patches from the newest `options.patchesFrom` releases
     /// (each kept only when smaller than the whole file, each proven by ``PatchMaker``), then
-    /// the next targets, snapshot and timestamp signed by `key`.
+    /// the next targets, snapshot and timestamp signed by `key`. Every base-only release older
+    /// than it (``ReleaseFacts/baseOnly``) gets a patch too, however old: devices bundle it.
+    /// With `options.baseOnly`, the database is added as such a base instead
+    /// (``addBase(_:key:keySource:options:)``).
     ///
     /// A release already in the feed (same file SHA-256) with the same facts is a no-op
     /// (``PublishSummary/wasAlreadyPublished``), so a publish re-run after a success changes
@@ -22,6 +25,7 @@ extension Feed {
         _ database: String, key: Ed25519SigningKey, keySource: String, options: PublishOptions = PublishOptions()
     ) throws -> PublishSummary {
         try options.validate()
+        if options.baseOnly { return try addBase(database, key: key, keySource: keySource, options: options) }
         return try withLock {
             let state = try FeedState.load(layout)
             try state.requireSigner(key, source: keySource, roles: [Targets.type, Snapshot.type, Timestamp.type])
@@ -46,7 +50,7 @@ extension Feed {
                     throw FeedPublisherError(
                         database,
                         "release \(release.sha256) is already in the feed with other facts "
-                            + "(channel, rollout, critical or data format); publish a new user_version")
+                            + "(channel, rollout, critical, data format or base-only); publish a new user_version")
                 }
                 summary.wasAlreadyPublished = true
                 summary.databaseLength = existing.target.length
@@ -60,7 +64,9 @@ extension Feed {
             }
             // The whole file and every patch are made side by side, each in its own directory;
             // then the patches smaller than the whole file are proven side by side.
-            let bases = Array(catalog.releases.prefix(options.patchesFrom))
+            let bases =
+                Array(catalog.releases.prefix(options.patchesFrom))
+                + catalog.bases.filter { $0.facts.result.userVersion < release.userVersion }
             let made = try ConcurrentWork.map(bases.count + 1) { index -> (PatchMaker?, TargetBlob.Deflated) in
                 guard index < bases.count else {
                     let whole = try TargetBlob.deflate(
@@ -85,7 +91,9 @@ extension Feed {
             for (index, base) in bases.enumerated() {
                 let (maker, patch) = (made[index].0!, made[index].1)
                 summary.patches.append(
-                    .init(base: base.facts.result, length: patch.length, kept: patch.length < whole.length))
+                    .init(
+                        base: base.facts.result, result: release, length: patch.length,
+                        kept: patch.length < whole.length))
                 guard patch.length < whole.length else { continue }
                 let path = FeedLayout.patchPath(
                     base: base.facts.result.sha256, result: release.sha256, encoding: patch.encoding)

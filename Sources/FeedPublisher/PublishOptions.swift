@@ -21,12 +21,15 @@ public struct PublishOptions: Equatable, Sendable {
     /// How patches are packed before compression (``PatchPacking/sqlPack`` unless told;
     /// `--no-packing`: nil, plain SQL that `bunzip2` alone turns back into the patch).
     public var packing: PatchPacking?
+    /// Whether the database is added as a patch base only (`--base-only`: a release an app
+    /// bundles, never offered; ``Feed/addBase(_:key:keySource:options:)``).
+    public var baseOnly: Bool
 
     /// Options.
     public init(
         patchesFrom: Int = 3, channel: String? = nil, rollout: Double = 1, critical: Bool = false,
         dataFormat: ReleaseFacts.DataFormatRange? = nil, compression: TargetCompression = .bzip2,
-        packing: PatchPacking? = .sqlPack
+        packing: PatchPacking? = .sqlPack, baseOnly: Bool = false
     ) {
         self.patchesFrom = patchesFrom
         self.channel = channel
@@ -35,6 +38,7 @@ public struct PublishOptions: Equatable, Sendable {
         self.dataFormat = dataFormat
         self.compression = compression
         self.packing = packing
+        self.baseOnly = baseOnly
     }
 
     /// Checks each option's range.
@@ -46,11 +50,28 @@ public struct PublishOptions: Equatable, Sendable {
             throw FeedPublisherError("--rollout", "\(rollout) is not a fraction above 0, at most 1")
         }
         if let channel, channel.isEmpty { throw FeedPublisherError("--channel", "empty channel name") }
+        if baseOnly, channel != nil || rollout != 1 || critical || dataFormat != nil {
+            throw FeedPublisherError(
+                "--base-only",
+                "a base is never offered, so --channel, --rollout, --critical and --data-format do not apply to it "
+                    + "(its patches carry the facts of the releases they lead to)")
+        }
         if let dataFormat {
             guard dataFormat.minimum >= 0, (dataFormat.maximum ?? .max) >= dataFormat.minimum else {
                 throw FeedPublisherError("--data-format", "not a range MIN[-MAX] of formats from 0 up")
             }
         }
+    }
+
+    /// Who the release is offered to, in words: its channel, rollout and data formats, as the
+    /// facts `publish` writes say (what `dbgen publish` repeats after publishing).
+    public var audience: String {
+        let channelText = channel.map { "channel \"\($0)\" only" } ?? "every channel"
+        let rolloutText =
+            critical
+            ? "every device at once (critical)" : rollout == 1 ? "every device (rollout 1)" : "rollout \(rollout)"
+        let formats = dataFormat.map { "data format \($0)" } ?? "every data format"
+        return "\(channelText), \(rolloutText), \(formats)"
     }
 
     /// Reads `MIN` or `MIN-MAX` (`--data-format`).
@@ -93,29 +114,34 @@ public struct PublishOptions: Equatable, Sendable {
             kind: kind, compression: encoding.compression, packing: encoding.packing,
             uncompressedLength: uncompressedLength, uncompressedSHA256: uncompressedSHA256,
             base: base, result: result, dataFormat: dataFormat, channel: channel, rollout: rollout,
-            critical: critical)
+            critical: critical, baseOnly: baseOnly && kind == .database)
     }
 }
 
 /// What `publish` did.
 public struct PublishSummary: Equatable, Sendable {
-    /// One earlier release a patch was made from.
+    /// One patch made: from an earlier release or base to the release published (or, for a
+    /// base added, from it to a release of the feed).
     public struct Patch: Equatable, Sendable {
-        /// The earlier release.
+        /// The release or base the patch applies to.
         public var base: DatabaseVersion
+        /// The release it gives.
+        public var result: DatabaseVersion
         /// The deflated patch's length.
         public var length: Int64
         /// False when it was left out: not smaller than the whole database.
         public var kept: Bool
     }
 
-    /// The release published.
+    /// The release published (or the base added).
     public var release: DatabaseVersion
+    /// Whether it was added as a patch base only (never offered).
+    public var isBaseOnly = false
     /// True when the feed already held this release with the same facts: nothing was written.
     public var wasAlreadyPublished: Bool
     /// The deflated whole database's length.
     public var databaseLength: Int64
-    /// The patches, newest base first.
+    /// The patches, newest base first (for a base added: newest result first).
     public var patches: [Patch]
     /// The new targets version (the old one when nothing was written).
     public var targetsVersion: Int64

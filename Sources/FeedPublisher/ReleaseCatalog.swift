@@ -23,16 +23,23 @@ struct ReleaseCatalog {
         self.entries = entries
     }
 
-    /// The whole-database targets, newest (highest `user_version`) first.
-    var releases: [(target: TargetFile, facts: ReleaseFacts)] {
-        entries.filter { $0.facts.kind == .database }.sorted {
+    /// The whole-database targets of the releases offered to devices, newest (highest
+    /// `user_version`) first.
+    var releases: [(target: TargetFile, facts: ReleaseFacts)] { newestFirst { !$0.baseOnly } }
+
+    /// The whole-database targets that are only patch bases (``ReleaseFacts/baseOnly``: releases
+    /// an app bundles, never offered), newest first.
+    var bases: [(target: TargetFile, facts: ReleaseFacts)] { newestFirst(\.baseOnly) }
+
+    private func newestFirst(_ include: (ReleaseFacts) -> Bool) -> [(target: TargetFile, facts: ReleaseFacts)] {
+        entries.filter { $0.facts.kind == .database && include($0.facts) }.sorted {
             ($0.facts.result.userVersion, $0.facts.result.sha256) > (
                 $1.facts.result.userVersion, $1.facts.result.sha256
             )
         }
     }
 
-    /// The whole-database target of the release with content hash `sha256`.
+    /// The whole-database target (a release or a base) with content hash `sha256`.
     func release(_ sha256: String) -> (target: TargetFile, facts: ReleaseFacts)? {
         entries.first { $0.facts.kind == .database && $0.facts.result.sha256 == sha256 }
     }

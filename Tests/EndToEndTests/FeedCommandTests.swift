@@ -73,6 +73,17 @@ final class FeedCommandTests: XCTestCase {
             environment: ["FEED_KEY": keyText])
         XCTAssertEqual(second.status, 0, second.stderrText)
         XCTAssertTrue(second.stdoutText.contains("patch from user_version 1: "), second.stdoutText)
+        XCTAssertTrue(
+            first.stdoutText.contains("\n  offered to: every channel, every device (rollout 1), every data format\n"),
+            first.stdoutText)
+        XCTAssertTrue(
+            second.stdoutText.contains("\n  offered to: every channel, rollout 0.5, data format 1-3\n"),
+            second.stdoutText)
+        let same = try dbgen(["publish", "feed", "v2.sqlite", "--key", "k", "--rollout", "0.5", "--data-format", "1-3"])
+        XCTAssertEqual(same.status, 0, same.stderrText)
+        XCTAssertTrue(
+            same.stderrText.contains("already in the feed (offered to: every channel, rollout 0.5, data format 1-3)"),
+            same.stderrText)
         let verified = try dbgen(["feed", "verify", "feed", "--root", "feed/root.json"])
         XCTAssertEqual(verified.status, 0, verified.stderrText)
         XCTAssertTrue(

@@ -31,4 +31,27 @@ final class ReleaseFactsTests: XCTestCase {
             XCTAssertThrowsError(try ReleaseFacts(json: json, target: "t"), text)
         }
     }
+
+    func testBaseOnlyIsAWholeDatabasesFactSignedAndReadBack() throws {
+        let sha = String(repeating: "a", count: 64)
+        let base = ReleaseFacts(
+            kind: .database, compression: .bzip2, uncompressedLength: 1, uncompressedSHA256: sha, base: nil,
+            result: .init(userVersion: 1, sha256: sha), baseOnly: true)
+        let key = Ed25519SigningKey()
+        let target = TargetFile(path: "releases/a.sqlite.bz2", data: Data("db".utf8), custom: base.custom)
+        let document = try Metadata.sign(
+            Targets.signed(version: 1, expires: Date().addingTimeInterval(60), targets: [target]), with: [key])
+        XCTAssertTrue(String(decoding: document, as: UTF8.self).contains(#""base_only":true"#))
+        let read = try Targets(try Metadata(data: document, document: "targets.json"))
+        XCTAssertEqual(try ReleaseFacts(of: try XCTUnwrap(read.targets[target.path])), base)
+        var release = base
+        release.baseOnly = false
+        XCTAssertNil(release.json.objectValue?["base_only"], "written only when true")
+        var patch = base
+        patch.kind = .patch
+        patch.base = .init(userVersion: 0, sha256: sha)
+        XCTAssertThrowsError(try ReleaseFacts(json: patch.json, target: "p")) { error in
+            XCTAssertEqual((error as? ReleaseFactsError)?.reason, "base_only: true for a patch")
+        }
+    }
 }

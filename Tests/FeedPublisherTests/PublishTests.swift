@@ -146,6 +146,36 @@ final class PublishTests: XCTestCase {
         XCTAssertEqual(try fixture.tree(), before)
     }
 
+    func testTheAudienceSaysTheChannelRolloutAndDataFormatsTheFactsCarry() throws {
+        let fixture = try FeedFixture(self)
+        try fixture.initialize()
+        let cases: [(PublishOptions, String)] = [
+            (PublishOptions(), "every channel, every device (rollout 1), every data format"),
+            (
+                PublishOptions(channel: "beta", rollout: 0.25, dataFormat: .init(minimum: 2, maximum: 3)),
+                "channel \"beta\" only, rollout 0.25, data format 2-3"
+            ),
+            (
+                PublishOptions(rollout: 0.5, critical: true, dataFormat: .init(minimum: 4)),
+                "every channel, every device at once (critical), data format 4 and later"
+            ),
+        ]
+        for (index, (options, audience)) in cases.enumerated() {
+            XCTAssertEqual(options.audience, audience)
+            // What the feed's facts say of the release is what the line says.
+            let database = try fixture.release("v\(index + 1)", version: index + 1, changedEvery: index + 2)
+            try fixture.publish(database, options: options)
+            let facts = try XCTUnwrap(
+                try fixture.targets().values.compactMap { try ReleaseFacts(of: $0) }.first {
+                    $0.kind == .database && $0.result.userVersion == Int64(index + 1)
+                })
+            XCTAssertEqual(facts.channel, options.channel)
+            XCTAssertEqual(facts.rollout, options.rollout)
+            XCTAssertEqual(facts.critical, options.critical)
+            XCTAssertEqual(facts.dataFormat, options.dataFormat)
+        }
+    }
+
     func testTwoPublishesAtOnceRunOneAfterTheOther() throws {
         let fixture = try FeedFixture(self)
         try fixture.initialize()

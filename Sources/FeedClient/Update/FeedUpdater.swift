@@ -28,7 +28,8 @@ import FoundationNetworking
 ///   range (if any) holds the app's, and its rollout fraction is above the device's bucket (a
 ///   random number kept in the updates directory, never sent) or it is critical. The newest
 ///   offered release newer than the database in effect is installed, by the cheapest chain of
-///   patches from the content in effect or the whole file.
+///   patches from the content in effect or the whole file. A newer release this client is not
+///   offered is in the plan's ``UpdatePlan/withheld``, with why (channel, data format, rollout).
 /// - Downloads go to the updates directory's staging area, resumable across launches (Range
 ///   with If-Range), hashed as they arrive, never longer than the metadata says; each is
 ///   inflated under its declared length and checked before `DatabaseUpdater` installs it
@@ -174,7 +175,8 @@ public final class FeedUpdater: Sendable {
         let inEffect = try inEffect { try databaseUpdater.databaseInEffect() }
         let identity = directory.stagedTimestampIdentity() ?? ""
         let nothingNew = UpdatePlan(
-            userVersionInEffect: inEffect.userVersion, release: nil, steps: [], metadataIdentity: identity)
+            userVersionInEffect: inEffect.userVersion, release: nil, steps: [],
+            withheld: choice.withheld(newerThan: inEffect.userVersion, policy: policy), metadataIdentity: identity)
         guard let release = choice.newestOffered(to: policy), release.facts.result.userVersion > inEffect.userVersion
         else { return nothingNew }
         let identities = try self.inEffect { try databaseUpdater.contentIdentitiesInEffect() }
@@ -182,6 +184,7 @@ public final class FeedUpdater: Sendable {
         let steps = choice.cheapestPath(from: identities, to: release, policy: policy).map(step(for:))
         return UpdatePlan(
             userVersionInEffect: inEffect.userVersion, release: release.facts.result, steps: steps,
+            withheld: choice.withheld(newerThan: release.facts.result.userVersion, policy: policy),
             metadataIdentity: identity)
     }
 

@@ -4,11 +4,18 @@ import TUF
 /// What a client follows and can read: the channels, the app's data format and its rollout
 /// bucket. A release is offered when it suits the client (its channel, if any, is followed;
 /// its data-format range, if any, holds the app's) and its rollout reaches the bucket (or it
-/// is critical).
-struct ClientPolicy: Sendable {
+/// is critical); a base-only release (a patch base an app bundles) never is.
+package struct ClientPolicy: Sendable {
     var channels: Set<String>
     var dataFormat: Int64
     var bucket: Double
+
+    /// A client following `channels`, reading `dataFormat`, in rollout bucket `bucket` (in [0, 1)).
+    package init(channels: Set<String>, dataFormat: Int64, bucket: Double) {
+        self.channels = channels
+        self.dataFormat = dataFormat
+        self.bucket = bucket
+    }
 
     /// Whether the app may hold the data: channel and data format (what every release a
     /// patch chain passes through must satisfy too, as it is in effect for a moment).
@@ -18,19 +25,35 @@ struct ClientPolicy: Sendable {
 
     /// Whether the release is offered to this client.
     func offers(_ facts: ReleaseFacts) -> Bool {
-        suits(facts) && (facts.critical || bucket < facts.rollout)
+        !facts.baseOnly && suits(facts) && (facts.critical || bucket < facts.rollout)
+    }
+
+    /// Why a release is not offered to this client: every gate it fails (empty when offered).
+    func reasons(withholding facts: ReleaseFacts) -> [WithholdingReason] {
+        var reasons: [WithholdingReason] = []
+        if let channel = facts.channel, !channels.contains(channel) {
+            reasons.append(.channel(channel, followed: channels))
+        }
+        if let range = facts.dataFormat, !range.contains(dataFormat) {
+            reasons.append(.dataFormat(range, app: dataFormat))
+        }
+        if !facts.critical, bucket >= facts.rollout {
+            reasons.append(.rollout(fraction: facts.rollout, bucket: bucket))
+        }
+        return reasons
     }
 }
 
-/// The Shipyard targets of a verified targets document, and the choice of release and path.
-struct ReleaseChoice {
+/// The Shipyard targets of a verified targets document, and the choice of release and path
+/// (`package`: `dbgen feed verify --bundled` asks it what a device bundling a release would do).
+package struct ReleaseChoice {
     /// A target and its facts.
-    struct Candidate {
-        let target: TargetFile
-        let facts: ReleaseFacts
+    package struct Candidate {
+        package let target: TargetFile
+        package let facts: ReleaseFacts
     }
 
-    let candidates: [Candidate]
+    package let candidates: [Candidate]
 
     /// Reads the facts of every target (targets without `custom.shipyard` are not Shipyard's
     /// and are ignored, and so are targets in a compression or packing this client does not
@@ -38,7 +61,7 @@ struct ReleaseChoice {
     ///
     /// - Throws: ``FeedUpdateError`` (`facts`) naming the first target whose facts are
     ///   unreadable or contradict themselves.
-    init(targets: [String: TargetFile]) throws {
+    package init(targets: [String: TargetFile]) throws {
         var candidates: [Candidate] = []
         for path in targets.keys.sorted() {
             let target = targets[path]!
@@ -70,15 +93,34 @@ struct ReleaseChoice {
 
     /// The newest release offered to the client (highest `user_version`; the smallest file
     /// wins a tie, so the choice is the same on every run).
-    func newestOffered(to policy: ClientPolicy) -> Candidate? {
+    package func newestOffered(to policy: ClientPolicy) -> Candidate? {
         candidates.filter { $0.facts.kind == .database && policy.offers($0.facts) }
             .max { ($0.facts.result.userVersion, -$0.target.length) < ($1.facts.result.userVersion, -$1.target.length) }
+    }
+
+    /// The releases newer than `userVersion` that are not offered to the client, newest first,
+    /// each with why.
+    func withheld(newerThan userVersion: Int64, policy: ClientPolicy) -> [WithheldRelease] {
+        candidates.filter {
+            $0.facts.kind == .database && !$0.facts.baseOnly && $0.facts.result.userVersion > userVersion
+        }
+        .sorted {
+            ($0.facts.result.userVersion, $0.facts.result.sha256) > (
+                $1.facts.result.userVersion, $1.facts.result.sha256
+            )
+        }
+        .compactMap { candidate in
+            let reasons = policy.reasons(withholding: candidate.facts)
+            return reasons.isEmpty ? nil : WithheldRelease(release: candidate.facts.result, reasons: reasons)
+        }
     }
 
     /// The cheapest way (by compressed bytes) from content named by `identities` to `release`:
     /// a chain of patches whose every release suits the client, when it costs less than the
     /// whole file; else the whole file.
-    func cheapestPath(from identities: Set<String>, to release: Candidate, policy: ClientPolicy) -> [Candidate] {
+    package func cheapestPath(from identities: Set<String>, to release: Candidate, policy: ClientPolicy)
+        -> [Candidate]
+    {
         let patches = candidates.filter {
             $0.facts.kind == .patch && policy.suits($0.facts)
                 && $0.facts.result.userVersion <= release.facts.result.userVersion

@@ -11,6 +11,10 @@ public struct UpdatePlan: Equatable, Sendable {
     /// The files to download and install, in order: patches, each applying to the previous
     /// one's result, or one whole database. Empty when nothing is new.
     public let steps: [UpdateStep]
+    /// The releases newer than ``release`` (newer than the database in effect when nothing is
+    /// new) that this client is not offered, newest first, each with why: its channel, its data
+    /// formats or its rollout. Empty when the feed has nothing newer.
+    public let withheld: [WithheldRelease]
     /// The identity of the metadata this plan was made from (the verified timestamp's SHA-256).
     let metadataIdentity: String
 
@@ -26,10 +30,14 @@ public struct UpdatePlan: Equatable, Sendable {
         }
     }
 
-    init(userVersionInEffect: Int64, release: DatabaseVersion?, steps: [UpdateStep], metadataIdentity: String) {
+    init(
+        userVersionInEffect: Int64, release: DatabaseVersion?, steps: [UpdateStep], withheld: [WithheldRelease] = [],
+        metadataIdentity: String
+    ) {
         self.userVersionInEffect = userVersionInEffect
         self.release = release
         self.steps = steps
+        self.withheld = withheld
         self.metadataIdentity = metadataIdentity
     }
 }

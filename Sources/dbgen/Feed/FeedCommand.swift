@@ -10,8 +10,11 @@ extension DBGenCommand {
                 A feed is a directory of static files any web server or CDN serves as they are: \
                 root.json (the app bundles a copy), N.root.json, timestamp.json, N.snapshot.json, \
                 N.targets.json, and targets/ under hash-prefixed names. `dbgen publish` adds \
-                releases to it.
+                releases to it. It is state: publish from the hosted feed (`feed pull`), never \
+                from a feed made anew.
                 """,
-            subcommands: [FeedInit.self, FeedVerify.self, FeedRotate.self, FeedTimestamp.self, FeedPrune.self])
+            subcommands: [
+                FeedInit.self, FeedPull.self, FeedVerify.self, FeedRotate.self, FeedTimestamp.self, FeedPrune.self,
+            ])
     }
 }

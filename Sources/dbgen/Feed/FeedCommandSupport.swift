@@ -1,5 +1,6 @@
 import ArgumentParser
 import DBGenCommandLine
+import FeedClient
 import FeedPublisher
 import Foundation
 import TUF
@@ -44,6 +45,24 @@ enum FeedCommandSupport {
         var clock = try FeedClock.current()
         clock.timestampLifetime = TimeInterval(timestampExpires)
         return clock
+    }
+
+    /// A feed's location as given on the command line: an http(s) URL (fetched with
+    /// FeedClient's `HTTPFetcher`) or a directory (read as `file:` URLs).
+    static func location(_ text: String) throws -> (url: URL, fetcher: Fetcher) {
+        guard text.hasPrefix("http://") || text.hasPrefix("https://") else {
+            return (URL(fileURLWithPath: text, isDirectory: true), FileFetcher())
+        }
+        guard let url = URL(string: text) else { throw FeedPublisherError(text, "not a URL") }
+        return (url, HTTPFetcher())
+    }
+
+    /// Reads the trusted root `--root` names.
+    static func trustedRoot(_ path: String) throws -> Data {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw FeedPublisherError(path, "cannot read the trusted root")
+        }
+        return data
     }
 
     /// Writes a note to standard error.

@@ -79,7 +79,9 @@ extension DBGenCommand.FeedCommand {
                 The next targets, snapshot and timestamp no longer list the older releases \
                 (their databases and the patches to and from them); their files are deleted \
                 only after timestamp.json makes that metadata live. A file the live metadata \
-                names is never deleted. Devices on a dropped release then get the whole database.
+                names is never deleted. Devices on a dropped release then get the whole database. \
+                Bases added with `publish --base-only` stay (apps bundle them), with their patches \
+                to the releases kept.
 
                 Example:
                   dbgen feed prune feed --key env:FEED_KEY --keep 10

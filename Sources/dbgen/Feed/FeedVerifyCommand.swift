@@ -17,9 +17,24 @@ extension DBGenCommand.FeedCommand {
                 that each patch's base and result are releases of the feed. Exit 1 naming the \
                 document or target and the check that failed; a summary on success.
 
+                --against URL (the feed as hosted, before an upload over it): exit 1 when \
+                devices holding the hosted feed would refuse or ignore this one: a metadata \
+                version below the hosted one, or the same version with other content; a root \
+                chain that does not continue the hosted one; a hosted release or base missing \
+                (but the oldest releases, which `feed prune` drops). Start from the hosted feed \
+                with `dbgen feed pull`.
+
+                --bundled FILE (the database an app bundles): exit 1 when devices bundling it \
+                would download the whole file rather than a patch (the feed does not hold it, or \
+                no chain of patches reaches the newest release offered to them for less), by \
+                the choice a device makes (--channel and --data-format as `dbgen fetch` takes \
+                them).
+
                 Examples:
                   dbgen feed verify feed --root App/Resources/root.json
                   dbgen feed verify https://cdn.example.com/food/ --root App/Resources/root.json
+                  dbgen feed verify feed --root App/Resources/root.json \\
+                    --against https://cdn.example.com/food/ --bundled App/Resources/food.sqlite
                 """)
 
         @Argument(help: ArgumentHelp("The feed directory, or its http(s) URL.", valueName: "feed-or-url"))
@@ -27,6 +42,24 @@ extension DBGenCommand.FeedCommand {
 
         @Option(help: ArgumentHelp("The trusted root.json (the one the app bundles).", valueName: "root"))
         var root: String
+
+        @Option(
+            help: ArgumentHelp(
+                "The feed as hosted (http(s) URL or directory): fail when devices holding it would refuse or "
+                    + "ignore this one.", valueName: "url"))
+        var against: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "A database an app bundles: fail when devices bundling it would download the whole file, not a patch.",
+                valueName: "file"))
+        var bundled: String?
+
+        @Option(help: ArgumentHelp("With --bundled: a channel the app follows (repeatable).", valueName: "name"))
+        var channel: [String] = []
+
+        @Option(help: ArgumentHelp("With --bundled: the data format the app reads.", valueName: "n"))
+        var dataFormat: Int64 = 1
 
         func run() throws {
             try FeedCommandSupport.run {
@@ -42,14 +75,49 @@ extension DBGenCommand.FeedCommand {
                     url = URL(fileURLWithPath: feed, isDirectory: true)
                 }
                 let fetcher: Fetcher = isRemote ? HTTPFetcher() : FileFetcher()
-                let result = try FeedVerifier(feedURL: url, root: rootData, fetcher: fetcher).verify()
+                let verifier = FeedVerifier(feedURL: url, root: rootData, fetcher: fetcher)
+                var bundledCheck: BundledReleaseCheck?
+                let result: FeedVerification
+                if let bundled {
+                    (result, bundledCheck) = try verifier.verify(
+                        bundled: bundled, channels: Set(channel), dataFormat: dataFormat)
+                } else {
+                    result = try verifier.verify()
+                }
+                let hosted = try against.map { against in
+                    let location = try FeedCommandSupport.location(against)
+                    return try verifier.check(againstHosted: location.url, fetcher: location.fetcher)
+                }
                 let newest = result.releases.first.map { ", newest user_version \($0.userVersion)" } ?? ""
                 print(
                     "\(feed): verified: root \(result.rootVersion), timestamp \(result.timestampVersion), "
                         + "snapshot \(result.snapshotVersion), targets \(result.targetsVersion); "
-                        + "\(result.releases.count) releases\(newest), \(result.patchCount) patches, "
+                        + "\(result.releases.count) releases\(newest), \(bases(result))\(result.patchCount) patches, "
                         + "\(result.totalBytes) bytes of targets")
+                if let against, let hosted {
+                    print(
+                        "  against \(against): hosted root \(hosted.rootVersion), timestamp \(hosted.timestampVersion), "
+                            + "snapshot \(hosted.snapshotVersion), targets \(hosted.targetsVersion): "
+                            + (hosted.isUnchanged
+                                ? "this feed is the hosted one, unchanged" : "devices holding it take this feed"))
+                }
+                if let bundled, let bundledCheck { print("  bundled \(bundled): \(Self.describe(bundledCheck))") }
             }
+        }
+
+        private func bases(_ result: FeedVerification) -> String {
+            guard !result.bases.isEmpty else { return "" }
+            let versions = result.bases.map { "\($0.userVersion)" }.joined(separator: ", ")
+            return "\(result.bases.count) base\(result.bases.count == 1 ? "" : "s") (user_version \(versions)), "
+        }
+
+        /// What devices bundling the file get, in words.
+        static func describe(_ check: BundledReleaseCheck) -> String {
+            let bundled = "user_version \(check.bundled.userVersion)"
+            guard let newest = check.newest else { return "\(bundled); no newer release is offered to it yet" }
+            return
+                "\(bundled); a chain of \(check.patchCount) patch\(check.patchCount == 1 ? "" : "es") to user_version "
+                + "\(newest.userVersion), \(check.bytes) bytes (the whole file: \(check.wholeFileBytes) bytes)"
         }
     }
 }

@@ -14,8 +14,9 @@ extension DBGenCommand {
                 keeps), chooses the newest release offered to this client (channel, data format, \
                 rollout bucket, critical) and installs it into DIR by the cheapest chain of patches \
                 or the whole file, each download resumable, verified and inflated under its \
-                declared length. Prints what it did on standard error (or that nothing is new) \
-                and exits 0; on any failure prints WHAT: error: WHY, exits 1, and the database in \
+                declared length. Prints what it did on standard error (or that nothing is new, \
+                and which newer releases this client is not offered and why: their channel, \
+                data formats or rollout) and exits 0; on any failure prints WHAT: error: WHY, exits 1, and the database in \
                 effect is as it was. DIR is the only place it writes.
 
                 Example:
@@ -69,16 +70,21 @@ extension DBGenCommand {
             }
         }
 
-        /// What a run did, in one line.
+        /// What a run did, in one line, then a line for each newer release not offered to this
+        /// client, saying why.
         static func summary(of plan: UpdatePlan, installed: Bool) -> String {
+            let withheld = plan.withheld.map { withheld in
+                "\ndbgen: user_version \(withheld.release.userVersion) is not offered to this client: "
+                    + withheld.reasons.map(\.description).joined(separator: "; ")
+            }.joined()
             guard let release = plan.release else {
-                return "dbgen: nothing new (user_version \(plan.userVersionInEffect) is in effect)"
+                return "dbgen: nothing new (user_version \(plan.userVersionInEffect) is in effect)" + withheld
             }
             let path =
                 plan.usesPatches
                 ? "a chain of \(plan.steps.count) patch\(plan.steps.count == 1 ? "" : "es")" : "the whole file"
             return "dbgen: \(installed ? "installed" : "would install") user_version \(release.userVersion) "
-                + "via \(path), \(plan.byteCount) bytes"
+                + "via \(path), \(plan.byteCount) bytes" + withheld
         }
 
         /// Runs `body` in a task and waits for it (the command itself is synchronous).

@@ -2,6 +2,7 @@ import ArgumentParser
 import FeedClient
 import FeedPublisher
 import Foundation
+import TUF
 
 extension DBGenCommand {
     /// `dbgen publish FEED NEW.sqlite --key KEY`.
@@ -18,14 +19,28 @@ extension DBGenCommand {
                 exact content. Then writes the next targets, snapshot and timestamp, signed by \
                 KEY. NEW's user_version must be greater than every release's. Publishing a \
                 release the feed already holds with the same facts writes nothing (exit 0); \
-                with other facts it is an error. SOURCE_DATE_EPOCH fixes the dates signed, so \
+                with other facts it is an error. Every base added with --base-only gets a patch \
+                too, however old. SOURCE_DATE_EPOCH fixes the dates signed, so \
                 the same feed and inputs give the same files byte for byte. Writes are atomic \
                 and ordered (targets' files, then N.targets.json, N.snapshot.json, and \
                 timestamp.json last): a publish killed at any moment leaves a feed that \
                 verifies. Two publishes at once run one after the other.
 
-                Example:
+                The release the app bundles: publish it first, so that every later release has a \
+                patch from it (`dbgen feed verify FEED --root ROOT --bundled FILE` checks). A \
+                feed started after the app shipped takes it with --base-only: stored so that \
+                patches start from it (one to each of the newest K releases now, one from every \
+                later release), never offered as an update itself.
+
+                With --against URL and --root ROOT, nothing is published onto a feed that \
+                devices holding the hosted one would refuse or ignore (a feed made anew, an old \
+                copy: see `feed verify --against`); start from `dbgen feed pull`.
+
+                Examples:
                   dbgen publish feed food.sqlite --key env:FEED_KEY --patches-from 5 --rollout 0.25
+                  dbgen publish feed App/Resources/food.sqlite --key env:FEED_KEY --base-only
+                  dbgen publish feed food.sqlite --key env:FEED_KEY --against https://cdn.example.com/food/ \\
+                    --root App/Resources/root.json
                 """)
 
         @OptionGroup var signing: FeedSigningOptions
@@ -62,33 +77,70 @@ extension DBGenCommand {
 
         @Flag(
             help: ArgumentHelp(
+                "Add NEW as a patch base only: the release an app bundles, never offered as an update; "
+                    + "patches from it to the newest K releases now and to every later one."))
+        var baseOnly = false
+
+        @Flag(
+            help: ArgumentHelp(
                 "Write patches as plain SQL rather than packed (keys as differences, frequent words as codes): "
                     + "readable with bunzip2 alone, but about a third larger on the wire."))
         var noPacking = false
+
+        @Option(
+            help: ArgumentHelp(
+                "The feed as hosted (http(s) URL or directory): publish nothing onto a feed that devices holding "
+                    + "it would refuse or ignore (one made anew); needs --root.", valueName: "url"))
+        var against: String?
+
+        @Option(
+            help: ArgumentHelp("With --against: the trusted root.json (the one the app bundles).", valueName: "root"))
+        var root: String?
 
         func run() throws {
             try FeedCommandSupport.run {
                 let options = PublishOptions(
                     patchesFrom: patchesFrom, channel: channel, rollout: rollout, critical: critical,
                     dataFormat: try dataFormat.map(PublishOptions.dataFormat),
-                    compression: try PublishOptions.compression(compression), packing: noPacking ? nil : .sqlPack)
+                    compression: try PublishOptions.compression(compression), packing: noPacking ? nil : .sqlPack,
+                    baseOnly: baseOnly)
                 try options.validate()
+                if let against {
+                    guard let root else {
+                        throw FeedPublisherError("--against", "needs --root (the root the app bundles)")
+                    }
+                    let location = try FeedCommandSupport.location(against)
+                    _ = try FeedVerifier(
+                        feedURL: URL(fileURLWithPath: signing.feed, isDirectory: true),
+                        root: try FeedCommandSupport.trustedRoot(root), fetcher: FileFetcher()
+                    ).check(againstHosted: location.url, fetcher: location.fetcher)
+                }
                 let (feed, keys) = try signing.open()
                 let summary = try feed.publish(database, key: keys[0].key, keySource: keys[0].source, options: options)
                 let release = "user_version \(summary.release.userVersion) (\(summary.release.sha256.prefix(12)))"
+                let audience =
+                    summary.isBaseOnly
+                    ? "never offered: a patch base only"
+                    : options.baseOnly
+                        ? "as a release: patches start from it already" : "offered to: \(options.audience)"
                 guard !summary.wasAlreadyPublished else {
-                    FeedCommandSupport.note("\(database): \(release) is already in the feed; nothing written")
+                    FeedCommandSupport.note(
+                        "\(database): \(release) is already in the feed (\(audience)); nothing written")
                     return
                 }
                 print(
-                    "published \(release): database \(summary.databaseLength) bytes, targets version \(summary.targetsVersion)"
-                )
+                    "\(options.baseOnly ? "added base" : "published") \(release): database \(summary.databaseLength) bytes, "
+                        + "targets version \(summary.targetsVersion)")
+                print("  \(audience)")
                 for patch in summary.patches {
-                    let from = "user_version \(patch.base.userVersion)"
+                    let pair =
+                        options.baseOnly
+                        ? "patch to user_version \(patch.result.userVersion)"
+                        : "patch from user_version \(patch.base.userVersion)"
                     print(
                         patch.kept
-                            ? "  patch from \(from): \(patch.length) bytes"
-                            : "  patch from \(from): left out (\(patch.length) bytes, not smaller than the database)")
+                            ? "  \(pair): \(patch.length) bytes"
+                            : "  \(pair): left out (\(patch.length) bytes, not smaller than the database)")
                 }
             }
         }

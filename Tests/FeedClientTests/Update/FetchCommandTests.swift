@@ -37,10 +37,45 @@ final class FetchCommandTests: XCTestCase {
         options.channel = "beta"
         options.dataFormat = .init(minimum: 3)
         try fixture.writer.publish(try fixture.release(2), options)
-        XCTAssertTrue(try fetch(fixture, ["--channel", "beta"]).stderrText.contains("nothing new"))
-        XCTAssertTrue(try fetch(fixture, ["--data-format", "3"]).stderrText.contains("nothing new"))
+        let beta = try fetch(fixture, ["--channel", "beta"])
+        XCTAssertEqual(beta.status, 0, beta.stderrText)
+        XCTAssertEqual(
+            beta.stderrText,
+            """
+            dbgen: nothing new (user_version 1 is in effect)
+            dbgen: user_version 2 is not offered to this client: data format 3 and later, and this app reads data format 1
+
+            """)
+        let format = try fetch(fixture, ["--data-format", "3"])
+        XCTAssertEqual(format.status, 0, format.stderrText)
+        XCTAssertEqual(
+            format.stderrText,
+            """
+            dbgen: nothing new (user_version 1 is in effect)
+            dbgen: user_version 2 is not offered to this client: channel "beta", which this app does not follow \
+            (it follows no channel)
+
+            """)
         let run = try fetch(fixture, ["--channel", "beta", "--data-format", "3"])
         XCTAssertTrue(run.stderrText.contains("installed user_version 2"), run.stderrText)
+    }
+
+    func testNothingNewNamesTheRolloutThatLeavesThisDeviceOut() throws {
+        let fixture = try FeedFixture(removedAfter: self)
+        try fixture.setBucket(0.75)
+        var options = FeedWriter.Options()
+        options.rollout = 0.5
+        try fixture.writer.publish(try fixture.release(2), options)
+        let run = try fetch(fixture, ["--check-only"])
+        XCTAssertEqual(run.status, 0, run.stderrText)
+        XCTAssertEqual(
+            run.stderrText,
+            """
+            dbgen: nothing new (user_version 1 is in effect)
+            dbgen: user_version 2 is not offered to this client: rollout 0.5 (the fraction of devices offered it), \
+            and this device's bucket is 0.75, not below it
+
+            """)
     }
 
     func testARefusalIsWhatErrorWhyAndExit1() throws {

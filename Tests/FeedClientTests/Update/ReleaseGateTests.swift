@@ -23,15 +23,20 @@ final class ReleaseGateTests: XCTestCase {
         try fixture.setBucket(0.6)
         var options = FeedWriter.Options()
         options.rollout = 0.5
-        try fixture.writer.publish(try fixture.release(2), options)
+        let v2 = try fixture.writer.publish(try fixture.release(2), options)
         let plan = try await fixture.updater().update()
         XCTAssertTrue(plan.isNothingNew, "bucket 0.6 is not below rollout 0.5")
+        XCTAssertEqual(plan.withheld, [WithheldRelease(release: v2, reasons: [.rollout(fraction: 0.5, bucket: 0.6)])])
+        XCTAssertEqual(
+            plan.withheld.first?.reasons.first?.description,
+            "rollout 0.5 (the fraction of devices offered it), and this device's bucket is 0.6, not below it")
         XCTAssertEqual(try fixture.inEffect().userVersion, 1)
 
         options.rollout = 0.7
         let v3 = try fixture.writer.publish(try fixture.release(3), options)
         let reached = try await fixture.updater().update()
         XCTAssertEqual(reached.release, v3, "bucket 0.6 is below rollout 0.7")
+        XCTAssertEqual(reached.withheld, [], "release 2 is older than the one installed")
 
         options.rollout = 0.1
         options.critical = true
@@ -47,8 +52,15 @@ final class ReleaseGateTests: XCTestCase {
         let v2 = try fixture.writer.publish(try fixture.release(2), options)
         let everyone = try await fixture.updater().update()
         XCTAssertTrue(everyone.isNothingNew)
+        XCTAssertEqual(everyone.withheld, [WithheldRelease(release: v2, reasons: [.channel("beta", followed: [])])])
+        XCTAssertEqual(
+            everyone.withheld.first?.reasons.first?.description,
+            "channel \"beta\", which this app does not follow (it follows no channel)")
         let other = try await fixture.updater(channels: ["nightly"]).update()
         XCTAssertTrue(other.isNothingNew)
+        XCTAssertEqual(
+            other.withheld.first?.reasons.first?.description,
+            "channel \"beta\", which this app does not follow (it follows \"nightly\")")
         let beta = try await fixture.updater(channels: ["beta"]).update()
         XCTAssertEqual(beta.release, v2)
     }
@@ -61,10 +73,53 @@ final class ReleaseGateTests: XCTestCase {
         for format: Int64 in [1, 4] {
             let plan = try await fixture.updater(dataFormat: format).update()
             XCTAssertTrue(plan.isNothingNew, "data format \(format)")
+            XCTAssertEqual(
+                plan.withheld,
+                [WithheldRelease(release: v2, reasons: [.dataFormat(.init(minimum: 2, maximum: 3), app: format)])])
+            XCTAssertEqual(
+                plan.withheld.first?.reasons.first?.description,
+                "data format 2-3, and this app reads data format \(format)")
             XCTAssertEqual(try fixture.inEffect().userVersion, 1)
         }
         let plan = try await fixture.updater(dataFormat: 2).update()
         XCTAssertEqual(plan.release, v2)
+    }
+
+    func testACheckSaysWhichNewerReleasesAreWithheldAndEveryReason() async throws {
+        let fixture = try FeedFixture(removedAfter: self)
+        try fixture.setBucket(0.9)
+        let v2 = try fixture.writer.publish(try fixture.release(2))
+        var options = FeedWriter.Options()
+        options.channel = "beta"
+        options.dataFormat = .init(minimum: 4)
+        options.rollout = 0.25
+        let v3 = try fixture.writer.publish(try fixture.release(3), options)
+        options.rollout = 0.5
+        options.critical = true
+        let v4 = try fixture.writer.publish(try fixture.release(4), options)
+        let plan = try await fixture.updater().check()
+        XCTAssertEqual(plan.release, v2, "the newest release offered")
+        XCTAssertEqual(
+            plan.withheld,
+            [
+                WithheldRelease(
+                    release: v4, reasons: [.channel("beta", followed: []), .dataFormat(.init(minimum: 4), app: 1)]),
+                WithheldRelease(
+                    release: v3,
+                    reasons: [
+                        .channel("beta", followed: []), .dataFormat(.init(minimum: 4), app: 1),
+                        .rollout(fraction: 0.25, bucket: 0.9),
+                    ]),
+            ], "newest first; a critical release skips the rollout")
+        XCTAssertEqual(
+            plan.withheld.first?.reasons.last?.description, "data format 4 and later, and this app reads data format 1")
+        let beta = try await fixture.updater(dataFormat: 4, channels: ["beta"]).check()
+        XCTAssertEqual(beta.release, v4)
+        XCTAssertEqual(beta.withheld, [])
+        try await fixture.updater().update(plan)
+        let after = try await fixture.updater().check()
+        XCTAssertTrue(after.isNothingNew)
+        XCTAssertEqual(after.withheld.map(\.release), [v4, v3], "still withheld, and still said")
     }
 
     func testAPatchChainNeverPassesThroughDataTheAppCannotRead() async throws {

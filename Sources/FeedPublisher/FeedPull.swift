@@ -1,0 +1,129 @@
+import FeedClient
+import FileSystemKit
+import Foundation
+import TUF
+
+/// What `dbgen feed pull` brought down.
+public struct PullSummary: Equatable, Sendable {
+    /// The pulled feed as `feed verify` checked it.
+    public var verification: FeedVerification
+    /// The documents whose expiry has passed (`timestamp.json expired at …`), pulled because
+    /// `allowExpired` said so: devices refuse the hosted feed until a publish or `dbgen feed
+    /// timestamp` renews them.
+    public var expired: [String]
+    /// The files written: metadata documents and targets.
+    public var fileCount: Int
+}
+
+extension Feed {
+    /// Brings the feed hosted at `url` down into `directory` (new or empty), so that publishing
+    /// continues from what devices hold: every root version from 1 on, `root.json`,
+    /// `timestamp.json`, and the current snapshot and targets documents, each byte as hosted,
+    /// read as a device trusting `root` reads them (``HostedFeed``); then every target they
+    /// list, fetched under its length and checked against its SHA-256. The copy is then
+    /// verified as `feed verify` does (every target inflated against its facts, each patch's base
+    /// and result releases of the feed) and only then renamed into place: on any failure
+    /// `directory` is as it was. An expired document is refused, as a device refuses it (a host
+    /// serving an old feed would otherwise hold the publisher back too), unless `allowExpired`:
+    /// then ``PullSummary/expired`` names it, and the publish that follows renews it.
+    ///
+    /// - Throws: ``FeedPublisherError`` naming the directory (not empty, or its parent missing),
+    ///   or the hosted document or target and the check that failed.
+    public static func pull(
+        from url: URL, into directory: String, root: Data, fetcher: Fetcher, allowExpired: Bool = false,
+        now: Date = Date()
+    ) throws -> PullSummary {
+        let layout = FeedLayout(directory: directory)
+        let staging = try makeStaging(for: layout.directory)
+        defer { try? FileManager.default.removeItem(atPath: staging) }
+        let hosted = try HostedFeed.read(
+            url, root: root, fetcher: fetcher, store: URL(fileURLWithPath: staging + "/.hosted-metadata"))
+        let headers: [(String, SignedHeader)] = [
+            ("\(hosted.root.header.version).root.json", hosted.root.header),
+            ("timestamp.json", hosted.timestamp.header),
+            ("\(hosted.snapshot.header.version).snapshot.json", hosted.snapshot.header),
+            ("\(hosted.targets.header.version).targets.json", hosted.targets.header),
+        ]
+        let expired = headers.filter { $0.1.isExpired(at: now) }
+        if !allowExpired, let (name, header) = expired.first {
+            throw FeedPublisherError(
+                HostedFeed.name(name, at: url),
+                "expired at \(header.expiresText): devices refuse the hosted feed until it is renewed; pull it "
+                    + "anyway with --allow-expired, then publish or run `dbgen feed timestamp` to renew it")
+        }
+        var names = ["root.json", "timestamp.json"]
+        names += (1...hosted.root.header.version).map { "\($0).root.json" }
+        names.append("\(hosted.snapshot.header.version).snapshot.json")
+        names.append("\(hosted.targets.header.version).targets.json")
+        for name in names {
+            guard let data = hosted.documents[name] else {
+                throw FeedPublisherError(HostedFeed.name(name, at: url), "not read from the host")
+            }
+            let path = staging + "/" + name
+            try FeedPublisherError.about(path) { try AtomicFile.replace(path, with: data, tag: "tmp") }
+        }
+        for target in hosted.targets.targets.values.sorted(by: { $0.path < $1.path }) {
+            guard let stored = target.storedName else { throw FeedPublisherError(target.path, "hashes: no sha256") }
+            let source = url.appendingPathComponent(stored)
+            let data: Data
+            do {
+                data = try fetcher.fetch(source, maximumLength: Int(clamping: target.length))
+                try target.verify(data)
+            } catch let error as TUFError {
+                throw FeedPublisherError(target.path, FeedVerifier.error(error).reason + " (\(source.absoluteString))")
+            } catch {
+                throw FeedPublisherError(target.path, "cannot fetch \(source.absoluteString): \(error)")
+            }
+            let path = staging + "/" + stored
+            try FeedPublisherError.about(path) {
+                try FileManager.default.createDirectory(
+                    atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try AtomicFile.replace(path, with: data, tag: "tmp")
+            }
+        }
+        try FeedPublisherError.about(staging) { try FileManager.default.removeItem(atPath: hosted.store.path) }
+        let verification = try FeedVerifier(
+            feedURL: URL(fileURLWithPath: staging, isDirectory: true), root: root, fetcher: FileFetcher(),
+            referenceTime: .distantPast
+        ).verify()
+        try FeedPublisherError.about(layout.directory) {
+            guard rename(staging, layout.directory) == 0 else {
+                throw FeedPublisherError(
+                    layout.directory, "cannot move the pulled feed into place: \(String(cString: strerror(errno)))")
+            }
+            DurableSync.synchronizeDirectory(containing: layout.directory)
+        }
+        return PullSummary(
+            verification: verification, expired: expired.map { "\($0.0) expired at \($0.1.expiresText)" },
+            fileCount: names.count + hosted.targets.targets.count)
+    }
+
+    /// A new scratch directory beside `directory` (so that it moves into place by rename), after
+    /// checking that `directory` is absent or an empty directory and that its parent exists.
+    private static func makeStaging(for directory: String) throws -> String {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw FeedPublisherError(directory, "not a directory") }
+            let entries = try FeedPublisherError.about(directory) {
+                try FileManager.default.contentsOfDirectory(atPath: directory)
+            }
+            guard entries.isEmpty else {
+                throw FeedPublisherError(
+                    directory, "not empty: a feed is pulled into a new or empty directory (nothing here is replaced)")
+            }
+        }
+        let parent = (directory as NSString).deletingLastPathComponent
+        let staging =
+            (parent.isEmpty ? "." : parent) + "/." + (directory as NSString).lastPathComponent + ".pull-"
+            + UUID().uuidString.prefix(8)
+        try FeedPublisherError.about(directory) {
+            var parentIsDirectory: ObjCBool = false
+            guard
+                FileManager.default.fileExists(atPath: parent.isEmpty ? "." : parent, isDirectory: &parentIsDirectory),
+                parentIsDirectory.boolValue
+            else { throw FeedPublisherError(directory, "its parent directory \(parent) does not exist") }
+            try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: false)
+        }
+        return staging
+    }
+}
