@@ -10,6 +10,10 @@ struct FeedState {
     let timestamp: Timestamp
     let snapshot: Snapshot
     let targets: Targets
+    /// The documents whose `expires` no TUF client reads (a year past 9999, written by a
+    /// duration of more than ten years before durations were bounded), by name, with the text:
+    /// each is read as if it had expired in 1970, so that the next renewal signs it again.
+    let unreadableExpiries: [String: String]
 
     /// Reads the live metadata of the feed at `layout`.
     ///
@@ -21,18 +25,23 @@ struct FeedState {
         else {
             throw FeedPublisherError(layout.directory, "no such feed directory (create one with `dbgen feed init`)")
         }
-        let root = try Root(document("root.json", in: layout))
-        let timestamp = try Timestamp(document("timestamp.json", in: layout))
+        var unreadable: [String: String] = [:]
+        let root = try Root(document("root.json", in: layout, unreadable: &unreadable))
+        let timestamp = try Timestamp(document("timestamp.json", in: layout, unreadable: &unreadable))
         let snapshotName = "\(timestamp.snapshotMeta.version).snapshot.json"
-        let snapshot = try Snapshot(document(snapshotName, in: layout))
+        let snapshot = try Snapshot(document(snapshotName, in: layout, unreadable: &unreadable))
         guard let targetsMeta = snapshot.meta["targets.json"] else {
             throw FeedPublisherError(layout.path(snapshotName), "it does not list targets.json")
         }
-        let targets = try Targets(document("\(targetsMeta.version).targets.json", in: layout))
-        return FeedState(layout: layout, root: root, timestamp: timestamp, snapshot: snapshot, targets: targets)
+        let targets = try Targets(document("\(targetsMeta.version).targets.json", in: layout, unreadable: &unreadable))
+        return FeedState(
+            layout: layout, root: root, timestamp: timestamp, snapshot: snapshot, targets: targets,
+            unreadableExpiries: unreadable)
     }
 
-    private static func document(_ name: String, in layout: FeedLayout) throws -> Metadata {
+    private static func document(_ name: String, in layout: FeedLayout, unreadable: inout [String: String]) throws
+        -> Metadata
+    {
         let path = layout.path(name)
         guard let data = FileManager.default.contents(atPath: path) else {
             throw FeedPublisherError(path, "missing: the feed is incomplete (not written by `dbgen feed init`?)")
@@ -40,8 +49,28 @@ struct FeedState {
         do {
             return try Metadata(data: data, document: name)
         } catch {
-            throw FeedPublisherError(path, "\(error)")
+            guard let (metadata, expires) = expiredCopy(of: data, document: name) else {
+                throw FeedPublisherError(path, "\(error)")
+            }
+            unreadable[name] = expires
+            return metadata
         }
+    }
+
+    /// A document whose `expires` is a string no parser reads, read with `expires` set to
+    /// 1970-01-01T00:00:00Z (its signatures are not checked here: the feed is the publisher's
+    /// own), and that string; nil for a document with any other fault.
+    private static func expiredCopy(of data: Data, document name: String) -> (Metadata, String)? {
+        guard case .object(var envelope)? = try? JSONParser().parse(data),
+            var signed = envelope["signed"]?.objectValue, let expires = signed["expires"]?.stringValue,
+            Expiry.parse(expires) == nil
+        else { return nil }
+        signed["expires"] = .string(Expiry.format(Date(timeIntervalSince1970: 0)))
+        envelope["signed"] = .object(signed)
+        guard let bytes = try? CanonicalJSON.encode(.object(envelope)),
+            let metadata = try? Metadata(data: bytes, document: name)
+        else { return nil }
+        return (metadata, expires)
     }
 
     /// The targets in effect, by path order.

@@ -33,6 +33,10 @@ public struct FeedVerifier {
     public let fetcher: Fetcher
     /// The time expiry is checked against.
     public let referenceTime: Date
+    /// How long root, targets and snapshot must stay valid after ``referenceTime``
+    /// (`--min-validity`, 30 days; 0: only unexpired), so that CI sees an expiry coming. The
+    /// timestamp, a day's document the cron signs again, need only be unexpired.
+    public var minimumValidity: TimeInterval = 30 * 86_400
 
     /// A verifier of the feed at `feedURL`.
     public init(feedURL: URL, root: Data, fetcher: Fetcher, referenceTime: Date = Date()) {
@@ -66,6 +70,10 @@ public struct FeedVerifier {
         guard let targets = trusted.targets[Targets.type], let snapshot = trusted.snapshot,
             let timestamp = trusted.timestamp
         else { throw FeedPublisherError(feedURL.absoluteString, "the refresh trusted no targets") }
+        try checkValidity([
+            ("root.json", trusted.root.header), ("\(snapshot.header.version).snapshot.json", snapshot.header),
+            ("\(targets.header.version).targets.json", targets.header),
+        ])
         let catalog = try ReleaseCatalog(targets)
         let releaseHashes = Set(catalog.releases.map(\.facts.result.sha256))
         var total: Int64 = 0
@@ -84,6 +92,19 @@ public struct FeedVerifier {
             snapshotVersion: snapshot.header.version, targetsVersion: targets.header.version,
             releases: catalog.releases.map(\.facts.result),
             patchCount: catalog.entries.filter { $0.facts.kind == .patch }.count, totalBytes: total)
+    }
+
+    /// Refuses a document that expires within ``minimumValidity``.
+    private func checkValidity(_ documents: [(String, SignedHeader)]) throws {
+        let days = String(format: "%g", minimumValidity / 86_400)
+        for (document, header) in documents where header.expires.timeIntervalSince(referenceTime) < minimumValidity {
+            let left = String(format: "%.1f", header.expires.timeIntervalSince(referenceTime) / 86_400)
+            throw FeedPublisherError(
+                document,
+                "expires at \(header.expiresText), in \(left) days: less than --min-validity \(days) days; "
+                    + "run `dbgen feed timestamp FEED --key KEY`, which renews every role that expires within 60 "
+                    + "days (from a cron job, it keeps the feed valid)")
+        }
     }
 
     /// Fetches a target under its length, checks its length and SHA-256, and inflates it

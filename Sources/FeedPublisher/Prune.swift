@@ -11,12 +11,15 @@ public struct PruneSummary: Equatable, Sendable {
     public var removedTargets: [String]
     /// The files deleted under `targets/` (after the metadata that no longer names them was written).
     public var deletedFiles: [String]
+    /// The new root version when root, about to expire, was renewed (same keys).
+    public var renewedRootVersion: Int64? = nil
 }
 
 extension Feed {
     /// Keeps the newest `keep` releases: drops every other release's targets (its whole
     /// database, the patches to it, and the patches from it) from the next targets, snapshot and
-    /// timestamp, signed by `key`; then, once `timestamp.json` makes that metadata live, deletes
+    /// timestamp, signed by `key` (and the next root, naming the same keys, when root expires
+    /// soon); then, once `timestamp.json` makes that metadata live, deletes
     /// the dropped targets' files. A file the live metadata names is never deleted. With nothing
     /// to drop, nothing is written.
     ///
@@ -39,6 +42,7 @@ extension Feed {
             var summary = PruneSummary(kept: kept, removedTargets: dropped.sorted(), deletedFiles: [])
             guard !dropped.isEmpty else { return summary }
             let remaining = state.targetFiles.filter { !dropped.contains($0.path) }
+            summary.renewedRootVersion = try renewRootIfDue(state, key: key, keySource: keySource)
             try writer.publish(targets: remaining, over: state, signedBy: [key])
             let live = Set(remaining.compactMap(\.storedName))
             for target in state.targetFiles where dropped.contains(target.path) {

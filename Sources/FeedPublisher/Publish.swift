@@ -8,7 +8,8 @@ extension Feed {
     /// Adds the database at `database` to the feed as a new release: the whole file deflated
     /// under its content-addressed name, patches from the newest `options.patchesFrom` releases
     /// (each kept only when smaller than the whole file, each proven by ``PatchMaker``), then
-    /// the next targets, snapshot and timestamp signed by `key`.
+    /// the next targets, snapshot and timestamp signed by `key` (and the next root, naming the
+    /// same keys, when root expires soon: ``FeedClock/renewalMargin``).
     ///
     /// A release already in the feed (same file SHA-256) with the same facts is a no-op
     /// (``PublishSummary/wasAlreadyPublished``), so a publish re-run after a success changes
@@ -103,6 +104,7 @@ extension Feed {
             targets.append(try Self.target(wholePath, whole, wholeFacts))
             blobs.append((whole, wholePath))
             for (blob, path) in blobs { try place(blob, as: path) }
+            summary.renewedRootVersion = try renewRootIfDue(state, key: key, keySource: keySource)
             try writer.publish(targets: targets, over: state, signedBy: [key])
             summary.targetsVersion = state.targets.header.version + 1
             return summary

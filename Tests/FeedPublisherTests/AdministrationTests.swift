@@ -86,7 +86,9 @@ final class AdministrationTests: XCTestCase {
         try fixture.initialize()
         let before = try fixture.tree()
         fixture.clock.timestampLifetime = 7200
-        XCTAssertEqual(try fixture.feed.resignTimestamp(key: fixture.key, keySource: "k"), 2)
+        XCTAssertEqual(
+            try fixture.feed.resignTimestamp(key: fixture.key, keySource: "k"),
+            RenewalSummary(timestampVersion: 2, repaired: [:]))
         let after = try fixture.tree()
         XCTAssertEqual(Set(after.keys), Set(before.keys))
         XCTAssertEqual(after.filter { before[$0.key] != $0.value }.map(\.key), ["timestamp.json"])

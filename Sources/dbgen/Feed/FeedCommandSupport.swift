@@ -36,13 +36,15 @@ enum FeedCommandSupport {
         try arguments.map { try RecoveryKey.publicKey(fromHex: $0) }
     }
 
-    /// The clock: `SOURCE_DATE_EPOCH` or now, with the timestamp's lifetime.
-    static func clock(timestampExpires: Int) throws -> FeedClock {
-        guard timestampExpires > 0 else {
-            throw FeedPublisherError("--timestamp-expires", "\(timestampExpires) is not a positive number of seconds")
-        }
+    /// The clock: `SOURCE_DATE_EPOCH` or now, with each role's lifetime (each bounded: refused
+    /// before anything is written).
+    static func clock(root: String, targets: String, snapshot: String, timestamp: String) throws -> FeedClock {
         var clock = try FeedClock.current()
-        clock.timestampLifetime = TimeInterval(timestampExpires)
+        clock.rootLifetime = try FeedDuration.seconds(root, option: "--root-expires")
+        clock.targetsLifetime = try FeedDuration.seconds(targets, option: "--targets-expires")
+        clock.snapshotLifetime = try FeedDuration.seconds(snapshot, option: "--snapshot-expires")
+        clock.timestampLifetime = try FeedDuration.seconds(timestamp, option: "--timestamp-expires")
+        try clock.validate()
         return clock
     }
 
@@ -62,13 +64,18 @@ enum FeedCommandSupport {
             + "root names it for the root role only, so it can rotate away a lost or leaked key.",
         valueName: "public-key")
 
-    /// The help of `--timestamp-expires`.
-    static let timestampHelp = ArgumentHelp(
-        "How long the new timestamp.json stays valid, in seconds (a day).", valueName: "seconds")
+    /// The help of a role's lifetime option.
+    static func lifetimeHelp(_ document: String, _ usual: String) -> ArgumentHelp {
+        ArgumentHelp(
+            "How long a \(document) signed by this command stays valid: seconds, or a number of minutes, hours or "
+                + "days (90m, 48h, 365d); at most ten years (\(usual)).",
+            valueName: "duration")
+    }
 }
 
-/// What every command that signs a feed takes: the feed directory, `--key` and
-/// `--timestamp-expires`.
+/// What every command that signs a feed takes: the feed directory, `--key` and the lifetimes
+/// of the documents it signs (`--timestamp-expires`, `--root-expires`, `--targets-expires`,
+/// `--snapshot-expires`).
 struct FeedSigningOptions: ParsableArguments {
     @Argument(help: ArgumentHelp("The feed directory.", valueName: "feed"))
     var feed: String
@@ -76,12 +83,22 @@ struct FeedSigningOptions: ParsableArguments {
     @Option(help: FeedCommandSupport.keyHelp)
     var key: String
 
-    @Option(help: FeedCommandSupport.timestampHelp)
-    var timestampExpires = 86_400
+    @Option(help: FeedCommandSupport.lifetimeHelp("new timestamp.json", "a day"))
+    var timestampExpires = "86400"
+
+    @Option(help: FeedCommandSupport.lifetimeHelp("new root.json", "365d"))
+    var rootExpires = "365d"
+
+    @Option(help: FeedCommandSupport.lifetimeHelp("new N.targets.json", "365d"))
+    var targetsExpires = "365d"
+
+    @Option(help: FeedCommandSupport.lifetimeHelp("new N.snapshot.json", "365d"))
+    var snapshotExpires = "365d"
 
     /// The feed with its clock, and the keys `--key` and `others` name (in that order).
     func open(withKeys others: [String] = []) throws -> (Feed, [(key: Ed25519SigningKey, source: String)]) {
-        let clock = try FeedCommandSupport.clock(timestampExpires: timestampExpires)
+        let clock = try FeedCommandSupport.clock(
+            root: rootExpires, targets: targetsExpires, snapshot: snapshotExpires, timestamp: timestampExpires)
         return (Feed(directory: feed, clock: clock), try FeedCommandSupport.keys([key] + others))
     }
 }

@@ -15,7 +15,9 @@ extension DBGenCommand.FeedCommand {
                 (signatures, thresholds, versions, expiry, lengths and hashes), then every \
                 target: its length and SHA-256, its facts, its inflated length and SHA-256, and \
                 that each patch's base and result are releases of the feed. Exit 1 naming the \
-                document or target and the check that failed; a summary on success.
+                document or target and the check that failed; a summary on success. Root, \
+                targets and snapshot must stay valid --min-validity days more (30), so CI sees \
+                an expiry coming (`dbgen feed timestamp` from a cron renews them).
 
                 Examples:
                   dbgen feed verify feed --root App/Resources/root.json
@@ -28,8 +30,16 @@ extension DBGenCommand.FeedCommand {
         @Option(help: ArgumentHelp("The trusted root.json (the one the app bundles).", valueName: "root"))
         var root: String
 
+        @Option(
+            help: ArgumentHelp(
+                "Fail when root, targets or snapshot expires within this many days (0 to 3650).", valueName: "days"))
+        var minValidity = 30
+
         func run() throws {
             try FeedCommandSupport.run {
+                guard (0...3_650).contains(minValidity) else {
+                    throw FeedPublisherError("--min-validity", "\(minValidity) is not a number of days from 0 to 3650")
+                }
                 guard let rootData = FileManager.default.contents(atPath: root) else {
                     throw FeedPublisherError(root, "cannot read the trusted root")
                 }
@@ -42,7 +52,9 @@ extension DBGenCommand.FeedCommand {
                     url = URL(fileURLWithPath: feed, isDirectory: true)
                 }
                 let fetcher: Fetcher = isRemote ? HTTPFetcher() : FileFetcher()
-                let result = try FeedVerifier(feedURL: url, root: rootData, fetcher: fetcher).verify()
+                var verifier = FeedVerifier(feedURL: url, root: rootData, fetcher: fetcher)
+                verifier.minimumValidity = TimeInterval(minValidity) * 86_400
+                let result = try verifier.verify()
                 let newest = result.releases.first.map { ", newest user_version \($0.userVersion)" } ?? ""
                 print(
                     "\(feed): verified: root \(result.rootVersion), timestamp \(result.timestampVersion), "

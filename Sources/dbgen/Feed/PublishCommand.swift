@@ -83,6 +83,9 @@ extension DBGenCommand {
                 print(
                     "published \(release): database \(summary.databaseLength) bytes, targets version \(summary.targetsVersion)"
                 )
+                if let version = summary.renewedRootVersion {
+                    print("renewed root: \(signing.feed)/\(version).root.json names the same keys")
+                }
                 for patch in summary.patches {
                     let from = "user_version \(patch.base.userVersion)"
                     print(
