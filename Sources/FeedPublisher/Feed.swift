@@ -42,7 +42,10 @@ public struct Feed: Sendable {
         let directory = layout.directory
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw FeedPublisherError(directory, "not a directory") }
+            guard isDirectory.boolValue else {
+                throw FeedPublisherError(
+                    directory, "a file, not a directory: a feed is created in a new or empty directory")
+            }
             let entries = try FeedPublisherError.about(directory) {
                 try FileManager.default.contentsOfDirectory(atPath: directory)
             }
@@ -54,7 +57,7 @@ public struct Feed: Sendable {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             }
         }
-        try withLock {
+        try withLock(creating: true) {
             try writer.writeRoot(version: 1, naming: key, recovery: recovery, signedBy: [key])
             try writer.publish(targets: [], targetsVersion: 1, snapshotVersion: 1, timestampVersion: 1, signedBy: [key])
         }
@@ -62,9 +65,10 @@ public struct Feed: Sendable {
 
     /// Runs `body` holding the feed's lock, in a fresh scratch directory (`.feed-work`, removed
     /// before and after: one a killed command left is stale once the lock is held), after
-    /// checking the clock (``FeedClock/validate()``).
-    func withLock<T>(_ body: () throws -> T) throws -> T {
+    /// checking the clock and, unless `creating`, that there is a feed.
+    func withLock<T>(creating: Bool = false, _ body: () throws -> T) throws -> T {
         try clock.validate()
+        if !creating { try layout.requireFeed() }
         let lock = try FeedPublisherError.about(layout.directory) { try SidecarLock.acquire(at: layout.lockPath) }
         defer { lock.release() }
         try? FileManager.default.removeItem(atPath: layout.workPath)

@@ -19,12 +19,7 @@ struct FeedState {
     ///
     /// - Throws: ``FeedPublisherError`` naming the document that is missing or malformed.
     static func load(_ layout: FeedLayout) throws -> FeedState {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: layout.directory, isDirectory: &isDirectory),
-            isDirectory.boolValue
-        else {
-            throw FeedPublisherError(layout.directory, "no such feed directory (create one with `dbgen feed init`)")
-        }
+        try layout.requireFeed()
         var unreadable: [String: String] = [:]
         let root = try Root(document("root.json", in: layout, unreadable: &unreadable))
         let timestamp = try Timestamp(document("timestamp.json", in: layout, unreadable: &unreadable))

@@ -23,6 +23,12 @@ extension Feed {
         _ database: String, key: Ed25519SigningKey, keySource: String, options: PublishOptions = PublishOptions()
     ) throws -> PublishSummary {
         try options.validate()
+        if !layout.isFeed, FeedLayout(directory: database).isFeed {
+            throw FeedPublisherError(
+                layout.directory,
+                "no feed at \(layout.directory), but \(database) is one: the arguments are swapped "
+                    + "(dbgen publish FEED NEW.sqlite)")
+        }
         return try withLock {
             let state = try FeedState.load(layout)
             try state.requireSigner(key, source: keySource, roles: [Targets.type, Snapshot.type, Timestamp.type])
@@ -57,7 +63,9 @@ extension Feed {
                 throw FeedPublisherError(
                     database,
                     "user_version \(release.userVersion) is not greater than that of the newest release "
-                        + "(\(newest.facts.result.userVersion)): devices install only newer data")
+                        + "(\(newest.facts.result.userVersion)): devices install only newer data; raise "
+                        + "`PRAGMA user_version` in the schema script (to \(newest.facts.result.userVersion + 1) or more) "
+                        + "and build again")
             }
             // The whole file and every patch are made side by side, each in its own directory;
             // then the patches smaller than the whole file are proven side by side.

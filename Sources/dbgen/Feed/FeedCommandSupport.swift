@@ -48,6 +48,51 @@ enum FeedCommandSupport {
         return clock
     }
 
+    /// The URL of a feed a command reads: an `http://` or `https://` address as given, or, when
+    /// `directories` allows (`feed verify`), a feed directory's `file:` URL. `rootArgument` is
+    /// `--root`'s, named when the two look swapped.
+    ///
+    /// - Throws: ``FeedPublisherError`` saying what is expected: another scheme, or no feed at
+    ///   the path.
+    static func feedURL(_ argument: String, rootArgument: String, directories: Bool) throws -> URL {
+        let expected =
+            directories
+            ? "the feed's directory or its http:// or https:// address"
+            : "the feed's http:// or https:// address (a feed directory is checked with `dbgen feed verify DIR --root ROOT`)"
+        if directories && !argument.contains("://") {
+            do {
+                try FeedLayout(directory: argument).requireFeed()
+            } catch let error as FeedPublisherError where FeedLayout(directory: rootArgument).isFeed {
+                throw FeedPublisherError(
+                    argument,
+                    error.reason + "; \(rootArgument) is one: the feed comes first, its root.json after --root")
+            }
+            return URL(fileURLWithPath: argument, isDirectory: true)
+        }
+        guard let url = URL(string: argument), let scheme = url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https",
+            url.host?.isEmpty == false
+        else {
+            throw FeedPublisherError(argument, "not an http(s) URL: expected \(expected)")
+        }
+        return url
+    }
+
+    /// The trusted root `--root` names: a file's bytes.
+    ///
+    /// - Throws: ``FeedPublisherError`` naming the path: a directory, or unreadable.
+    static func trustedRoot(_ path: String) throws -> Data {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw FeedPublisherError(
+                path, "a directory: --root takes the root.json file the app bundles (a copy of FEED/root.json)")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw FeedPublisherError(path, "cannot read the trusted root (\(String(cString: strerror(errno))))")
+        }
+        return data
+    }
+
     /// Writes a note to standard error.
     static func note(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))

@@ -40,18 +40,9 @@ extension DBGenCommand.FeedCommand {
                 guard (0...3_650).contains(minValidity) else {
                     throw FeedPublisherError("--min-validity", "\(minValidity) is not a number of days from 0 to 3650")
                 }
-                guard let rootData = FileManager.default.contents(atPath: root) else {
-                    throw FeedPublisherError(root, "cannot read the trusted root")
-                }
-                let isRemote = feed.hasPrefix("http://") || feed.hasPrefix("https://")
-                let url: URL
-                if isRemote {
-                    guard let remote = URL(string: feed) else { throw FeedPublisherError(feed, "not a URL") }
-                    url = remote
-                } else {
-                    url = URL(fileURLWithPath: feed, isDirectory: true)
-                }
-                let fetcher: Fetcher = isRemote ? HTTPFetcher() : FileFetcher()
+                let url = try FeedCommandSupport.feedURL(feed, rootArgument: root, directories: true)
+                let rootData = try FeedCommandSupport.trustedRoot(root)
+                let fetcher: Fetcher = url.isFileURL ? FileFetcher() : HTTPFetcher()
                 var verifier = FeedVerifier(feedURL: url, root: rootData, fetcher: fetcher)
                 verifier.minimumValidity = TimeInterval(minValidity) * 86_400
                 let result = try verifier.verify()
