@@ -88,17 +88,30 @@ struct FeedState {
     /// Whether `key` is one of ``recoveryKeys``.
     func isRecoveryKey(_ key: Ed25519SigningKey) -> Bool { recoveryKeyIDs.contains(key.keyID) }
 
+    /// The public keys root names for `role`, as `dbgen keys generate` prints them.
+    func publicKeys(of role: String) -> String {
+        (root.roles[role]?.keyIDs ?? []).map { root.keys[$0]?.publicValue ?? "id \($0)" }.joined(separator: ", ")
+    }
+
     /// Checks that root names `key` for each of `roles` with threshold 1 (one signature suffices).
+    /// `action` says what the command does, for the error about a recovery key ("publish").
     ///
-    /// - Throws: ``FeedPublisherError`` naming the key's source and its key id.
-    func requireSigner(_ key: Ed25519SigningKey, source: String, roles: [String]) throws {
+    /// - Throws: ``FeedPublisherError`` naming the key's source and its public key.
+    func requireSigner(_ key: Ed25519SigningKey, source: String, roles: [String], action: String? = nil) throws {
         let keyID = key.keyID
         for role in roles {
             guard let roleKeys = root.roles[role], roleKeys.keyIDs.contains(keyID) else {
+                if isRecoveryKey(key) {
+                    throw FeedPublisherError(
+                        source,
+                        "key \(key.publicHex) is this feed's recovery key: it signs only root (`dbgen feed rotate`, "
+                            + "when the main key is lost or leaked); \(action ?? "sign \(role)") with the main key "
+                            + "(\(publicKeys(of: Targets.type)))")
+                }
                 throw FeedPublisherError(
                     source,
-                    "key \(keyID) is not a \(role) key of root.json (version \(root.header.version)): "
-                        + "clients would refuse what it signs")
+                    "key \(key.publicHex) is not a \(role) key of root.json (version \(root.header.version)), "
+                        + "which names \(publicKeys(of: role)): clients would refuse what it signs")
             }
             guard roleKeys.threshold <= 1 else {
                 throw FeedPublisherError(

@@ -30,7 +30,8 @@ extension Feed {
         guard keep >= 1 else { throw FeedPublisherError("--keep", "\(keep): at least the newest release stays") }
         return try withLock {
             let state = try FeedState.load(layout)
-            try state.requireSigner(key, source: keySource, roles: [Targets.type, Snapshot.type, Timestamp.type])
+            try state.requireSigner(
+                key, source: keySource, roles: [Targets.type, Snapshot.type, Timestamp.type], action: "prune")
             let catalog = try ReleaseCatalog(state.targets)
             let kept = catalog.releases.prefix(keep).map(\.facts.result)
             let keptHashes = Set(kept.map(\.sha256))

@@ -31,7 +31,8 @@ extension Feed {
         }
         return try withLock {
             let state = try FeedState.load(layout)
-            try state.requireSigner(key, source: keySource, roles: [Targets.type, Snapshot.type, Timestamp.type])
+            try state.requireSigner(
+                key, source: keySource, roles: [Targets.type, Snapshot.type, Timestamp.type], action: "publish")
             let catalog = try ReleaseCatalog(state.targets)
             let work = try makeWorkDirectory()
             let compression = options.compression

@@ -34,7 +34,8 @@ extension Feed {
         try withLock {
             let state = try FeedState.load(layout)
             let due = DueRoles(state, clock: clock)
-            try state.requireSigner(key, source: keySource, roles: due.roles + [Timestamp.type])
+            try state.requireSigner(
+                key, source: keySource, roles: due.roles + [Timestamp.type], action: "sign the timestamp")
             var summary = RenewalSummary(
                 timestampVersion: state.timestamp.header.version + 1, repaired: state.unreadableExpiries)
             summary.rootVersion = try renewRootIfDue(state, key: key, keySource: keySource)

@@ -88,6 +88,7 @@ final class FeedLifetimeCommandTests: XCTestCase {
 
     func testEveryDurationIsBoundedOnEveryCommandAndNothingIsWritten() throws {
         let work = try FeedWorkspace(self)
+        let recovery = try work.key("recovery.key")
         try work.key("k")
         try work.key("k2")
         try work.succeed(["feed", "init", "feed", "--key", "k"])
@@ -97,6 +98,7 @@ final class FeedLifetimeCommandTests: XCTestCase {
             ["feed", "init", "new-feed", "--key", "k"], ["publish", "feed", "v1.sqlite", "--key", "k"],
             ["feed", "timestamp", "feed", "--key", "k"], ["feed", "prune", "feed", "--key", "k", "--keep", "1"],
             ["feed", "rotate", "feed", "--key", "k", "--new-key", "k2"],
+            ["feed", "add-recovery-key", "feed", "--key", "k", recovery],
         ]
         let durations = [
             ("--timestamp-expires", "999999999999", "is more than ten years"),

@@ -10,6 +10,7 @@ final class FeedMistakeCommandTests: XCTestCase {
         let work = try FeedWorkspace(self)
         try work.key("k")
         try work.key("k2")
+        let recovery = try work.key("recovery.key")
         try work.succeed(["feed", "init", "feed", "--key", "k"])
         try work.release("v1", version: 1)
         try work.directory.write("empty/notes.txt", "not a feed\n")
@@ -22,6 +23,7 @@ final class FeedMistakeCommandTests: XCTestCase {
                 ["publish", path, "v1.sqlite", "--key", "k"], ["feed", "timestamp", path, "--key", "k"],
                 ["feed", "prune", path, "--key", "k", "--keep", "1"],
                 ["feed", "rotate", path, "--key", "k", "--new-key", "k2"],
+                ["feed", "add-recovery-key", path, "--key", "k", recovery],
                 ["feed", "verify", path, "--root", "feed/root.json"],
             ] {
                 let refused = try work.dbgen(command)

@@ -147,6 +147,10 @@ final class RenewalTests: XCTestCase {
                         oldKey: fixture.key, oldKeySource: "k", newKey: Ed25519SigningKey(), newKeySource: "n")
                 }
             ),
+            (
+                "add-recovery-key",
+                { try endless.addRecoveryKeys([Ed25519SigningKey().publicKey], key: fixture.key, keySource: "k") }
+            ),
         ]
         for (name, attempt) in attempts {
             XCTAssertThrowsError(try attempt(), name) { error in

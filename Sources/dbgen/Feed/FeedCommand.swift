@@ -12,6 +12,9 @@ extension DBGenCommand {
                 N.targets.json, and targets/ under hash-prefixed names. `dbgen publish` adds \
                 releases to it.
                 """,
-            subcommands: [FeedInit.self, FeedVerify.self, FeedRotate.self, FeedTimestamp.self, FeedPrune.self])
+            subcommands: [
+                FeedInit.self, FeedVerify.self, FeedRotate.self, FeedTimestamp.self, FeedPrune.self,
+                FeedAddRecoveryKey.self,
+            ])
     }
 }
