@@ -37,6 +37,9 @@ public struct FeedVerifier {
     /// (`--min-validity`, 30 days; 0: only unexpired), so that CI sees an expiry coming. The
     /// timestamp, a day's document the cron signs again, need only be unexpired.
     public var minimumValidity: TimeInterval = 30 * 86_400
+    /// How errors name the trusted root (`--root`'s path): "is ROOT this feed's root?" when
+    /// the feed's documents are signed by other keys than it names.
+    public var rootName = "the trusted root"
 
     /// A verifier of the feed at `feedURL`.
     public init(feedURL: URL, root: Data, fetcher: Fetcher, referenceTime: Date = Date()) {
@@ -60,9 +63,20 @@ public struct FeedVerifier {
                 metadataDirectory: scratch, metadataBaseURL: feedURL,
                 targetBaseURL: feedURL.appendingPathComponent("targets"), fetcher: fetcher, bootstrapRoot: root,
                 referenceTime: referenceTime)
-            try updater.refresh()
+            do {
+                try updater.refresh()
+            } catch let error as TUFError {
+                guard case .belowThreshold(let document, _, _, _, _) = error,
+                    let reason = ForeignRoot.reason(
+                        for: error, trusted: updater.trusted.root, feedURL: feedURL, fetcher: fetcher,
+                        rootName: rootName)
+                else { throw error }
+                throw FeedPublisherError(document, reason)
+            }
         } catch let error as TUFError {
             throw Self.error(error)
+        } catch let error as FeedPublisherError {
+            throw error
         } catch {
             throw FeedPublisherError(feedURL.absoluteString, "\(error)")
         }

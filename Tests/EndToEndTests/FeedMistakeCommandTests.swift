@@ -4,7 +4,8 @@ import XCTest
 
 /// The usual mistakes with the feed commands, each told in words with exit 1 and nothing
 /// written: a wrong FEED path or swapped arguments, a URL that is not http(s), a user_version
-/// not above the newest release.
+/// not above the newest release, another feed's root (naming the keys of both as `dbgen keys
+/// generate` printed them).
 final class FeedMistakeCommandTests: XCTestCase {
     func testAWrongFeedPathOrSwappedArgumentsSayNoFeedThereForEveryCommand() throws {
         let work = try FeedWorkspace(self)
@@ -93,5 +94,46 @@ final class FeedMistakeCommandTests: XCTestCase {
             "other.sqlite: error: user_version 2 is not greater than that of the newest release (2): devices install "
                 + "only newer data; raise `PRAGMA user_version` in the schema script (to 3 or more) and build again\n")
         XCTAssertEqual(work.tree("feed"), before)
+    }
+
+    func testAnotherFeedsRootIsToldSoInWordsNamingTheKeysOfBoth() throws {
+        let work = try FeedWorkspace(self)
+        let ours = try work.key("ours.key")
+        let theirs = try work.key("theirs.key")
+        try work.succeed(["feed", "init", "ours", "--key", "ours.key"])
+        try work.succeed(["feed", "init", "theirs", "--key", "theirs.key"])
+        try work.release("v1", version: 1)
+        try work.release("v2", version: 2, every: 4)
+        for name in ["v1", "v2"] { try work.succeed(["publish", "theirs", "\(name).sqlite", "--key", "theirs.key"]) }
+        let verified = try work.dbgen(["feed", "verify", "theirs", "--root", "ours/root.json"])
+        XCTAssertEqual(verified.status, 1)
+        XCTAssertTrue(
+            verified.stderrText.hasPrefix("timestamp.json: error: timestamp.json at file://"), verified.stderrText)
+        for words in [
+            "is not signed by the keys of ours/root.json (root version 1, key \(ours)), and this feed's 1.root.json "
+                + "names key \(theirs) instead: is ours/root.json this feed's root? (signatures: 0 valid of the 1 required"
+        ] {
+            XCTAssertTrue(verified.stderrText.contains(words), verified.stderrText)
+        }
+        let nginx = try NginxServer(serving: work.directory.url("theirs"))
+        defer { nginx.stop() }
+        let fetched = try work.dbgen(
+            [
+                "fetch", nginx.url("/").absoluteString, "--root", "ours/root.json", "--bundled", "v1.sqlite",
+                "--updates", "u",
+            ])
+        XCTAssertEqual(fetched.status, 1)
+        XCTAssertTrue(
+            fetched.stderrText.contains(
+                "is not signed by the keys of the bundled root.json (root version 1, key \(ours)), and this feed's "
+                    + "1.root.json names key \(theirs) instead: is the bundled root.json this feed's root?"),
+            fetched.stderrText)
+        XCTAssertEqual(work.tree("u").keys.filter { $0.hasSuffix(".sqlite") }, [])
+        // Their feed rotated: the first root a device walks to is refused, in the same words.
+        try work.key("theirs-new.key")
+        try work.succeed(["feed", "rotate", "theirs", "--key", "theirs.key", "--new-key", "theirs-new.key"])
+        let rotated = try work.dbgen(["feed", "verify", "theirs", "--root", "ours/root.json"])
+        XCTAssertTrue(rotated.stderrText.hasPrefix("2.root.json: error: 2.root.json at file://"), rotated.stderrText)
+        XCTAssertTrue(rotated.stderrText.contains("is ours/root.json this feed's root?"), rotated.stderrText)
     }
 }

@@ -75,6 +75,8 @@ final class AdministrationTests: XCTestCase {
             XCTAssertTrue(
                 error?.reason.contains("signatures: 0 valid of the 1 required from root's keys") ?? false,
                 "\(String(describing: error))")
+            // The feed's own 1.root.json is the bundled root: not another feed's, an attack.
+            XCTAssertFalse(error?.reason.contains("this feed's root?") ?? true, "\(String(describing: error))")
         }
         XCTAssertThrowsError(try PythonTUFClient.read(feed: fixture.feedPath, root: bundled, in: fixture.directory)) {
             XCTAssertTrue("\($0)".contains("UnsignedMetadataError"), "\($0)")

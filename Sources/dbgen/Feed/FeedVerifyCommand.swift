@@ -45,6 +45,7 @@ extension DBGenCommand.FeedCommand {
                 let fetcher: Fetcher = url.isFileURL ? FileFetcher() : HTTPFetcher()
                 var verifier = FeedVerifier(feedURL: url, root: rootData, fetcher: fetcher)
                 verifier.minimumValidity = TimeInterval(minValidity) * 86_400
+                verifier.rootName = root
                 let result = try verifier.verify()
                 let newest = result.releases.first.map { ", newest user_version \($0.userVersion)" } ?? ""
                 print(
