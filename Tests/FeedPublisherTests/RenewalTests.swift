@@ -63,6 +63,35 @@ final class RenewalTests: XCTestCase {
         }
     }
 
+    /// `kill -9` of a renewal after `2.root.json` and before `root.json`: the feed verifies from
+    /// the first root (the new root names the same keys), and the next run writes the root again
+    /// and the rest.
+    func testARenewalKilledAfterItsVersionedRootLeavesAFeedThatVerifiesAndTheNextRunCompletesIt() throws {
+        let fixture = try FeedFixture(self)
+        try fixture.initialize()
+        let bundled = fixture.rootData
+        try fixture.publish(try fixture.release("v1", version: 1))
+        let start = fixture.clock.now
+        fixture.clock.now = start.addingTimeInterval(304.5 * day) // 60.5 days left: not due
+        XCTAssertEqual(try fixture.feed.resignTimestamp(key: fixture.key, keySource: "k").rootVersion, nil)
+        fixture.clock.now = start.addingTimeInterval(305.2 * day) // 59.8 days left: due
+        let layout = FeedLayout(directory: fixture.feedPath)
+        let state = try FeedState.load(layout)
+        try MetadataWriter(layout: layout, clock: fixture.clock).writeRoot(
+            version: 2, keys: state.root.keys, roles: state.root.roles, signedBy: [fixture.key])
+        try bundled.write(to: URL(fileURLWithPath: fixture.feedPath + "/root.json"))
+        let verifier = FeedVerifier(
+            feedURL: URL(fileURLWithPath: fixture.feedPath, isDirectory: true), root: bundled, fetcher: FileFetcher(),
+            referenceTime: fixture.clock.now)
+        XCTAssertEqual(try verifier.verify().rootVersion, 2)
+        XCTAssertEqual(
+            try fixture.feed.resignTimestamp(key: fixture.key, keySource: "k"),
+            RenewalSummary(rootVersion: 2, targetsVersion: 3, snapshotVersion: 3, timestampVersion: 4, repaired: [:]))
+        XCTAssertEqual(try verifier.verify().rootVersion, 2)
+        XCTAssertEqual(
+            try PythonTUFClient.read(feed: fixture.feedPath, root: bundled, in: fixture.directory).first, "2 4 3 3")
+    }
+
     func testASnapshotShorterLivedThanTargetsIsRenewedAlone() throws {
         let fixture = try FeedFixture(self)
         fixture.clock.snapshotLifetime = 10 * day
