@@ -110,10 +110,10 @@ enum FeedCommandSupport {
         valueName: "public-key")
 
     /// The help of a role's lifetime option.
-    static func lifetimeHelp(_ document: String, _ usual: String) -> ArgumentHelp {
+    static func lifetimeHelp(_ document: String) -> ArgumentHelp {
         ArgumentHelp(
             "How long a \(document) signed by this command stays valid: seconds, or a number of minutes, hours or "
-                + "days (90m, 48h, 365d); at most ten years (\(usual)).",
+                + "days (90m, 48h, 365d); at most ten years.",
             valueName: "duration")
     }
 }
@@ -128,16 +128,16 @@ struct FeedSigningOptions: ParsableArguments {
     @Option(help: FeedCommandSupport.keyHelp)
     var key: String
 
-    @Option(help: FeedCommandSupport.lifetimeHelp("new timestamp.json", "a day"))
-    var timestampExpires = "86400"
+    @Option(help: FeedCommandSupport.lifetimeHelp("new timestamp.json"))
+    var timestampExpires = "1d"
 
-    @Option(help: FeedCommandSupport.lifetimeHelp("new root.json", "365d"))
+    @Option(help: FeedCommandSupport.lifetimeHelp("new root.json"))
     var rootExpires = "365d"
 
-    @Option(help: FeedCommandSupport.lifetimeHelp("new N.targets.json", "365d"))
+    @Option(help: FeedCommandSupport.lifetimeHelp("new N.targets.json"))
     var targetsExpires = "365d"
 
-    @Option(help: FeedCommandSupport.lifetimeHelp("new N.snapshot.json", "365d"))
+    @Option(help: FeedCommandSupport.lifetimeHelp("new N.snapshot.json"))
     var snapshotExpires = "365d"
 
     /// The feed with its clock, and the keys `--key` and `others` name (in that order).
