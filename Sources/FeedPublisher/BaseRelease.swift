@@ -12,7 +12,8 @@ extension Feed {
     /// newer than it is made now (each proven by ``PatchMaker``, kept only when smaller than that
     /// release's whole file, carrying that release's channel, rollout and data formats), and every
     /// later ``publish(_:key:keySource:options:)`` makes one from it too. Then the next targets,
-    /// snapshot and timestamp are signed by `key`.
+    /// snapshot and timestamp are signed by `key` (and the next root, when root expires soon, as
+    /// ``publish(_:key:keySource:options:)`` renews it).
     ///
     /// A database the feed already holds (as a release or a base) writes nothing
     /// (``PublishSummary/wasAlreadyPublished``): a release is a patch base already.
@@ -28,7 +29,8 @@ extension Feed {
         try options.validate()
         return try withLock {
             let state = try FeedState.load(layout)
-            try state.requireSigner(key, source: keySource, roles: [Targets.type, Snapshot.type, Timestamp.type])
+            try state.requireSigner(
+                key, source: keySource, roles: [Targets.type, Snapshot.type, Timestamp.type], action: "add a base")
             let catalog = try ReleaseCatalog(state.targets)
             let work = try makeWorkDirectory()
             let encoding = TargetEncoding(compression: options.compression)
@@ -103,6 +105,7 @@ extension Feed {
             targets.append(try Self.target(wholePath, whole, wholeFacts))
             blobs.append((whole, wholePath))
             for (blob, path) in blobs { try place(blob, as: path) }
+            summary.renewedRootVersion = try renewRootIfDue(state, key: key, keySource: keySource)
             try writer.publish(targets: targets, over: state, signedBy: [key])
             summary.targetsVersion = state.targets.header.version + 1
             return summary

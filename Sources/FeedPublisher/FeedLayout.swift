@@ -36,6 +36,31 @@ public struct FeedLayout: Sendable {
         return "targets/\(sha256).\(targetPath)"
     }
 
+    /// Checks that `directory` holds a feed: a directory with a `root.json`.
+    ///
+    /// - Throws: ``FeedPublisherError`` saying "no feed at DIRECTORY" and why (no such
+    ///   directory, a file, no `root.json`).
+    public func requireFeed() throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
+            throw FeedPublisherError(
+                directory,
+                "no feed at \(directory): no such directory (`dbgen feed init \(directory) --key KEY` creates one)")
+        }
+        guard isDirectory.boolValue else {
+            throw FeedPublisherError(
+                directory, "no feed at \(directory): it is a file, not a feed directory")
+        }
+        guard FileManager.default.fileExists(atPath: path("root.json")) else {
+            throw FeedPublisherError(
+                directory,
+                "no feed at \(directory): the directory holds no root.json (`dbgen feed init` creates a feed)")
+        }
+    }
+
+    /// Whether `directory` holds a feed (``requireFeed()`` would not throw).
+    public var isFeed: Bool { (try? requireFeed()) != nil }
+
     /// The lock `publish`, `rotate`, `timestamp` and `prune` hold while they write.
     var lockPath: String { path(".feed.lock") }
     /// The scratch directory of a command (removed before and after, under the lock).

@@ -35,6 +35,13 @@ public struct FeedVerifier {
     public let fetcher: Fetcher
     /// The time expiry is checked against.
     public let referenceTime: Date
+    /// How long root, targets and snapshot must stay valid after ``referenceTime``
+    /// (`--min-validity`, 30 days; 0: only unexpired), so that CI sees an expiry coming. The
+    /// timestamp, a day's document the cron signs again, need only be unexpired.
+    public var minimumValidity: TimeInterval = 30 * 86_400
+    /// How errors name the trusted root (`--root`'s path): "is ROOT this feed's root?" when
+    /// the feed's documents are signed by other keys than it names.
+    public var rootName = "the trusted root"
 
     /// A verifier of the feed at `feedURL`.
     public init(feedURL: URL, root: Data, fetcher: Fetcher, referenceTime: Date = Date()) {
@@ -61,9 +68,20 @@ public struct FeedVerifier {
                 metadataDirectory: scratch, metadataBaseURL: feedURL,
                 targetBaseURL: feedURL.appendingPathComponent("targets"), fetcher: fetcher, bootstrapRoot: root,
                 referenceTime: referenceTime)
-            try updater.refresh()
+            do {
+                try updater.refresh()
+            } catch let error as TUFError {
+                guard case .belowThreshold(let document, _, _, _, _) = error,
+                    let reason = ForeignRoot.reason(
+                        for: error, trusted: updater.trusted.root, feedURL: feedURL, fetcher: fetcher,
+                        rootName: rootName)
+                else { throw error }
+                throw FeedPublisherError(document, reason)
+            }
         } catch let error as TUFError {
             throw Self.error(error)
+        } catch let error as FeedPublisherError {
+            throw error
         } catch {
             throw FeedPublisherError(feedURL.absoluteString, "\(error)")
         }
@@ -71,6 +89,10 @@ public struct FeedVerifier {
         guard let targets = trusted.targets[Targets.type], let snapshot = trusted.snapshot,
             let timestamp = trusted.timestamp
         else { throw FeedPublisherError(feedURL.absoluteString, "the refresh trusted no targets") }
+        try checkValidity([
+            ("root.json", trusted.root.header), ("\(snapshot.header.version).snapshot.json", snapshot.header),
+            ("\(targets.header.version).targets.json", targets.header),
+        ])
         let catalog = try ReleaseCatalog(targets)
         let releaseHashes = Set((catalog.releases + catalog.bases).map(\.facts.result.sha256))
         var total: Int64 = 0
@@ -90,6 +112,19 @@ public struct FeedVerifier {
             releases: catalog.releases.map(\.facts.result), bases: catalog.bases.map(\.facts.result),
             patchCount: catalog.entries.filter { $0.facts.kind == .patch }.count, totalBytes: total)
         return (verification, targets)
+    }
+
+    /// Refuses a document that expires within ``minimumValidity``.
+    private func checkValidity(_ documents: [(String, SignedHeader)]) throws {
+        let days = String(format: "%g", minimumValidity / 86_400)
+        for (document, header) in documents where header.expires.timeIntervalSince(referenceTime) < minimumValidity {
+            let left = String(format: "%.1f", header.expires.timeIntervalSince(referenceTime) / 86_400)
+            throw FeedPublisherError(
+                document,
+                "expires at \(header.expiresText), in \(left) days: less than --min-validity \(days) days; "
+                    + "run `dbgen feed timestamp FEED --key KEY`, which renews every role that expires within 60 "
+                    + "days (from a cron job, it keeps the feed valid)")
+        }
     }
 
     /// Fetches a target under its length, checks its length and SHA-256, and inflates it

@@ -29,13 +29,20 @@ struct MetadataWriter {
                 version: targetsVersion, expires: clock.expiry(clock.targetsLifetime),
                 targets: targets.sorted { $0.path < $1.path }), keys)
         try write(targetsData, as: "\(targetsVersion).targets.json")
+        try writeSnapshot(
+            version: snapshotVersion, meta: ["targets.json": meta(of: targetsData, version: targetsVersion)],
+            timestampVersion: timestampVersion, signedBy: keys)
+    }
+
+    /// Writes `N.snapshot.json` listing `meta`, then the timestamp naming it.
+    func writeSnapshot(
+        version: Int64, meta files: [String: MetaFile], timestampVersion: Int64, signedBy keys: [Ed25519SigningKey]
+    ) throws {
         let snapshotData = try sign(
-            Snapshot.signed(
-                version: snapshotVersion, expires: clock.expiry(clock.snapshotLifetime),
-                meta: ["targets.json": meta(of: targetsData, version: targetsVersion)]), keys)
-        try write(snapshotData, as: "\(snapshotVersion).snapshot.json")
+            Snapshot.signed(version: version, expires: clock.expiry(clock.snapshotLifetime), meta: files), keys)
+        try write(snapshotData, as: "\(version).snapshot.json")
         try writeTimestamp(
-            version: timestampVersion, snapshot: meta(of: snapshotData, version: snapshotVersion), signedBy: keys)
+            version: timestampVersion, snapshot: meta(of: snapshotData, version: version), signedBy: keys)
     }
 
     /// Writes `timestamp.json`.
@@ -64,10 +71,16 @@ struct MetadataWriter {
             uniqueKeysWithValues: Root.topLevelRoles.map { role in
                 (role, RoleKeys(keyIDs: role == Root.type ? rootKeyIDs : [keyID], threshold: 1))
             })
+        try writeRoot(version: version, keys: publicKeys, roles: roles, signedBy: keys)
+    }
+
+    /// Writes root version `version` with these keys and roles, signed by `signers`:
+    /// `N.root.json`, then `root.json`.
+    func writeRoot(
+        version: Int64, keys: [String: PublicKey], roles: [String: RoleKeys], signedBy signers: [Ed25519SigningKey]
+    ) throws {
         let data = try sign(
-            Root.signed(
-                version: version, expires: clock.expiry(clock.rootLifetime), keys: publicKeys, roles: roles),
-            keys)
+            Root.signed(version: version, expires: clock.expiry(clock.rootLifetime), keys: keys, roles: roles), signers)
         try write(data, as: "\(version).root.json")
         try write(data, as: "root.json")
     }

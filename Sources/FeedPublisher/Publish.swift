@@ -8,8 +8,9 @@ extension Feed {
     /// Adds the database at `database` to the feed as a new release: the whole file deflated
     /// under its content-addressed name, patches from the newest `options.patchesFrom` releases
     /// (each kept only when smaller than the whole file, each proven by ``PatchMaker``), then
-    /// the next targets, snapshot and timestamp signed by `key`. Every base-only release older
-    /// than it (``ReleaseFacts/baseOnly``) gets a patch too, however old: devices bundle it.
+    /// the next targets, snapshot and timestamp signed by `key` (and the next root, naming the
+    /// same keys, when root expires soon: ``FeedClock/renewalMargin``). Every base-only release
+    /// older than it (``ReleaseFacts/baseOnly``) gets a patch too, however old: devices bundle it.
     /// With `options.baseOnly`, the database is added as such a base instead
     /// (``addBase(_:key:keySource:options:)``).
     ///
@@ -25,10 +26,17 @@ extension Feed {
         _ database: String, key: Ed25519SigningKey, keySource: String, options: PublishOptions = PublishOptions()
     ) throws -> PublishSummary {
         try options.validate()
+        if !layout.isFeed, FeedLayout(directory: database).isFeed {
+            throw FeedPublisherError(
+                layout.directory,
+                "no feed at \(layout.directory), but \(database) is one: the arguments are swapped "
+                    + "(dbgen publish FEED NEW.sqlite)")
+        }
         if options.baseOnly { return try addBase(database, key: key, keySource: keySource, options: options) }
         return try withLock {
             let state = try FeedState.load(layout)
-            try state.requireSigner(key, source: keySource, roles: [Targets.type, Snapshot.type, Timestamp.type])
+            try state.requireSigner(
+                key, source: keySource, roles: [Targets.type, Snapshot.type, Timestamp.type], action: "publish")
             let catalog = try ReleaseCatalog(state.targets)
             let work = try makeWorkDirectory()
             let compression = options.compression
@@ -60,7 +68,9 @@ extension Feed {
                 throw FeedPublisherError(
                     database,
                     "user_version \(release.userVersion) is not greater than that of the newest release "
-                        + "(\(newest.facts.result.userVersion)): devices install only newer data")
+                        + "(\(newest.facts.result.userVersion)): devices install only newer data; raise "
+                        + "`PRAGMA user_version` in the schema script (to \(newest.facts.result.userVersion + 1) or more) "
+                        + "and build again")
             }
             // The whole file and every patch are made side by side, each in its own directory;
             // then the patches smaller than the whole file are proven side by side.
@@ -111,6 +121,7 @@ extension Feed {
             targets.append(try Self.target(wholePath, whole, wholeFacts))
             blobs.append((whole, wholePath))
             for (blob, path) in blobs { try place(blob, as: path) }
+            summary.renewedRootVersion = try renewRootIfDue(state, key: key, keySource: keySource)
             try writer.publish(targets: targets, over: state, signedBy: [key])
             summary.targetsVersion = state.targets.header.version + 1
             return summary

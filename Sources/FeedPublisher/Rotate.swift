@@ -39,7 +39,11 @@ extension Feed {
                 return state.root.header.version
             }
             guard newKey.keyID != oldKey.keyID, !state.mainKeyIDs.contains(newKey.keyID) else {
-                throw FeedPublisherError(newKeySource, "the new key is the key root.json already names")
+                throw FeedPublisherError(
+                    newKeySource,
+                    "the new key \(newKey.publicHex) is the key root.json already names; to renew root.json "
+                        + "before it expires, run `dbgen feed timestamp` (it signs the next root with the same key "
+                        + "when root expires within 60 days)")
             }
             // A recovery key made the main key (`--new-key`) is named as that alone (`writeRoot`).
             let recovery =

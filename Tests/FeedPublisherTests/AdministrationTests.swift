@@ -75,6 +75,8 @@ final class AdministrationTests: XCTestCase {
             XCTAssertTrue(
                 error?.reason.contains("signatures: 0 valid of the 1 required from root's keys") ?? false,
                 "\(String(describing: error))")
+            // The feed's own 1.root.json is the bundled root: not another feed's, an attack.
+            XCTAssertFalse(error?.reason.contains("this feed's root?") ?? true, "\(String(describing: error))")
         }
         XCTAssertThrowsError(try PythonTUFClient.read(feed: fixture.feedPath, root: bundled, in: fixture.directory)) {
             XCTAssertTrue("\($0)".contains("UnsignedMetadataError"), "\($0)")
@@ -86,7 +88,9 @@ final class AdministrationTests: XCTestCase {
         try fixture.initialize()
         let before = try fixture.tree()
         fixture.clock.timestampLifetime = 7200
-        XCTAssertEqual(try fixture.feed.resignTimestamp(key: fixture.key, keySource: "k"), 2)
+        XCTAssertEqual(
+            try fixture.feed.resignTimestamp(key: fixture.key, keySource: "k"),
+            RenewalSummary(timestampVersion: 2, repaired: [:]))
         let after = try fixture.tree()
         XCTAssertEqual(Set(after.keys), Set(before.keys))
         XCTAssertEqual(after.filter { before[$0.key] != $0.value }.map(\.key), ["timestamp.json"])

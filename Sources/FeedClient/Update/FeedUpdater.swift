@@ -142,7 +142,17 @@ public final class FeedUpdater: Sendable {
                             let updater = try Updater(
                                 metadataDirectory: staged, metadataBaseURL: feedURL, fetcher: fetcher,
                                 bootstrapRoot: bootstrap, configuration: limits)
-                            try updater.refresh()
+                            do {
+                                try updater.refresh()
+                            } catch let error as TUFError {
+                                guard case .belowThreshold(let document, _, _, _, _) = error,
+                                    let reason = ForeignRoot.reason(
+                                        for: error, trusted: updater.trusted.root, feedURL: feedURL, fetcher: fetcher,
+                                        rootName: bootstrap == nil
+                                            ? "the root this device trusts" : "the bundled root.json")
+                                else { throw error }
+                                throw FeedUpdateError(subject: document, check: .signature, reason: reason)
+                            }
                             guard let targets = updater.trusted.targets[Targets.type] else {
                                 throw TUFError.missingMeta(document: "targets.json", reason: "not trusted")
                             }

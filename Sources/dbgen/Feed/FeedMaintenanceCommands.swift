@@ -50,13 +50,21 @@ extension DBGenCommand.FeedCommand {
     struct FeedTimestamp: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "timestamp",
-            abstract: "Sign the next timestamp.json only (run it before the timestamp expires, e.g. from cron).",
+            abstract: "Sign the next timestamp.json, and renew every role near its expiry (a cron's job).",
             discussion: """
-                Devices refuse an expired timestamp (a frozen mirror cannot hold them back \
-                longer than its life), so a feed with no new release still needs a fresh one.
+                Devices refuse an expired document (a frozen mirror cannot hold them back \
+                longer than its life), so a feed with no new release still needs fresh ones. \
+                Run this from cron (daily, say) before the timestamp expires (--timestamp-expires, \
+                a day): it signs the next timestamp.json and renews root, targets and snapshot \
+                when one expires within 60 days (or half its lifetime when shorter): root as a \
+                new N.root.json naming the same keys, signed by KEY, which devices follow; \
+                targets and snapshot as new versions of the same content. Lifetimes: \
+                --root-expires, --targets-expires, --snapshot-expires (365d each), at most ten \
+                years. A document whose expiry no client reads (a year past 9999, from a \
+                duration of more than ten years) is signed again too.
 
                 Example:
-                  dbgen feed timestamp feed --key env:FEED_KEY --timestamp-expires 172800
+                  dbgen feed timestamp feed --key env:FEED_KEY --timestamp-expires 48h
                 """)
 
         @OptionGroup var signing: FeedSigningOptions
@@ -64,8 +72,19 @@ extension DBGenCommand.FeedCommand {
         func run() throws {
             try FeedCommandSupport.run {
                 let (feed, keys) = try signing.open()
-                let version = try feed.resignTimestamp(key: keys[0].key, keySource: keys[0].source)
-                print("wrote \(signing.feed)/timestamp.json version \(version)")
+                let summary = try feed.resignTimestamp(key: keys[0].key, keySource: keys[0].source)
+                for (document, expires) in summary.repaired.sorted(by: { $0.key < $1.key }) {
+                    FeedCommandSupport.note(
+                        "\(signing.feed)/\(document): its expires \"\(expires)\" is a date no client reads: signed again"
+                    )
+                }
+                let renewed = [
+                    summary.rootVersion.map { "root \($0)" }, summary.targetsVersion.map { "targets \($0)" },
+                    summary.snapshotVersion.map { "snapshot \($0)" },
+                ].compactMap { $0 }
+                print(
+                    "wrote \(signing.feed)/timestamp.json version \(summary.timestampVersion)"
+                        + (renewed.isEmpty ? "" : "; renewed " + renewed.joined(separator: ", ")))
             }
         }
     }
@@ -103,6 +122,9 @@ extension DBGenCommand.FeedCommand {
                 print(
                     "kept \(summary.kept.count) releases; dropped \(summary.removedTargets.count) targets, "
                         + "deleted \(summary.deletedFiles.count) files")
+                if let version = summary.renewedRootVersion {
+                    print("renewed root: \(signing.feed)/\(version).root.json names the same keys")
+                }
             }
         }
     }

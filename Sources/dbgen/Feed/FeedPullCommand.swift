@@ -47,7 +47,7 @@ extension DBGenCommand.FeedCommand {
         func run() throws {
             try FeedCommandSupport.run {
                 let rootData = try FeedCommandSupport.trustedRoot(root)
-                let location = try FeedCommandSupport.location(url)
+                let location = try FeedCommandSupport.location(url, rootArgument: root)
                 let summary = try Feed.pull(
                     from: location.url, into: feed, root: rootData, fetcher: location.fetcher,
                     allowExpired: allowExpired)

@@ -15,7 +15,9 @@ extension DBGenCommand.FeedCommand {
                 (signatures, thresholds, versions, expiry, lengths and hashes), then every \
                 target: its length and SHA-256, its facts, its inflated length and SHA-256, and \
                 that each patch's base and result are releases of the feed. Exit 1 naming the \
-                document or target and the check that failed; a summary on success.
+                document or target and the check that failed; a summary on success. Root, \
+                targets and snapshot must stay valid --min-validity days more (30), so CI sees \
+                an expiry coming (`dbgen feed timestamp` from a cron renews them).
 
                 --against URL (the feed as hosted, before an upload over it): exit 1 when \
                 devices holding the hosted feed would refuse or ignore this one: a metadata \
@@ -61,21 +63,21 @@ extension DBGenCommand.FeedCommand {
         @Option(help: ArgumentHelp("With --bundled: the data format the app reads.", valueName: "n"))
         var dataFormat: Int64 = 1
 
+        @Option(
+            help: ArgumentHelp(
+                "Fail when root, targets or snapshot expires within this many days (0 to 3650).", valueName: "days"))
+        var minValidity = 30
+
         func run() throws {
             try FeedCommandSupport.run {
-                guard let rootData = FileManager.default.contents(atPath: root) else {
-                    throw FeedPublisherError(root, "cannot read the trusted root")
+                guard (0...3_650).contains(minValidity) else {
+                    throw FeedPublisherError("--min-validity", "\(minValidity) is not a number of days from 0 to 3650")
                 }
-                let isRemote = feed.hasPrefix("http://") || feed.hasPrefix("https://")
-                let url: URL
-                if isRemote {
-                    guard let remote = URL(string: feed) else { throw FeedPublisherError(feed, "not a URL") }
-                    url = remote
-                } else {
-                    url = URL(fileURLWithPath: feed, isDirectory: true)
-                }
-                let fetcher: Fetcher = isRemote ? HTTPFetcher() : FileFetcher()
-                let verifier = FeedVerifier(feedURL: url, root: rootData, fetcher: fetcher)
+                let location = try FeedCommandSupport.location(feed, rootArgument: root)
+                let rootData = try FeedCommandSupport.trustedRoot(root)
+                var verifier = FeedVerifier(feedURL: location.url, root: rootData, fetcher: location.fetcher)
+                verifier.minimumValidity = TimeInterval(minValidity) * 86_400
+                verifier.rootName = root
                 var bundledCheck: BundledReleaseCheck?
                 let result: FeedVerification
                 if let bundled {
@@ -85,8 +87,8 @@ extension DBGenCommand.FeedCommand {
                     result = try verifier.verify()
                 }
                 let hosted = try against.map { against in
-                    let location = try FeedCommandSupport.location(against)
-                    return try verifier.check(againstHosted: location.url, fetcher: location.fetcher)
+                    let hosted = try FeedCommandSupport.location(against, rootArgument: root)
+                    return try verifier.check(againstHosted: hosted.url, fetcher: hosted.fetcher)
                 }
                 let newest = result.releases.first.map { ", newest user_version \($0.userVersion)" } ?? ""
                 print(

@@ -48,13 +48,10 @@ extension DBGenCommand {
 
         func run() throws {
             let printer = DBGenPrinter()
-            guard let feedURL = URL(string: url), feedURL.scheme != nil else {
-                printer.write("\(url): error: not a URL")
-                throw ExitCode(1)
-            }
-            guard let rootData = FileManager.default.contents(atPath: root) else {
-                printer.write("\(root): error: cannot read the root")
-                throw ExitCode(1)
+            var (feedURL, rootData) = (URL(fileURLWithPath: "/"), Data())
+            try FeedCommandSupport.run {
+                feedURL = try FeedCommandSupport.feedURL(url, rootArgument: root, directories: false)
+                rootData = try FeedCommandSupport.trustedRoot(root)
             }
             let updater = FeedUpdater(
                 feedURL: feedURL, bundledRoot: rootData, bundledDatabasePath: bundled, updatesDirectory: updates,

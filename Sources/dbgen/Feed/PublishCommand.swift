@@ -109,7 +109,7 @@ extension DBGenCommand {
                     guard let root else {
                         throw FeedPublisherError("--against", "needs --root (the root the app bundles)")
                     }
-                    let location = try FeedCommandSupport.location(against)
+                    let location = try FeedCommandSupport.location(against, rootArgument: root)
                     _ = try FeedVerifier(
                         feedURL: URL(fileURLWithPath: signing.feed, isDirectory: true),
                         root: try FeedCommandSupport.trustedRoot(root), fetcher: FileFetcher()
@@ -132,6 +132,9 @@ extension DBGenCommand {
                     "\(options.baseOnly ? "added base" : "published") \(release): database \(summary.databaseLength) bytes, "
                         + "targets version \(summary.targetsVersion)")
                 print("  \(audience)")
+                if let version = summary.renewedRootVersion {
+                    print("renewed root: \(signing.feed)/\(version).root.json names the same keys")
+                }
                 for patch in summary.patches {
                     let pair =
                         options.baseOnly
