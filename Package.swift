@@ -163,14 +163,16 @@ let package = Package(
             name: "HTTPTransport",
             dependencies: [.byName(name: "CCurl", condition: .when(platforms: [.linux]))]),
         // The over-the-air client an app links beside LayeredDatabase, so that an app that does not
-        // update over the air links no networking: Transport/ is its HTTP (URLSession,
-        // FoundationNetworking on Linux): TUF's metadata fetcher and the resumable, capped, hashed
-        // download of a target. PrivacyInfo.xcprivacy: the required-reason APIs that FeedClient
-        // and what it links call (FeedClientTests' PrivacyManifestTests keeps it true); the Apple
-        // APIs it calls, with their OS versions, are in its DocC catalog (URLLoadingAvailabilityTests).
+        // update over the air links no networking: Transport/ is its HTTP over HTTPTransport
+        // (URLSession on Apple platforms, libcurl loaded at the first request on Linux): TUF's
+        // metadata fetcher and the resumable, capped, hashed download of a target.
+        // PrivacyInfo.xcprivacy: the required-reason APIs that FeedClient and what it links call
+        // (FeedClientTests' PrivacyManifestTests keeps it true); the Apple APIs it and HTTPTransport
+        // call, with their OS versions, are in its DocC catalog (URLLoadingAvailabilityTests).
         // LayeredDatabase: DatabaseUpdater installs what the feed's client verified (Update/).
         .target(
-            name: "FeedClient", dependencies: ["TUF", "FileSystemKit", "CZlib", "CBZip2", "LayeredDatabase"],
+            name: "FeedClient",
+            dependencies: ["TUF", "HTTPTransport", "FileSystemKit", "CZlib", "CBZip2", "LayeredDatabase"],
             resources: [.copy("PrivacyInfo.xcprivacy")]),
         // The release side of the feed (`dbgen keys`, `dbgen feed`, `dbgen publish`): keys, signed
         // metadata, whole databases and `dbgen diff` patches as deflated targets, each patch applied

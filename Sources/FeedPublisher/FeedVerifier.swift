@@ -24,7 +24,7 @@ public struct FeedVerification: Equatable, Sendable {
 /// snapshot and targets (TUF's ``Updater``), then every target: its length and SHA-256 (the
 /// blob read once, hashed and inflated as it is read), its facts, and its inflated length and
 /// SHA-256 as the facts declare; a patch's base and result must be releases the feed lists.
-public struct FeedVerifier {
+public struct FeedVerifier: Sendable {
     /// Where the metadata is (a directory's `file:` URL, or `http(s):`).
     public let feedURL: URL
     /// The trusted root's bytes (the root an app bundles).
@@ -45,7 +45,7 @@ public struct FeedVerifier {
     /// Verifies the feed.
     ///
     /// - Throws: ``FeedPublisherError`` naming the document or target and the check that failed.
-    public func verify() throws -> FeedVerification {
+    public func verify() async throws -> FeedVerification {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
             "shipyard-feed-verify-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -56,7 +56,7 @@ public struct FeedVerifier {
                 metadataDirectory: scratch, metadataBaseURL: feedURL,
                 targetBaseURL: feedURL.appendingPathComponent("targets"), fetcher: fetcher, bootstrapRoot: root,
                 referenceTime: referenceTime)
-            try updater.refresh()
+            try await updater.refresh()
         } catch let error as TUFError {
             throw Self.error(error)
         } catch {
@@ -70,7 +70,7 @@ public struct FeedVerifier {
         let releaseHashes = Set(catalog.releases.map(\.facts.result.sha256))
         var total: Int64 = 0
         for (target, facts) in catalog.entries {
-            try check(target, facts)
+            try await check(target, facts)
             if let base = facts.base, !releaseHashes.contains(base.sha256) {
                 throw FeedPublisherError(target.path, "base: release \(base.sha256) is not in the feed")
             }
@@ -88,7 +88,7 @@ public struct FeedVerifier {
 
     /// Fetches a target under its length, checks its length and SHA-256, and inflates it
     /// against its facts.
-    private func check(_ target: TargetFile, _ facts: ReleaseFacts) throws {
+    private func check(_ target: TargetFile, _ facts: ReleaseFacts) async throws {
         guard let sha256 = target.sha256, let stored = target.storedName else {
             throw FeedPublisherError(target.path, "hashes: no sha256")
         }
@@ -111,7 +111,9 @@ public struct FeedVerifier {
             if url.isFileURL {
                 try ContentHash.forEachChunk(ofFileAt: url.path, feed)
             } else {
-                try fetcher.fetch(url, maximumLength: Int(clamping: target.length)).withUnsafeBytes { try feed($0) }
+                try await fetcher.fetch(url, maximumLength: Int(clamping: target.length)).withUnsafeBytes {
+                    try feed($0)
+                }
             }
             guard length == target.length else {
                 throw FeedPublisherError(target.path, "length: \(length) bytes, targets.json lists \(target.length)")

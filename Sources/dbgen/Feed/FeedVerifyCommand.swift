@@ -42,7 +42,8 @@ extension DBGenCommand.FeedCommand {
                     url = URL(fileURLWithPath: feed, isDirectory: true)
                 }
                 let fetcher: Fetcher = isRemote ? HTTPFetcher() : FileFetcher()
-                let result = try FeedVerifier(feedURL: url, root: rootData, fetcher: fetcher).verify()
+                let verifier = FeedVerifier(feedURL: url, root: rootData, fetcher: fetcher)
+                let result = try AsyncWait.result { try await verifier.verify() }.get()
                 let newest = result.releases.first.map { ", newest user_version \($0.userVersion)" } ?? ""
                 print(
                     "\(feed): verified: root \(result.rootVersion), timestamp \(result.timestampVersion), "

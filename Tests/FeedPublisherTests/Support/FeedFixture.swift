@@ -65,9 +65,9 @@ final class FeedFixture {
 
     /// What the feed's verifier says.
     func verify(root: Data? = nil) throws -> FeedVerification {
-        try FeedVerifier(
-            feedURL: URL(fileURLWithPath: feedPath, isDirectory: true), root: root ?? rootData, fetcher: FileFetcher()
-        ).verify()
+        let verifier = FeedVerifier(
+            feedURL: URL(fileURLWithPath: feedPath, isDirectory: true), root: root ?? rootData, fetcher: FileFetcher())
+        return try synchronously { try await verifier.verify() }
     }
 
     /// The live targets (through the publisher's own reading of the feed).
