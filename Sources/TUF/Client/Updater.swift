@@ -83,6 +83,17 @@ public final class Updater {
         return try await fetcher.fetch(url, maximumLength: maximumLength)
     }
 
+    /// The cap on a snapshot or targets document: the length the signed metadata listing it
+    /// declares, else the configuration's own cap; a declared length above the hard maximum is
+    /// refused before anything is fetched.
+    private func cap(_ declared: Int64?, default own: Int, document: String) throws -> Int {
+        guard let declared else { return min(own, configuration.metadataHardMaximumLength) }
+        guard declared <= Int64(configuration.metadataHardMaximumLength) else {
+            throw TUFError.tooLarge(document: document, limit: configuration.metadataHardMaximumLength)
+        }
+        return Int(max(0, declared))
+    }
+
     private func loadRoot() async throws {
         // A root at the largest version has no next one; the range stops there rather than overflow.
         let current = trusted.root.header.version
@@ -134,7 +145,7 @@ public final class Updater {
             }
         }
         guard let meta = trusted.timestamp?.snapshotMeta else { throw TUFError.outOfOrder("no timestamp") }
-        let length = meta.length.map { Int(clamping: $0) } ?? configuration.snapshotMaximumLength
+        let length = try cap(meta.length, default: configuration.snapshotMaximumLength, document: "snapshot.json")
         let data = try await download(
             Snapshot.type, version: trusted.root.consistentSnapshot ? meta.version : nil, maximumLength: length
         )
@@ -156,7 +167,7 @@ public final class Updater {
         guard let meta = trusted.snapshot?.meta["\(role).json"] else {
             throw TUFError.missingMeta(document: "snapshot.json", reason: "\(role).json is not listed")
         }
-        let length = meta.length.map { Int(clamping: $0) } ?? configuration.targetsMaximumLength
+        let length = try cap(meta.length, default: configuration.targetsMaximumLength, document: "\(role).json")
         let data = try await download(
             role, version: trusted.root.consistentSnapshot ? meta.version : nil, maximumLength: length
         )
