@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Shipyard builds and tests with, when any is missing.
+# libcurl4-openssl-dev: curl.h, for HTTPTransport's CCurl (libcurl itself is loaded at the first request).
 # sqlite3, sqlite3-tools (sqldiff), git, python3, make (depfiles) and bsdutils (script: a terminal) are the tests' oracles;
 # nginx serves feeds to the over-the-air tests (Tests/ShipyardTestSupport/NginxServer.swift);
 # faketime runs the feed commands and a device a year later (Tests/EndToEndTests/FeedLifetimeCommandTests.swift);
@@ -9,7 +10,7 @@
 # comes from PyPI (at the end).
 set -euo pipefail
 
-packages=(pkg-config libsqlite3-dev libgit2-dev libxml2-dev zlib1g-dev libbz2-dev sqlite3 sqlite3-tools git python3 make bsdutils strace faketime shellcheck nginx)
+packages=(pkg-config libsqlite3-dev libgit2-dev libxml2-dev zlib1g-dev libbz2-dev libcurl4-openssl-dev sqlite3 sqlite3-tools git python3 make bsdutils strace faketime shellcheck nginx)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -19,7 +19,7 @@ package enum ForeignRoot {
     ///     root.json").
     package static func reason(
         for error: TUFError, trusted: Root, feedURL: URL, fetcher: Fetcher, rootName: String
-    ) -> String? {
+    ) async -> String? {
         guard case .belowThreshold(let document, let role, 0, _, _) = error,
             role == Root.type || role == Timestamp.type
         else { return nil }
@@ -27,7 +27,7 @@ package enum ForeignRoot {
         let detail = text.hasPrefix(document + ": ") ? String(text.dropFirst(document.count + 2)) : text
         let base = feedURL.absoluteString.hasSuffix("/") ? feedURL.absoluteString : feedURL.absoluteString + "/"
         for name in ["\(trusted.header.version).root.json", "root.json"] {
-            guard let url = URL(string: base + name), let data = try? fetcher.fetch(url, maximumLength: 512_000),
+            guard let url = URL(string: base + name), let data = try? await fetcher.fetch(url, maximumLength: 512_000),
                 let feedRoot = try? Root(Metadata(data: data, document: name))
             else { continue }
             guard Set(feedRoot.keys.keys).isDisjoint(with: trusted.keys.keys) else { return nil }

@@ -81,10 +81,10 @@ extension FeedVerifier {
     ///
     /// - Throws: ``FeedPublisherError`` naming the document or target that fails, or `database`
     ///   when devices bundling it would download the whole file rather than a patch.
-    public func verify(bundled database: String, channels: Set<String> = [], dataFormat: Int64 = 1) throws
-        -> (FeedVerification, BundledReleaseCheck)
+    public func verify(bundled database: String, channels: Set<String> = [], dataFormat: Int64 = 1)
+        async throws -> (FeedVerification, BundledReleaseCheck)
     {
-        let (verification, targets) = try verifyTargets()
+        let (verification, targets) = try await verifyTargets()
         let bundled = try BundledReleaseCheck.check(
             bundled: database, targets: targets, channels: channels, dataFormat: dataFormat)
         return (verification, bundled)

@@ -32,11 +32,11 @@ extension Feed {
     public static func pull(
         from url: URL, into directory: String, root: Data, fetcher: Fetcher, allowExpired: Bool = false,
         now: Date = Date()
-    ) throws -> PullSummary {
+    ) async throws -> PullSummary {
         let layout = FeedLayout(directory: directory)
         let staging = try makeStaging(for: layout.directory)
         defer { try? FileManager.default.removeItem(atPath: staging) }
-        let hosted = try HostedFeed.read(
+        let hosted = try await HostedFeed.read(
             url, root: root, fetcher: fetcher, store: URL(fileURLWithPath: staging + "/.hosted-metadata"))
         let headers: [(String, SignedHeader)] = [
             ("\(hosted.root.header.version).root.json", hosted.root.header),
@@ -67,7 +67,7 @@ extension Feed {
             let source = url.appendingPathComponent(stored)
             let data: Data
             do {
-                data = try fetcher.fetch(source, maximumLength: Int(clamping: target.length))
+                data = try await fetcher.fetch(source, maximumLength: Int(clamping: target.length))
                 try target.verify(data)
             } catch let error as TUFError {
                 throw FeedPublisherError(target.path, FeedVerifier.error(error).reason + " (\(source.absoluteString))")
@@ -82,7 +82,7 @@ extension Feed {
             }
         }
         try FeedPublisherError.about(staging) { try FileManager.default.removeItem(atPath: hosted.store.path) }
-        let verification = try FeedVerifier(
+        let verification = try await FeedVerifier(
             feedURL: URL(fileURLWithPath: staging, isDirectory: true), root: root, fetcher: FileFetcher(),
             referenceTime: .distantPast
         ).verify()

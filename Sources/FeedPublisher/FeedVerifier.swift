@@ -26,7 +26,7 @@ public struct FeedVerification: Equatable, Sendable {
 /// snapshot and targets (TUF's ``Updater``), then every target: its length and SHA-256 (the
 /// blob read once, hashed and inflated as it is read), its facts, and its inflated length and
 /// SHA-256 as the facts declare; a patch's base and result must be releases the feed lists.
-public struct FeedVerifier {
+public struct FeedVerifier: Sendable {
     /// Where the metadata is (a directory's `file:` URL, or `http(s):`).
     public let feedURL: URL
     /// The trusted root's bytes (the root an app bundles).
@@ -54,10 +54,10 @@ public struct FeedVerifier {
     /// Verifies the feed.
     ///
     /// - Throws: ``FeedPublisherError`` naming the document or target and the check that failed.
-    public func verify() throws -> FeedVerification { try verifyTargets().verification }
+    public func verify() async throws -> FeedVerification { try await verifyTargets().verification }
 
     /// Verifies the feed; returns what was checked and the trusted top-level targets.
-    func verifyTargets() throws -> (verification: FeedVerification, targets: Targets) {
+    func verifyTargets() async throws -> (verification: FeedVerification, targets: Targets) {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
             "shipyard-feed-verify-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -69,10 +69,10 @@ public struct FeedVerifier {
                 targetBaseURL: feedURL.appendingPathComponent("targets"), fetcher: fetcher, bootstrapRoot: root,
                 referenceTime: referenceTime)
             do {
-                try updater.refresh()
+                try await updater.refresh()
             } catch let error as TUFError {
                 guard case .belowThreshold(let document, _, _, _, _) = error,
-                    let reason = ForeignRoot.reason(
+                    let reason = await ForeignRoot.reason(
                         for: error, trusted: updater.trusted.root, feedURL: feedURL, fetcher: fetcher,
                         rootName: rootName)
                 else { throw error }
@@ -97,7 +97,7 @@ public struct FeedVerifier {
         let releaseHashes = Set((catalog.releases + catalog.bases).map(\.facts.result.sha256))
         var total: Int64 = 0
         for (target, facts) in catalog.entries {
-            try check(target, facts)
+            try await check(target, facts)
             if let base = facts.base, !releaseHashes.contains(base.sha256) {
                 throw FeedPublisherError(target.path, "base: release \(base.sha256) is not in the feed")
             }
@@ -129,7 +129,7 @@ public struct FeedVerifier {
 
     /// Fetches a target under its length, checks its length and SHA-256, and inflates it
     /// against its facts.
-    private func check(_ target: TargetFile, _ facts: ReleaseFacts) throws {
+    private func check(_ target: TargetFile, _ facts: ReleaseFacts) async throws {
         guard let sha256 = target.sha256, let stored = target.storedName else {
             throw FeedPublisherError(target.path, "hashes: no sha256")
         }
@@ -152,7 +152,9 @@ public struct FeedVerifier {
             if url.isFileURL {
                 try ContentHash.forEachChunk(ofFileAt: url.path, feed)
             } else {
-                try fetcher.fetch(url, maximumLength: Int(clamping: target.length)).withUnsafeBytes { try feed($0) }
+                try await fetcher.fetch(url, maximumLength: Int(clamping: target.length)).withUnsafeBytes {
+                    try feed($0)
+                }
             }
             guard length == target.length else {
                 throw FeedPublisherError(target.path, "length: \(length) bytes, targets.json lists \(target.length)")

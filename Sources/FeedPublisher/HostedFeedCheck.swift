@@ -31,16 +31,16 @@ extension FeedVerifier {
     /// Run it after ``verify()``: the targets' bytes are that check's.
     ///
     /// - Throws: ``FeedPublisherError`` naming this feed's document (or the hosted target) and why.
-    public func check(againstHosted hostedURL: URL, fetcher hostedFetcher: Fetcher) throws -> HostedFeedCheck {
+    public func check(againstHosted hostedURL: URL, fetcher hostedFetcher: Fetcher) async throws -> HostedFeedCheck {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
             "shipyard-feed-against-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let hosted = try HostedFeed.read(hostedURL, root: root, fetcher: hostedFetcher, store: scratch)
-        let rootData = try local("root.json")
+        let hosted = try await HostedFeed.read(hostedURL, root: root, fetcher: hostedFetcher, store: scratch)
+        let rootData = try await local("root.json")
         let localRoot = try parse("root.json", rootData, Root.init)
         for version in 1...min(localRoot.header.version, hosted.root.header.version) {
             let name = "\(version).root.json"
-            guard let data = try? local(name) else { continue } // an upload leaves the hosted copy
+            guard let data = try? await local(name) else { continue } // an upload leaves the hosted copy
             guard data == hosted.documents[name] else {
                 throw FeedPublisherError(
                     localName(name),
@@ -48,16 +48,16 @@ extension FeedVerifier {
                         + Self.startFromPull)
             }
         }
-        let timestampData = try local("timestamp.json")
+        let timestampData = try await local("timestamp.json")
         let timestamp = try parse("timestamp.json", timestampData, Timestamp.init)
         let snapshotName = "\(timestamp.snapshotMeta.version).snapshot.json"
-        let snapshotData = try local(snapshotName)
+        let snapshotData = try await local(snapshotName)
         let snapshot = try parse(snapshotName, snapshotData, Snapshot.init)
         guard let targetsMeta = snapshot.meta["targets.json"] else {
             throw FeedPublisherError(localName(snapshotName), "it does not list targets.json")
         }
         let targetsName = "\(targetsMeta.version).targets.json"
-        let targetsData = try local(targetsName)
+        let targetsData = try await local(targetsName)
         let comparisons: [(String, Int64, Int64, Data, String)] = [
             ("root.json", localRoot.header.version, hosted.root.header.version, rootData, "root.json"),
             (
@@ -87,7 +87,7 @@ extension FeedVerifier {
                         + "hosted one keep it and never see this one (nothing new for them)" + Self.startFromPull)
             }
         }
-        let taken = try refreshAsADevice(holding: hosted)
+        let taken = try await refreshAsADevice(holding: hosted)
         guard taken.header.version == targetsMeta.version else {
             throw FeedPublisherError(
                 localName(targetsName), "devices holding the hosted feed keep targets version \(taken.header.version)")
@@ -103,12 +103,12 @@ extension FeedVerifier {
         " (a feed created anew, or an old copy? start from the hosted one: `dbgen feed pull URL FEED --root ROOT`)"
 
     /// What a device holding the hosted metadata trusts after refreshing from this feed.
-    private func refreshAsADevice(holding hosted: HostedFeed) throws -> Targets {
+    private func refreshAsADevice(holding hosted: HostedFeed) async throws -> Targets {
         do {
             let updater = try Updater(
                 metadataDirectory: hosted.store, metadataBaseURL: feedURL, fetcher: fetcher,
                 referenceTime: referenceTime)
-            try updater.refresh()
+            try await updater.refresh()
             guard let targets = updater.trusted.targets[Targets.type] else {
                 throw FeedPublisherError(feedURL.absoluteString, "the refresh trusted no targets")
             }
@@ -145,9 +145,9 @@ extension FeedVerifier {
     }
 
     /// The bytes of one of this feed's documents.
-    private func local(_ name: String) throws -> Data {
+    private func local(_ name: String) async throws -> Data {
         do {
-            return try fetcher.fetch(feedURL.appendingPathComponent(name), maximumLength: 5_000_000)
+            return try await fetcher.fetch(feedURL.appendingPathComponent(name), maximumLength: 5_000_000)
         } catch {
             throw FeedPublisherError(localName(name), "cannot read it: \(error)")
         }

@@ -50,14 +50,14 @@ final class RenewalTests: XCTestCase {
         let verifier = FeedVerifier(
             feedURL: URL(fileURLWithPath: fixture.feedPath, isDirectory: true), root: bundled, fetcher: FileFetcher(),
             referenceTime: fixture.clock.now)
-        XCTAssertEqual(try verifier.verify().rootVersion, 2)
+        XCTAssertEqual(try synchronously { try await verifier.verify() }.rootVersion, 2)
         // Without the renewal, the same device refuses the expired root.
         let neglected = try FeedFixture(self)
         try neglected.initialize()
         let stale = FeedVerifier(
             feedURL: URL(fileURLWithPath: neglected.feedPath, isDirectory: true), root: neglected.rootData,
             fetcher: FileFetcher(), referenceTime: neglected.clock.now.addingTimeInterval(400 * day))
-        XCTAssertThrowsError(try stale.verify()) { error in
+        XCTAssertThrowsError(try synchronously { try await stale.verify() }) { error in
             XCTAssertEqual((error as? FeedPublisherError)?.subject, "root.json", "\(error)")
             XCTAssertTrue("\(error)".contains("expired"), "\(error)")
         }
@@ -83,11 +83,11 @@ final class RenewalTests: XCTestCase {
         let verifier = FeedVerifier(
             feedURL: URL(fileURLWithPath: fixture.feedPath, isDirectory: true), root: bundled, fetcher: FileFetcher(),
             referenceTime: fixture.clock.now)
-        XCTAssertEqual(try verifier.verify().rootVersion, 2)
+        XCTAssertEqual(try synchronously { try await verifier.verify() }.rootVersion, 2)
         XCTAssertEqual(
             try fixture.feed.resignTimestamp(key: fixture.key, keySource: "k"),
             RenewalSummary(rootVersion: 2, targetsVersion: 3, snapshotVersion: 3, timestampVersion: 4, repaired: [:]))
-        XCTAssertEqual(try verifier.verify().rootVersion, 2)
+        XCTAssertEqual(try synchronously { try await verifier.verify() }.rootVersion, 2)
         XCTAssertEqual(
             try PythonTUFClient.read(feed: fixture.feedPath, root: bundled, in: fixture.directory).first, "2 4 3 3")
     }
@@ -138,7 +138,7 @@ final class RenewalTests: XCTestCase {
             feedURL: URL(fileURLWithPath: fixture.feedPath, isDirectory: true), root: fixture.rootData,
             fetcher: FileFetcher())
         verifier.minimumValidity = 19 * day
-        XCTAssertEqual(try verifier.verify().rootVersion, 1)
+        XCTAssertEqual(try synchronously { try await verifier.verify() }.rootVersion, 1)
     }
 
     func testEveryDurationIsBoundedAndAClockOutOfBoundsWritesNothing() throws {

@@ -2,9 +2,6 @@ import FileSystemKit
 import Foundation
 import LayeredDatabase
 import TUF
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Keeps an app's shipped database up to date from a signed feed (a TUF repository that
 /// `dbgen publish` writes): checks what is new, downloads the cheapest path to it, verifies
@@ -58,6 +55,7 @@ public final class FeedUpdater: Sendable {
     private let downloader: ResumableDownloader
     private let limits: UpdaterConfiguration
 
+    #if canImport(Darwin)
     /// An updater for the feed at `feedURL`.
     ///
     /// - Parameters:
@@ -67,13 +65,50 @@ public final class FeedUpdater: Sendable {
     ///   - updatesDirectory: The app-owned directory updates go into (created when missing).
     ///   - dataFormat: The data format this build of the app reads.
     ///   - channels: The channels the app follows (none: only releases for everyone).
-    ///   - session: The app's own session, whose configuration every request uses (a
-    ///     background or discretionary configuration, `allowsExpensiveNetworkAccess = false`...);
-    ///     nil: an ephemeral one.
-    ///   - stallTimeout: How long a download may go without a byte.
-    public init(
+    ///   - session: The app's own session, whose configuration every request uses (a default
+    ///     or ephemeral one: `allowsExpensiveNetworkAccess = false`, proxies, additional
+    ///     headers...); nil: an ephemeral one. Not a background configuration: background
+    ///     sessions run no data task, and every byte is checked as it streams in, so each
+    ///     request with one fails (``FeedUpdateError/Check/network``). To update while the app
+    ///     is not running, see the Background Assets extension in <doc:UpdatingOverTheAir>.
+    ///   - stallTimeout: How long a request may go without a byte.
+    public convenience init(
         feedURL: URL, bundledRoot: Data, bundledDatabasePath: String, updatesDirectory: String, dataFormat: Int64,
         channels: Set<String> = [], session: URLSession? = nil, stallTimeout: TimeInterval = 60
+    ) {
+        let configuration = session?.configuration ?? .ephemeral
+        self.init(
+            feedURL: feedURL, bundledRoot: bundledRoot, bundledDatabasePath: bundledDatabasePath,
+            updatesDirectory: updatesDirectory, dataFormat: dataFormat, channels: channels,
+            metadataFetcher: HTTPFetcher(configuration: configuration, stallTimeout: stallTimeout),
+            downloader: ResumableDownloader(configuration: configuration, stallTimeout: stallTimeout))
+    }
+    #else
+    /// An updater for the feed at `feedURL` (Linux: libcurl, loaded at the first request).
+    ///
+    /// - Parameters:
+    ///   - feedURL: Where the feed is served (the directory holding `root.json`).
+    ///   - bundledRoot: The feed's `root.json` as the app bundles it.
+    ///   - bundledDatabasePath: The database shipped in the app (only read).
+    ///   - updatesDirectory: The app-owned directory updates go into (created when missing).
+    ///   - dataFormat: The data format this build of the app reads.
+    ///   - channels: The channels the app follows (none: only releases for everyone).
+    ///   - stallTimeout: How long a request may go without a byte.
+    public convenience init(
+        feedURL: URL, bundledRoot: Data, bundledDatabasePath: String, updatesDirectory: String, dataFormat: Int64,
+        channels: Set<String> = [], stallTimeout: TimeInterval = 60
+    ) {
+        self.init(
+            feedURL: feedURL, bundledRoot: bundledRoot, bundledDatabasePath: bundledDatabasePath,
+            updatesDirectory: updatesDirectory, dataFormat: dataFormat, channels: channels,
+            metadataFetcher: HTTPFetcher(stallTimeout: stallTimeout),
+            downloader: ResumableDownloader(stallTimeout: stallTimeout))
+    }
+    #endif
+
+    private init(
+        feedURL: URL, bundledRoot: Data, bundledDatabasePath: String, updatesDirectory: String, dataFormat: Int64,
+        channels: Set<String>, metadataFetcher: HTTPFetcher, downloader: ResumableDownloader
     ) {
         self.feedURL = feedURL
         self.bundledRoot = bundledRoot
@@ -82,13 +117,8 @@ public final class FeedUpdater: Sendable {
         self.bundledDatabasePath = bundledDatabasePath
         self.updatesDirectory = updatesDirectory
         directory = FeedDirectory(updatesDirectory: updatesDirectory)
-        // swiftlint:disable:next force_cast
-        let configuration = (session?.configuration ?? .ephemeral).copy() as! URLSessionConfiguration
-        configuration.timeoutIntervalForRequest = min(configuration.timeoutIntervalForRequest, stallTimeout)
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        metadataFetcher = HTTPFetcher(configuration: configuration)
-        downloader = ResumableDownloader(configuration: configuration, stallTimeout: stallTimeout)
+        self.metadataFetcher = metadataFetcher
+        self.downloader = downloader
         limits = UpdaterConfiguration()
     }
 
@@ -113,8 +143,7 @@ public final class FeedUpdater: Sendable {
 
     private func checkHoldingLock() async throws -> UpdatePlan {
         do {
-            let targets = try await refreshMetadata()
-            let plan = try plan(from: targets)
+            let plan = try plan(from: try await refreshMetadata())
             if plan.isNothingNew { try directory.commitMetadata() }
             return plan
         } catch {
@@ -123,50 +152,38 @@ public final class FeedUpdater: Sendable {
         }
     }
 
-    /// Refreshes a staged copy of the trusted metadata (TUF's workflow, on a thread of its own:
-    /// the fetcher protocol is synchronous, and HTTPFetcher waits on a semaphore) and returns the
-    /// top-level targets.
-    private func refreshMetadata() async throws -> [String: TargetFile] {
+    /// Refreshes a staged copy of the trusted metadata (TUF's workflow, in the calling task:
+    /// the fetcher is async, and cancelling the task stops the request under way) and returns
+    /// the updater, whose top-level targets are trusted.
+    private func refreshMetadata() async throws -> Updater {
         let hasTrustedRoot = try directory.stageMetadata()
         let staged = directory.stagedMetadata
         let bootstrap = hasTrustedRoot && !bundledRootIsNewer() ? nil : bundledRoot
         let fetcher = ConditionalTimestampFetcher(http: metadataFetcher, stored: directory.storedTimestamp())
-        let (feedURL, limits) = (self.feedURL, self.limits)
-        let targets = try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Targets, Error>) in
-                // A thread of its own, not a dispatch worker: the fetcher waits on a semaphore for
-                // URLSession's delegate callbacks, which run on dispatch workers themselves.
-                let thread = Thread {
-                    continuation.resume(
-                        with: Result {
-                            let updater = try Updater(
-                                metadataDirectory: staged, metadataBaseURL: feedURL, fetcher: fetcher,
-                                bootstrapRoot: bootstrap, configuration: limits)
-                            do {
-                                try updater.refresh()
-                            } catch let error as TUFError {
-                                guard case .belowThreshold(let document, _, _, _, _) = error,
-                                    let reason = ForeignRoot.reason(
-                                        for: error, trusted: updater.trusted.root, feedURL: feedURL, fetcher: fetcher,
-                                        rootName: bootstrap == nil
-                                            ? "the root this device trusts" : "the bundled root.json")
-                                else { throw error }
-                                throw FeedUpdateError(subject: document, check: .signature, reason: reason)
-                            }
-                            guard let targets = updater.trusted.targets[Targets.type] else {
-                                throw TUFError.missingMeta(document: "targets.json", reason: "not trusted")
-                            }
-                            return targets
-                        }.mapError { FeedUpdateError(fetching: $0) })
-                }
-                thread.name = "FeedUpdater.metadata"
-                thread.start()
+        let updater: Updater
+        do {
+            updater = try Updater(
+                metadataDirectory: staged, metadataBaseURL: feedURL,
+                targetBaseURL: feedURL.appendingPathComponent("targets", isDirectory: true), fetcher: fetcher,
+                bootstrapRoot: bootstrap, configuration: limits)
+            do {
+                try await updater.refresh()
+            } catch let error as TUFError {
+                guard case .belowThreshold(let document, _, _, _, _) = error,
+                    let reason = await ForeignRoot.reason(
+                        for: error, trusted: updater.trusted.root, feedURL: feedURL, fetcher: fetcher,
+                        rootName: bootstrap == nil ? "the root this device trusts" : "the bundled root.json")
+                else { throw error }
+                throw FeedUpdateError(subject: document, check: .signature, reason: reason)
             }
-        } onCancel: {
-            fetcher.cancel()
+            guard updater.trusted.targets[Targets.type] != nil else {
+                throw TUFError.missingMeta(document: "targets.json", reason: "not trusted")
+            }
+        } catch {
+            throw FeedUpdateError(fetching: error)
         }
         if let timestamp = fetcher.timestamp { try directory.stageETag(timestamp.etag, of: timestamp.data) }
-        return targets.targets
+        return updater
     }
 
     /// Whether the app bundles a newer root than the one kept (an app update after a rotation).
@@ -179,8 +196,8 @@ public final class FeedUpdater: Sendable {
         return version(bundledRoot) > version(stored)
     }
 
-    private func plan(from targets: [String: TargetFile]) throws -> UpdatePlan {
-        let choice = try ReleaseChoice(targets: targets)
+    private func plan(from updater: Updater) throws -> UpdatePlan {
+        let choice = try ReleaseChoice(targets: updater.trusted.targets[Targets.type]?.targets ?? [:])
         let policy = ClientPolicy(channels: channels, dataFormat: dataFormat, bucket: try directory.rolloutBucket())
         let inEffect = try inEffect { try databaseUpdater.databaseInEffect() }
         let identity = directory.stagedTimestampIdentity() ?? ""
@@ -191,7 +208,9 @@ public final class FeedUpdater: Sendable {
         else { return nothingNew }
         let identities = try self.inEffect { try databaseUpdater.contentIdentitiesInEffect() }
         if identities.contains(release.facts.result.sha256) { return nothingNew }
-        let steps = choice.cheapestPath(from: identities, to: release, policy: policy).map(step(for:))
+        let steps = try choice.cheapestPath(from: identities, to: release, policy: policy).map {
+            try step(for: $0, from: updater)
+        }
         return UpdatePlan(
             userVersionInEffect: inEffect.userVersion, release: release.facts.result, steps: steps,
             withheld: choice.withheld(newerThan: release.facts.result.userVersion, policy: policy),
@@ -206,17 +225,20 @@ public final class FeedUpdater: Sendable {
         }
     }
 
-    /// The step of a target: its URL under the consistent-snapshot name `DIR/SHA256.NAME`.
-    private func step(for candidate: ReleaseChoice.Candidate) -> UpdateStep {
-        let sha256 = candidate.target.hashes.first { $0.algorithm == "sha256" }!.hex.lowercased()
-        let path = candidate.target.path
-        let slash = path.lastIndex(of: "/")
-        let name = slash.map { path[...$0] + "\(sha256)." + path[path.index(after: $0)...] } ?? "\(sha256).\(path)"
-        let encoded = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? name
-        let base = feedURL.absoluteString.hasSuffix("/") ? feedURL.absoluteString : feedURL.absoluteString + "/"
-        return UpdateStep(
-            path: path, url: URL(string: base + "targets/" + encoded)!, length: candidate.target.length,
-            sha256: sha256, facts: candidate.facts)
+    /// The step of a target, at the URL TUF's updater gives it (the consistent-snapshot name
+    /// `targets/DIR/SHA256.NAME` of a feed `dbgen publish` writes).
+    private func step(for candidate: ReleaseChoice.Candidate, from updater: Updater) throws -> UpdateStep {
+        let target = candidate.target
+        guard let sha256 = target.hashes.first(where: { $0.algorithm == "sha256" })?.hex.lowercased() else {
+            throw FeedUpdateError(subject: target.path, check: .malformed, reason: "hashes: no sha256")
+        }
+        let url: URL
+        do {
+            url = try updater.targetURL(for: target)
+        } catch {
+            throw FeedUpdateError(fetching: error)
+        }
+        return UpdateStep(path: target.path, url: url, length: target.length, sha256: sha256, facts: candidate.facts)
     }
 
     // MARK: Update

@@ -5,7 +5,7 @@ public struct FileFetcher: Fetcher {
     /// A file fetcher.
     public init() {}
 
-    public func fetch(_ url: URL, maximumLength: Int) throws -> Data {
+    public func fetch(_ url: URL, maximumLength: Int) async throws -> Data {
         guard url.isFileURL else { throw TUFError.download(url: url.absoluteString, reason: "not a file URL") }
         guard let handle = FileHandle(forReadingAtPath: url.path) else {
             throw FetchError.notFound(url: url.absoluteString)

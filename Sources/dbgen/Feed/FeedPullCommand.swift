@@ -48,9 +48,12 @@ extension DBGenCommand.FeedCommand {
             try FeedCommandSupport.run {
                 let rootData = try FeedCommandSupport.trustedRoot(root)
                 let location = try FeedCommandSupport.location(url, rootArgument: root)
-                let summary = try Feed.pull(
-                    from: location.url, into: feed, root: rootData, fetcher: location.fetcher,
-                    allowExpired: allowExpired)
+                let (feed, allowExpired) = (self.feed, self.allowExpired)
+                let summary = try AsyncWait.result {
+                    try await Feed.pull(
+                        from: location.url, into: feed, root: rootData, fetcher: location.fetcher,
+                        allowExpired: allowExpired)
+                }.get()
                 let result = summary.verification
                 for expired in summary.expired {
                     FeedCommandSupport.note(

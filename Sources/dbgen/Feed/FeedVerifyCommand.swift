@@ -78,18 +78,26 @@ extension DBGenCommand.FeedCommand {
                 var verifier = FeedVerifier(feedURL: location.url, root: rootData, fetcher: location.fetcher)
                 verifier.minimumValidity = TimeInterval(minValidity) * 86_400
                 verifier.rootName = root
-                var bundledCheck: BundledReleaseCheck?
-                let result: FeedVerification
-                if let bundled {
-                    (result, bundledCheck) = try verifier.verify(
-                        bundled: bundled, channels: Set(channel), dataFormat: dataFormat)
-                } else {
-                    result = try verifier.verify()
-                }
-                let hosted = try against.map { against in
-                    let hosted = try FeedCommandSupport.location(against, rootArgument: root)
-                    return try verifier.check(againstHosted: hosted.url, fetcher: hosted.fetcher)
-                }
+                // The task gets the verifier and the options' values, not the command.
+                let (result, bundledCheck, hosted) = try AsyncWait.result {
+                    [
+                        verifier, bundled, channels = Set(channel), dataFormat, against, root
+                    ] () async throws -> (FeedVerification, BundledReleaseCheck?, HostedFeedCheck?) in
+                    var bundledCheck: BundledReleaseCheck?
+                    let result: FeedVerification
+                    if let bundled {
+                        (result, bundledCheck) = try await verifier.verify(
+                            bundled: bundled, channels: channels, dataFormat: dataFormat)
+                    } else {
+                        result = try await verifier.verify()
+                    }
+                    var hosted: HostedFeedCheck?
+                    if let against {
+                        let location = try FeedCommandSupport.location(against, rootArgument: root)
+                        hosted = try await verifier.check(againstHosted: location.url, fetcher: location.fetcher)
+                    }
+                    return (result, bundledCheck, hosted)
+                }.get()
                 let newest = result.releases.first.map { ", newest user_version \($0.userVersion)" } ?? ""
                 print(
                     "\(feed): verified: root \(result.rootVersion), timestamp \(result.timestampVersion), "

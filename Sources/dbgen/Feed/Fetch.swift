@@ -57,7 +57,7 @@ extension DBGenCommand {
                 feedURL: feedURL, bundledRoot: rootData, bundledDatabasePath: bundled, updatesDirectory: updates,
                 dataFormat: dataFormat, channels: Set(channel))
             let checkOnly = self.checkOnly
-            let outcome = Self.wait { checkOnly ? try await updater.check() : try await updater.update() }
+            let outcome = AsyncWait.result { checkOnly ? try await updater.check() : try await updater.update() }
             switch outcome {
             case .success(let plan):
                 printer.write(Self.summary(of: plan, installed: !checkOnly))
@@ -83,23 +83,5 @@ extension DBGenCommand {
             return "dbgen: \(installed ? "installed" : "would install") user_version \(release.userVersion) "
                 + "via \(path), \(plan.byteCount) bytes" + withheld
         }
-
-        /// Runs `body` in a task and waits for it (the command itself is synchronous).
-        private static func wait<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> Result<T, Error> {
-            let done = DispatchSemaphore(value: 0)
-            let box = ResultBox<T>()
-            Task.detached {
-                do { box.result = .success(try await body()) } catch { box.result = .failure(error) }
-                done.signal()
-            }
-            done.wait()
-            return box.result!
-        }
     }
-}
-
-/// The result a detached task hands to the waiting command (written before the semaphore
-/// is signalled, read after).
-private final class ResultBox<T>: @unchecked Sendable {
-    var result: Result<T, Error>?
 }

@@ -110,10 +110,12 @@ extension DBGenCommand {
                         throw FeedPublisherError("--against", "needs --root (the root the app bundles)")
                     }
                     let location = try FeedCommandSupport.location(against, rootArgument: root)
-                    _ = try FeedVerifier(
+                    let verifier = FeedVerifier(
                         feedURL: URL(fileURLWithPath: signing.feed, isDirectory: true),
-                        root: try FeedCommandSupport.trustedRoot(root), fetcher: FileFetcher()
-                    ).check(againstHosted: location.url, fetcher: location.fetcher)
+                        root: try FeedCommandSupport.trustedRoot(root), fetcher: FileFetcher())
+                    _ = try AsyncWait.result {
+                        try await verifier.check(againstHosted: location.url, fetcher: location.fetcher)
+                    }.get()
                 }
                 let (feed, keys) = try signing.open()
                 let summary = try feed.publish(database, key: keys[0].key, keySource: keys[0].source, options: options)

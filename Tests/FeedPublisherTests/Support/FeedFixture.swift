@@ -63,9 +63,14 @@ final class FeedFixture {
         try feed.publish(database, key: key, keySource: "test.key", options: options)
     }
 
-    /// What the feed's verifier says.
+    /// What the feed's verifier says (waited for, for synchronous tests).
     func verify(root: Data? = nil) throws -> FeedVerification {
-        try FeedVerifier(
+        try synchronously { try await self.verification(root: root) }
+    }
+
+    /// What the feed's verifier says (for async tests, which must not wait on the task pool).
+    func verification(root: Data? = nil) async throws -> FeedVerification {
+        try await FeedVerifier(
             feedURL: URL(fileURLWithPath: feedPath, isDirectory: true), root: root ?? rootData, fetcher: FileFetcher()
         ).verify()
     }
