@@ -75,7 +75,7 @@ final class PatchComposer {
 
     private func writeRows(of table: String, baseline: SchemaPlan.Baseline) throws {
         let layout = try new.layout(table)
-        if baseline == .analyze { statement("ANALYZE sqlite_schema;") }
+        if baseline == .analyze { statement("ANALYZE sqlite_master;") }
         let oldRows: Statement?
         switch baseline {
         case .old: oldRows = try old.rows(layout)
