@@ -1,4 +1,5 @@
 import FeedClient
+import FileSystemKit
 import Foundation
 
 /// Where a feed keeps what: metadata at the top (`root.json`, `N.root.json`, `timestamp.json`,
@@ -29,12 +30,28 @@ public struct FeedLayout: Sendable {
     }
 
     /// `targets/DIR/HASH.NAME`: where a target with this path and blob SHA-256 lies.
-    public static func storedName(of targetPath: String, sha256: String) -> String {
-        if let slash = targetPath.lastIndex(of: "/") {
-            return "targets/" + targetPath[...slash] + sha256 + "." + targetPath[targetPath.index(after: slash)...]
+    ///
+    /// - Throws: ``FeedPublisherError`` naming the target when its path or hash cannot name a
+    ///   file under `targets/` (`..`, an empty or overlong name, a NUL, a hash that is not 64
+    ///   hexadecimal digits).
+    public static func storedName(of targetPath: String, sha256: String) throws -> String {
+        do {
+            return try storedPath(of: targetPath, sha256: try SHA256Digest(sha256)).string
+        } catch let error as CheckedNameError {
+            throw FeedPublisherError(targetPath, "cannot name a file of the feed: \(error)")
         }
-        return "targets/\(sha256).\(targetPath)"
     }
+
+    /// ``storedName(of:sha256:)``, every name checked: the one way a target path from metadata
+    /// becomes a path in the feed.
+    package static func storedPath(of targetPath: String, sha256: SHA256Digest) throws -> RelativePath {
+        var names = try RelativePath(targetPath).components
+        names[names.count - 1] = try PathComponent(sha256.hex + "." + names[names.count - 1].name)
+        return try RelativePath([try PathComponent("targets")] + names)
+    }
+
+    /// The path of a checked file of the feed.
+    package func path(_ relative: RelativePath) -> String { relative.under(directory) }
 
     /// The lock `publish`, `rotate`, `timestamp` and `prune` hold while they write.
     var lockPath: String { path(".feed.lock") }

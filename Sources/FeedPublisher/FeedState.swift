@@ -10,6 +10,8 @@ struct FeedState {
     let timestamp: Timestamp
     let snapshot: Snapshot
     let targets: Targets
+    /// The path of the live targets document (`FEED/N.targets.json`), for errors.
+    let targetsPath: String
 
     /// Reads the live metadata of the feed at `layout`.
     ///
@@ -28,8 +30,11 @@ struct FeedState {
         guard let targetsMeta = snapshot.meta["targets.json"] else {
             throw FeedPublisherError(layout.path(snapshotName), "it does not list targets.json")
         }
-        let targets = try Targets(document("\(targetsMeta.version).targets.json", in: layout))
-        return FeedState(layout: layout, root: root, timestamp: timestamp, snapshot: snapshot, targets: targets)
+        let targetsName = "\(targetsMeta.version).targets.json"
+        let targets = try Targets(document(targetsName, in: layout))
+        return FeedState(
+            layout: layout, root: root, timestamp: timestamp, snapshot: snapshot, targets: targets,
+            targetsPath: layout.path(targetsName))
     }
 
     private static func document(_ name: String, in layout: FeedLayout) throws -> Metadata {
@@ -43,6 +48,9 @@ struct FeedState {
             throw FeedPublisherError(path, "\(error)")
         }
     }
+
+    /// The Shipyard targets in effect and where their blobs lie (``ReleaseCatalog``).
+    func catalog() throws -> ReleaseCatalog { try ReleaseCatalog(targets, document: targetsPath) }
 
     /// The targets in effect, by path order.
     var targetFiles: [TargetFile] { targets.targets.values.sorted { $0.path < $1.path } }

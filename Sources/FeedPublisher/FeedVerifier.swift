@@ -66,11 +66,12 @@ public struct FeedVerifier {
         guard let targets = trusted.targets[Targets.type], let snapshot = trusted.snapshot,
             let timestamp = trusted.timestamp
         else { throw FeedPublisherError(feedURL.absoluteString, "the refresh trusted no targets") }
-        let catalog = try ReleaseCatalog(targets)
+        let catalog = try ReleaseCatalog(targets, document: "targets.json")
         let releaseHashes = Set(catalog.releases.map(\.facts.result.sha256))
         var total: Int64 = 0
-        for (target, facts) in catalog.entries {
-            try check(target, facts)
+        for entry in catalog.entries {
+            let (target, facts) = (entry.target, entry.facts)
+            try check(entry)
             if let base = facts.base, !releaseHashes.contains(base.sha256) {
                 throw FeedPublisherError(target.path, "base: release \(base.sha256) is not in the feed")
             }
@@ -88,10 +89,8 @@ public struct FeedVerifier {
 
     /// Fetches a target under its length, checks its length and SHA-256, and inflates it
     /// against its facts.
-    private func check(_ target: TargetFile, _ facts: ReleaseFacts) throws {
-        guard let sha256 = target.sha256, let stored = target.storedName else {
-            throw FeedPublisherError(target.path, "hashes: no sha256")
-        }
+    private func check(_ entry: ReleaseCatalog.Entry) throws {
+        let (target, facts, sha256, stored) = (entry.target, entry.facts, entry.sha256, entry.stored.string)
         let url = feedURL.appendingPathComponent(stored)
         var hash = SHA256Stream(), length: Int64 = 0
         var inflated = SHA256Stream()

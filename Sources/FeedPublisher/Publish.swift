@@ -25,7 +25,7 @@ extension Feed {
         return try withLock {
             let state = try FeedState.load(layout)
             try state.requireSigner(key, source: keySource, roles: [Targets.type, Snapshot.type, Timestamp.type])
-            let catalog = try ReleaseCatalog(state.targets)
+            let catalog = try state.catalog()
             let work = try makeWorkDirectory()
             let compression = options.compression
             let release = DatabaseVersion(
@@ -69,7 +69,7 @@ extension Feed {
                     return (nil, whole)
                 }
                 let directory = work + "/patch-\(index)"
-                let basePath = try restore(bases[index].target, bases[index].facts, into: directory)
+                let basePath = try restore(bases[index], into: directory)
                 let maker = PatchMaker(
                     basePath: basePath, releasePath: database, work: directory,
                     encoding: TargetEncoding(compression: compression, packing: options.packing))
@@ -134,16 +134,16 @@ extension Feed {
 
     /// Inflates an earlier release's whole database from the feed into `directory`, checking it
     /// is the release its facts name; returns its path.
-    func restore(_ target: TargetFile, _ facts: ReleaseFacts, into directory: String) throws -> String {
-        guard let stored = target.storedName else { throw FeedPublisherError(target.path, "no sha256 hash") }
+    func restore(_ release: ReleaseCatalog.Entry, into directory: String) throws -> String {
+        let facts = release.facts
         let output = directory + "/base.sqlite"
-        try FeedPublisherError.about(layout.path(stored)) {
+        let blob = layout.path(release.stored)
+        try FeedPublisherError.about(blob) {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let (_, sha256) = try facts.encoding.decode(
-                fileAt: layout.path(stored), limit: facts.uncompressedLength, into: output, mode: 0o644)
+                fileAt: blob, limit: facts.uncompressedLength, into: output, mode: 0o644)
             guard sha256 == facts.result.sha256 else {
-                throw FeedPublisherError(
-                    layout.path(stored), "inflates to \(sha256), not release \(facts.result.sha256)")
+                throw FeedPublisherError(blob, "inflates to \(sha256), not release \(facts.result.sha256)")
             }
         }
         return output
@@ -152,7 +152,7 @@ extension Feed {
     /// Moves a blob to its hash-prefixed name under `targets/` (durably; an identical file already
     /// there is kept).
     func place(_ blob: TargetBlob.Deflated, as path: String) throws {
-        let destination = layout.path(FeedLayout.storedName(of: path, sha256: blob.sha256))
+        let destination = layout.path(try FeedLayout.storedName(of: path, sha256: blob.sha256))
         try FeedPublisherError.about(destination) {
             try FileManager.default.createDirectory(
                 atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true)

@@ -1,30 +1,59 @@
 import FeedClient
+import FileSystemKit
 import Foundation
 import TUF
 
-/// The releases a targets document lists: each target's facts (``ReleaseFacts``), the whole
-/// databases among them by content hash.
+/// The releases a targets document lists: each target's facts (``ReleaseFacts``) and the file
+/// that holds it in the feed, the whole databases among them by content hash.
 struct ReleaseCatalog {
-    /// Every target with Shipyard facts, by path.
-    let entries: [(target: TargetFile, facts: ReleaseFacts)]
+    /// A target with Shipyard facts, and where its blob lies in the feed.
+    struct Entry {
+        let target: TargetFile
+        let facts: ReleaseFacts
+        /// `targets/DIR/HASH.NAME`, every name checked (FileSystemKit's `RelativePath`).
+        let stored: RelativePath
+        /// The blob's SHA-256 (lowercase).
+        let sha256: String
+    }
 
-    /// Reads the facts of every target (a target without a `shipyard` member is left out).
+    /// Every target with Shipyard facts, by path.
+    let entries: [Entry]
+
+    /// Reads the facts of every target (a target without a `shipyard` member is left out) and
+    /// where its blob lies: no target path or hash a key holder signs names a file outside the feed.
     ///
-    /// - Throws: ``FeedPublisherError`` naming the target whose facts are malformed.
-    init(_ targets: Targets) throws {
-        var entries: [(TargetFile, ReleaseFacts)] = []
+    /// - Throws: ``FeedPublisherError`` naming the target whose facts are malformed, or
+    ///   `document` and the field whose path or hash cannot name a file of the feed.
+    init(_ targets: Targets, document: String) throws {
+        var entries: [Entry] = []
         for target in targets.targets.values.sorted(by: { $0.path < $1.path }) {
+            let facts: ReleaseFacts
             do {
-                if let facts = try ReleaseFacts(of: target) { entries.append((target, facts)) }
+                guard let read = try ReleaseFacts(of: target) else { continue }
+                facts = read
             } catch let error as ReleaseFactsError {
                 throw FeedPublisherError(target.path, "custom.shipyard: \(error.reason)")
+            }
+            guard let hash = target.hashes.first(where: { $0.algorithm == "sha256" }) else {
+                throw FeedPublisherError(target.path, "hashes: no sha256")
+            }
+            do {
+                let digest = try SHA256Digest(hash.hex)
+                entries.append(
+                    Entry(
+                        target: target, facts: facts,
+                        stored: try FeedLayout.storedPath(of: target.path, sha256: digest),
+                        sha256: digest.hex))
+            } catch let error as CheckedNameError {
+                let field = error.value == hash.hex ? ".hashes.sha256" : ""
+                throw FeedPublisherError(document, "signed.targets[\(target.path.debugDescription)]\(field): \(error)")
             }
         }
         self.entries = entries
     }
 
     /// The whole-database targets, newest (highest `user_version`) first.
-    var releases: [(target: TargetFile, facts: ReleaseFacts)] {
+    var releases: [Entry] {
         entries.filter { $0.facts.kind == .database }.sorted {
             ($0.facts.result.userVersion, $0.facts.result.sha256) > (
                 $1.facts.result.userVersion, $1.facts.result.sha256
@@ -33,16 +62,7 @@ struct ReleaseCatalog {
     }
 
     /// The whole-database target of the release with content hash `sha256`.
-    func release(_ sha256: String) -> (target: TargetFile, facts: ReleaseFacts)? {
+    func release(_ sha256: String) -> Entry? {
         entries.first { $0.facts.kind == .database && $0.facts.result.sha256 == sha256 }
     }
-}
-
-/// A target's file in the feed: where it lies (hash-prefixed name) and its SHA-256.
-extension TargetFile {
-    /// The SHA-256 the target lists (its blob's name prefix), or nil when it lists none.
-    var sha256: String? { hashes.first { $0.algorithm == "sha256" }?.hex.lowercased() }
-
-    /// `targets/DIR/HASH.NAME` in the feed.
-    var storedName: String? { sha256.map { FeedLayout.storedName(of: path, sha256: $0) } }
 }

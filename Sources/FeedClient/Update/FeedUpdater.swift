@@ -195,7 +195,7 @@ public final class FeedUpdater: Sendable {
 
     /// The step of a target: its URL under the consistent-snapshot name `DIR/SHA256.NAME`.
     private func step(for candidate: ReleaseChoice.Candidate) -> UpdateStep {
-        let sha256 = candidate.target.hashes.first { $0.algorithm == "sha256" }!.hex.lowercased()
+        let sha256 = candidate.digest.hex
         let path = candidate.target.path
         let slash = path.lastIndex(of: "/")
         let name = slash.map { path[...$0] + "\(sha256)." + path[path.index(after: $0)...] } ?? "\(sha256).\(path)"

@@ -1,3 +1,4 @@
+import FileSystemKit
 import Foundation
 import TUF
 
@@ -24,10 +25,11 @@ struct ClientPolicy: Sendable {
 
 /// The Shipyard targets of a verified targets document, and the choice of release and path.
 struct ReleaseChoice {
-    /// A target and its facts.
+    /// A target, its facts, and its SHA-256 (checked: it names the download's staging files).
     struct Candidate {
         let target: TargetFile
         let facts: ReleaseFacts
+        let digest: SHA256Digest
     }
 
     let candidates: [Candidate]
@@ -50,8 +52,19 @@ struct ReleaseChoice {
                 throw FeedUpdateError(subject: path, check: .facts, reason: "custom.shipyard: \(error.reason)")
             }
             guard let facts else { continue }
-            guard target.hashes.contains(where: { $0.algorithm == "sha256" }) else {
+            guard let sha256 = target.hashes.first(where: { $0.algorithm == "sha256" }) else {
                 throw FeedUpdateError(subject: path, check: .facts, reason: "no sha256 in its hashes")
+            }
+            let digest: SHA256Digest
+            do {
+                // Both become names: the digest of the staging files, the path of the URL.
+                digest = try SHA256Digest(sha256.hex)
+                _ = try RelativePath(path)
+            } catch let error as CheckedNameError {
+                let field = error.value == path ? "" : ".hashes.sha256"
+                throw FeedUpdateError(
+                    subject: "targets.json", check: .malformed,
+                    reason: "signed.targets[\(path.debugDescription)]\(field): \(error)")
             }
             if facts.kind == .database, facts.uncompressedSHA256 != facts.result.sha256 {
                 throw FeedUpdateError(
@@ -63,7 +76,7 @@ struct ReleaseChoice {
                     subject: path, check: .facts,
                     reason: "a patch from user_version \(base.userVersion) to \(facts.result.userVersion)")
             }
-            candidates.append(Candidate(target: target, facts: facts))
+            candidates.append(Candidate(target: target, facts: facts, digest: digest))
         }
         self.candidates = candidates
     }
