@@ -1,3 +1,4 @@
+import FeedClient
 import Foundation
 import TUF
 
@@ -46,6 +47,17 @@ struct FeedState {
             return try Metadata(data: data, document: name)
         } catch {
             throw FeedPublisherError(path, "\(error)")
+        }
+    }
+
+    /// Root's data epoch (FeedClient's `DataEpoch`): what every release is published under.
+    ///
+    /// - Throws: ``FeedPublisherError`` naming `root.json` when its member is malformed.
+    func dataEpoch() throws -> Int64 {
+        do {
+            return try DataEpoch.of(root, document: layout.path("root.json"))
+        } catch let error as TUFError {
+            throw FeedVerifier.error(error)
         }
     }
 

@@ -10,10 +10,15 @@ extension Feed {
     /// (each kept only when smaller than the whole file, each proven by ``PatchMaker``), then
     /// the next targets, snapshot and timestamp signed by `key`.
     ///
-    /// A release already in the feed (same file SHA-256) with the same facts is a no-op
+    /// Every target is published under the feed's data epoch (FeedClient's `DataEpoch`, root's). A release
+    /// already in the feed under this epoch (same file SHA-256) with the same facts is a no-op
     /// (``PublishSummary/wasAlreadyPublished``), so a publish re-run after a success changes
-    /// nothing; with other facts it is an error. Its `user_version` must be greater than every
-    /// release's. The earlier releases' databases are inflated from their whole-database targets.
+    /// nothing; with other facts it is an error. Its `user_version` must be greater than that of
+    /// every release of this epoch: after `rotate --reset-data`, a release below what a leaked key
+    /// published is accepted, and one of an earlier epoch may be published again (its targets
+    /// are replaced). Patches are made from the newest releases below it, of any epoch (a device
+    /// that drops the data of an earlier epoch patches from its bundled database). The earlier
+    /// releases' databases are inflated from their whole-database targets.
     ///
     /// - Throws: ``FeedPublisherError`` naming the file, key, target or document; the feed's
     ///   metadata is then as it was.
@@ -26,19 +31,21 @@ extension Feed {
             let state = try FeedState.load(layout)
             try state.requireSigner(key, source: keySource, roles: [Targets.type, Snapshot.type, Timestamp.type])
             let catalog = try state.catalog()
+            let epoch = try state.dataEpoch()
             let work = try makeWorkDirectory()
             let compression = options.compression
             let release = DatabaseVersion(
                 userVersion: try Self.userVersion(of: database),
                 sha256: try FeedPublisherError.about(database) { try ContentHash.sha256(ofFileAt: database) })
-            let wholeFacts = options.facts(
+            var wholeFacts = options.facts(
                 kind: .database, encoding: TargetEncoding(compression: compression),
                 uncompressedLength: try Self.length(of: database), uncompressedSHA256: release.sha256, base: nil,
                 result: release)
+            wholeFacts.dataEpoch = epoch
             var summary = PublishSummary(
                 release: release, wasAlreadyPublished: false, databaseLength: 0, patches: [],
                 targetsVersion: state.targets.header.version)
-            if let existing = catalog.release(release.sha256) {
+            if let existing = catalog.release(release.sha256, epoch: epoch) {
                 // The same release compressed otherwise is still the same release.
                 var asPublished = wholeFacts
                 asPublished.compression = existing.facts.compression
@@ -52,7 +59,9 @@ extension Feed {
                 summary.databaseLength = existing.target.length
                 return summary
             }
-            if let newest = catalog.releases.first, release.userVersion <= newest.facts.result.userVersion {
+            if let newest = catalog.releases.first(where: { $0.facts.dataEpoch == epoch }),
+                release.userVersion <= newest.facts.result.userVersion
+            {
                 throw FeedPublisherError(
                     database,
                     "user_version \(release.userVersion) is not greater than that of the newest release "
@@ -60,7 +69,10 @@ extension Feed {
             }
             // The whole file and every patch are made side by side, each in its own directory;
             // then the patches smaller than the whole file are proven side by side.
-            let bases = Array(catalog.releases.prefix(options.patchesFrom))
+            let bases = Array(
+                catalog.releases.filter {
+                    $0.facts.result.userVersion < release.userVersion && $0.facts.result.sha256 != release.sha256
+                }.prefix(options.patchesFrom))
             let made = try ConcurrentWork.map(bases.count + 1) { index -> (PatchMaker?, TargetBlob.Deflated) in
                 guard index < bases.count else {
                     let whole = try TargetBlob.deflate(
@@ -92,16 +104,20 @@ extension Feed {
                 kept.append((maker, patch, path, base.facts.result))
             }
             _ = try ConcurrentWork.map(kept.count) { try kept[$0].maker.prove(kept[$0].patch, target: kept[$0].path) }
-            var targets = state.targetFiles
+            var added: [TargetFile] = []
             var blobs: [(TargetBlob.Deflated, String)] = []
             for patch in kept {
-                let facts = options.facts(kind: .patch, blob: patch.patch, base: patch.base, result: release)
-                targets.append(try Self.target(patch.path, patch.patch, facts))
+                var facts = options.facts(kind: .patch, blob: patch.patch, base: patch.base, result: release)
+                facts.dataEpoch = epoch
+                added.append(try Self.target(patch.path, patch.patch, facts))
                 blobs.append((patch.patch, patch.path))
             }
             let wholePath = FeedLayout.releasePath(result: release.sha256, compression: compression)
-            targets.append(try Self.target(wholePath, whole, wholeFacts))
+            added.append(try Self.target(wholePath, whole, wholeFacts))
             blobs.append((whole, wholePath))
+            // A release of an earlier epoch published again: its targets of the same paths are replaced.
+            let addedPaths = Set(added.map(\.path))
+            let targets = state.targetFiles.filter { !addedPaths.contains($0.path) } + added
             for (blob, path) in blobs { try place(blob, as: path) }
             try writer.publish(targets: targets, over: state, signedBy: [key])
             summary.targetsVersion = state.targets.header.version + 1

@@ -52,17 +52,18 @@ struct ReleaseCatalog {
         self.entries = entries
     }
 
-    /// The whole-database targets, newest (highest `user_version`) first.
+    /// The whole-database targets, newest first: by data epoch (FeedClient's `DataEpoch`), then
+    /// `user_version`, as devices order them.
     var releases: [Entry] {
         entries.filter { $0.facts.kind == .database }.sorted {
-            ($0.facts.result.userVersion, $0.facts.result.sha256) > (
-                $1.facts.result.userVersion, $1.facts.result.sha256
+            ($0.facts.dataEpoch, $0.facts.result.userVersion, $0.facts.result.sha256) > (
+                $1.facts.dataEpoch, $1.facts.result.userVersion, $1.facts.result.sha256
             )
         }
     }
 
-    /// The whole-database target of the release with content hash `sha256`.
-    func release(_ sha256: String) -> Entry? {
-        entries.first { $0.facts.kind == .database && $0.facts.result.sha256 == sha256 }
+    /// The whole-database target of the release with content hash `sha256` published under `epoch`.
+    func release(_ sha256: String, epoch: Int64) -> Entry? {
+        entries.first { $0.facts.kind == .database && $0.facts.result.sha256 == sha256 && $0.facts.dataEpoch == epoch }
     }
 }

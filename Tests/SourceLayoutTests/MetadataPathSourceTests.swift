@@ -23,6 +23,7 @@ final class MetadataPathSourceTests: XCTestCase {
         "Sources/FeedPublisher/FeedState.swift: targetsName": "N.targets.json, N an integer",
         "Sources/FeedPublisher/MetadataWriter.swift: name": "its callers' names: N.ROLE.json, N an integer",
         "Sources/FeedPublisher/Feed.swift: name": "a name read from FEED's own directory listing",
+        "Sources/FeedPublisher/Rotate.swift: name": "N.root.json of the root before, N an integer",
         "Sources/FeedPublisher/FeedVerifier.swift: stored": "entry.stored.string, a checked RelativePath",
         "Sources/FeedPublisher/FeedVerifier.swift: UUID().uuidString": "a scratch directory named by a UUID",
         "Sources/FeedPublisher/Publish.swift: try FeedLayout.storedName(of: path, sha256: blob.sha256)":

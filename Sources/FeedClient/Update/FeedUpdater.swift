@@ -26,9 +26,12 @@ import FoundationNetworking
 ///   finds nothing new costs two requests (the next root's 404 and the timestamp's 304).
 /// - A release is offered when its channel (if any) is one the app follows, its data-format
 ///   range (if any) holds the app's, and its rollout fraction is above the device's bucket (a
-///   random number kept in the updates directory, never sent) or it is critical. The newest
-///   offered release newer than the database in effect is installed, by the cheapest chain of
-///   patches from the content in effect or the whole file.
+///   random number kept in the updates directory, never sent) or it is critical, and it was
+///   published under the trusted root's ``DataEpoch``. The newest offered release newer than the
+///   database in effect is installed, by the cheapest chain of patches from the content in
+///   effect or the whole file; when root raised the data epoch, the installed update of the
+///   earlier epoch is removed first and the newest release is installed from the bundled
+///   database, whatever the `user_version` removed (``UpdatePlan/resetsData``).
 /// - Downloads go to the updates directory's staging area, resumable across launches (Range
 ///   with If-Range), hashed as they arrive, never longer than the metadata says; each is
 ///   inflated under its declared length and checked before `DatabaseUpdater` installs it
@@ -112,8 +115,8 @@ public final class FeedUpdater: Sendable {
 
     private func checkHoldingLock() async throws -> UpdatePlan {
         do {
-            let targets = try await refreshMetadata()
-            let plan = try plan(from: targets)
+            let (targets, root) = try await refreshMetadata()
+            let plan = try plan(from: targets, root: root)
             if plan.isNothingNew { try directory.commitMetadata() }
             return plan
         } catch {
@@ -124,15 +127,15 @@ public final class FeedUpdater: Sendable {
 
     /// Refreshes a staged copy of the trusted metadata (TUF's workflow, on a thread of its own:
     /// the fetcher protocol is synchronous, and HTTPFetcher waits on a semaphore) and returns the
-    /// top-level targets.
-    private func refreshMetadata() async throws -> [String: TargetFile] {
+    /// top-level targets and the trusted root.
+    private func refreshMetadata() async throws -> (targets: [String: TargetFile], root: Root) {
         let hasTrustedRoot = try directory.stageMetadata()
         let staged = directory.stagedMetadata
         let bootstrap = hasTrustedRoot && !bundledRootIsNewer() ? nil : bundledRoot
         let fetcher = ConditionalTimestampFetcher(http: metadataFetcher, stored: directory.storedTimestamp())
         let (feedURL, limits) = (self.feedURL, self.limits)
-        let targets = try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Targets, Error>) in
+        let (targets, root) = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Targets, Root), Error>) in
                 // A thread of its own, not a dispatch worker: the fetcher waits on a semaphore for
                 // URLSession's delegate callbacks, which run on dispatch workers themselves.
                 let thread = Thread {
@@ -145,7 +148,7 @@ public final class FeedUpdater: Sendable {
                             guard let targets = updater.trusted.targets[Targets.type] else {
                                 throw TUFError.missingMeta(document: "targets.json", reason: "not trusted")
                             }
-                            return targets
+                            return (targets, updater.trusted.root)
                         }.mapError { FeedUpdateError(fetching: $0) })
                 }
                 thread.name = "FeedUpdater.metadata"
@@ -155,7 +158,7 @@ public final class FeedUpdater: Sendable {
             fetcher.cancel()
         }
         if let timestamp = fetcher.timestamp { try directory.stageETag(timestamp.etag, of: timestamp.data) }
-        return targets.targets
+        return (targets.targets, root)
     }
 
     /// Whether the app bundles a newer root than the one kept (an app update after a rotation).
@@ -168,21 +171,48 @@ public final class FeedUpdater: Sendable {
         return version(bundledRoot) > version(stored)
     }
 
-    private func plan(from targets: [String: TargetFile]) throws -> UpdatePlan {
+    /// The plan: the newest release offered of the trusted root's data epoch, from the data in
+    /// effect, or, when that epoch is above the one the installed update came under, from the
+    /// bundled database (the installed update is removed first, whatever its `user_version`).
+    private func plan(from targets: [String: TargetFile], root: Root) throws -> UpdatePlan {
         let choice = try ReleaseChoice(targets: targets)
-        let policy = ClientPolicy(channels: channels, dataFormat: dataFormat, bucket: try directory.rolloutBucket())
+        let epoch: Int64
+        do {
+            epoch = try DataEpoch.of(root)
+        } catch let error as TUFError {
+            throw FeedUpdateError(error)
+        }
+        let recorded = directory.recordedEpoch()
+        guard epoch >= recorded else {
+            throw FeedUpdateError(
+                subject: "root.json", check: .rollback,
+                reason: "data epoch \(epoch) is below \(recorded), the epoch of the data this device has installed")
+        }
+        let policy = ClientPolicy(
+            channels: channels, dataFormat: dataFormat, bucket: try directory.rolloutBucket(), dataEpoch: epoch)
         let inEffect = try inEffect { try databaseUpdater.databaseInEffect() }
+        let resets = epoch > recorded && inEffect.isInstalledUpdate
+        let base =
+            resets
+            ? try self.inEffect { try DatabaseInEffect.select(bundledPath: bundledDatabasePath, updatesDirectory: nil) }
+            : inEffect
         let identity = directory.stagedTimestampIdentity() ?? ""
-        let nothingNew = UpdatePlan(
-            userVersionInEffect: inEffect.userVersion, release: nil, steps: [], metadataIdentity: identity)
-        guard let release = choice.newestOffered(to: policy), release.facts.result.userVersion > inEffect.userVersion
-        else { return nothingNew }
-        let identities = try self.inEffect { try databaseUpdater.contentIdentitiesInEffect() }
-        if identities.contains(release.facts.result.sha256) { return nothingNew }
+        func plan(_ release: DatabaseVersion?, _ steps: [UpdateStep]) -> UpdatePlan {
+            UpdatePlan(
+                userVersionInEffect: inEffect.userVersion, release: release, steps: steps, metadataIdentity: identity,
+                resetsData: resets, dataEpoch: epoch)
+        }
+        guard let release = choice.newestOffered(to: policy), release.facts.result.userVersion > base.userVersion
+        else { return plan(nil, []) }
+        let identities: Set<String> =
+            try self.inEffect {
+                resets
+                    ? [try ContentHash.sha256(ofFileAt: bundledDatabasePath)]
+                    : try databaseUpdater.contentIdentitiesInEffect()
+            }
+        if identities.contains(release.facts.result.sha256) { return plan(nil, []) }
         let steps = choice.cheapestPath(from: identities, to: release, policy: policy).map(step(for:))
-        return UpdatePlan(
-            userVersionInEffect: inEffect.userVersion, release: release.facts.result, steps: steps,
-            metadataIdentity: identity)
+        return plan(release.facts.result, steps)
     }
 
     private func inEffect<T>(_ body: () throws -> T) throws -> T {
@@ -230,6 +260,7 @@ public final class FeedUpdater: Sendable {
         }
         progress?(.planned(plan))
         do {
+            try resetData(for: plan)
             try await carryOut(plan, progress: progress)
         } catch {
             directory.discardStagedMetadata()
@@ -252,6 +283,22 @@ public final class FeedUpdater: Sendable {
                 reason: "the plan is not the latest check's: check again")
         }
         return plan
+    }
+
+    /// Before anything of a newer data epoch is installed: the installed update of an earlier
+    /// one is removed (the bundled database is then in effect), then the epoch is recorded. A
+    /// kill in between leaves the bundled database in effect and the old record, which the next
+    /// run finds with nothing installed and records again.
+    private func resetData(for plan: UpdatePlan) throws {
+        guard plan.dataEpoch > directory.recordedEpoch() else { return }
+        if plan.resetsData {
+            do {
+                try databaseUpdater.removeInstalledUpdate()
+            } catch {
+                throw FeedUpdateError(target: databaseUpdater.bundledPath, installing: error)
+            }
+        }
+        try directory.recordEpoch(plan.dataEpoch)
     }
 
     private func carryOut(_ plan: UpdatePlan, progress: (@Sendable (UpdateEvent) -> Void)?) async throws {

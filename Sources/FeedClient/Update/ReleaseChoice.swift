@@ -2,19 +2,25 @@ import FileSystemKit
 import Foundation
 import TUF
 
-/// What a client follows and can read: the channels, the app's data format and its rollout
-/// bucket. A release is offered when it suits the client (its channel, if any, is followed;
-/// its data-format range, if any, holds the app's) and its rollout reaches the bucket (or it
+/// What a client follows and can read: the channels, the app's data format, its rollout
+/// bucket, and the data epoch of the root it trusts. A release is offered when it suits the
+/// client (its channel, if any, is followed; its data-format range, if any, holds the app's; it
+/// was published under the trusted root's data epoch) and its rollout reaches the bucket (or it
 /// is critical).
 struct ClientPolicy: Sendable {
     var channels: Set<String>
     var dataFormat: Int64
     var bucket: Double
+    /// The trusted root's ``DataEpoch``: releases of an earlier epoch (what a leaked key
+    /// published before a rotation) or a later one (claimed by a targets key, not the root keys)
+    /// are never installed.
+    var dataEpoch: Int64
 
-    /// Whether the app may hold the data: channel and data format (what every release a
-    /// patch chain passes through must satisfy too, as it is in effect for a moment).
+    /// Whether the app may hold the data: channel, data format and data epoch (what every
+    /// release a patch chain passes through must satisfy too, as it is in effect for a moment).
     func suits(_ facts: ReleaseFacts) -> Bool {
         (facts.channel.map { channels.contains($0) } ?? true) && (facts.dataFormat?.contains(dataFormat) ?? true)
+            && facts.dataEpoch == dataEpoch
     }
 
     /// Whether the release is offered to this client.

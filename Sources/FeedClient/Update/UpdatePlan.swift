@@ -11,11 +11,19 @@ public struct UpdatePlan: Equatable, Sendable {
     /// The files to download and install, in order: patches, each applying to the previous
     /// one's result, or one whole database. Empty when nothing is new.
     public let steps: [UpdateStep]
+    /// Whether the feed's root raised its data epoch (``DataEpoch``) above the one the installed
+    /// update came under: that update (data such as a leaked key published) is removed before
+    /// the steps, which start from the bundled database, so ``release`` may have a lower
+    /// `user_version` than ``userVersionInEffect``. With no steps, the bundled database is then
+    /// in effect.
+    public let resetsData: Bool
     /// The identity of the metadata this plan was made from (the verified timestamp's SHA-256).
     let metadataIdentity: String
+    /// The trusted root's data epoch.
+    let dataEpoch: Int64
 
-    /// Whether there is nothing to install.
-    public var isNothingNew: Bool { steps.isEmpty }
+    /// Whether there is nothing to install (nor to remove).
+    public var isNothingNew: Bool { steps.isEmpty && !resetsData }
     /// Whether the plan installs patches (false: the whole database, or nothing).
     public var usesPatches: Bool { steps.first?.facts.kind == .patch }
     /// The compressed bytes to download, as the signed metadata says (at most `Int64.max`).
@@ -26,11 +34,16 @@ public struct UpdatePlan: Equatable, Sendable {
         }
     }
 
-    init(userVersionInEffect: Int64, release: DatabaseVersion?, steps: [UpdateStep], metadataIdentity: String) {
+    init(
+        userVersionInEffect: Int64, release: DatabaseVersion?, steps: [UpdateStep], metadataIdentity: String,
+        resetsData: Bool = false, dataEpoch: Int64 = 0
+    ) {
         self.userVersionInEffect = userVersionInEffect
         self.release = release
         self.steps = steps
         self.metadataIdentity = metadataIdentity
+        self.resetsData = resetsData
+        self.dataEpoch = dataEpoch
     }
 }
 

@@ -2,7 +2,7 @@ import FileSystemKit
 import Foundation
 
 /// The client's trusted metadata on disk: one file per role, `ROLE.json` (the role name percent-encoded,
-/// and checked as a ``PathComponent`` of FileSystemKit: a role name from a delegation never names a file
+/// and checked as a `PathComponent` of FileSystemKit: a role name from a delegation never names a file
 /// outside the directory), each written to a temporary file in the same directory and renamed over the old
 /// one, so a crash leaves the old document or the new, never a mix.
 public struct MetadataStore: Sendable {

@@ -14,11 +14,15 @@ public struct Root: Sendable {
     public let keys: [String: PublicKey]
     /// Exactly the four top-level roles.
     public let roles: [String: RoleKeys]
+    /// Every member of `signed` as received, those this library does not read included (an
+    /// application's own, which the root keys sign with the rest).
+    public let members: JSONObject
 
     /// Reads root from a document.
     public init(_ metadata: Metadata) throws {
         let reader = FieldReader(metadata.signed, document: metadata.document, path: "signed")
         header = metadata.header
+        members = metadata.signed
         consistentSnapshot =
             metadata.signed.contains("consistent_snapshot")
             ? try reader.bool("consistent_snapshot") : false

@@ -44,9 +44,10 @@ extension DBGenCommand.FeedCommand {
                 let fetcher: Fetcher = isRemote ? HTTPFetcher() : FileFetcher()
                 let result = try FeedVerifier(feedURL: url, root: rootData, fetcher: fetcher).verify()
                 let newest = result.releases.first.map { ", newest user_version \($0.userVersion)" } ?? ""
+                let epoch = result.dataEpoch > 0 ? ", data epoch \(result.dataEpoch)" : ""
                 print(
                     "\(feed): verified: root \(result.rootVersion), timestamp \(result.timestampVersion), "
-                        + "snapshot \(result.snapshotVersion), targets \(result.targetsVersion); "
+                        + "snapshot \(result.snapshotVersion), targets \(result.targetsVersion)\(epoch); "
                         + "\(result.releases.count) releases\(newest), \(result.patchCount) patches, "
                         + "\(result.totalBytes) bytes of targets")
             }

@@ -71,14 +71,21 @@ extension DBGenCommand {
 
         /// What a run did, in one line.
         static func summary(of plan: UpdatePlan, installed: Bool) -> String {
+            let reset =
+                plan.resetsData
+                ? "\(installed ? "removed" : "would remove") the update of an earlier data epoch "
+                    + "(user_version \(plan.userVersionInEffect))" : ""
             guard let release = plan.release else {
-                return "dbgen: nothing new (user_version \(plan.userVersionInEffect) is in effect)"
+                guard plan.resetsData else {
+                    return "dbgen: nothing new (user_version \(plan.userVersionInEffect) is in effect)"
+                }
+                return "dbgen: \(reset); the bundled database is in effect"
             }
             let path =
                 plan.usesPatches
                 ? "a chain of \(plan.steps.count) patch\(plan.steps.count == 1 ? "" : "es")" : "the whole file"
-            return "dbgen: \(installed ? "installed" : "would install") user_version \(release.userVersion) "
-                + "via \(path), \(plan.byteCount) bytes"
+            return "dbgen: \(reset.isEmpty ? "" : reset + " and ")\(installed ? "installed" : "would install") "
+                + "user_version \(release.userVersion) via \(path), \(plan.byteCount) bytes"
         }
 
         /// Runs `body` in a task and waits for it (the command itself is synchronous).
