@@ -99,9 +99,10 @@ extension DBGenCommand.FeedCommand {
                     return (result, bundledCheck, hosted)
                 }.get()
                 let newest = result.releases.first.map { ", newest user_version \($0.userVersion)" } ?? ""
+                let epoch = result.dataEpoch > 0 ? ", data epoch \(result.dataEpoch)" : ""
                 print(
                     "\(feed): verified: root \(result.rootVersion), timestamp \(result.timestampVersion), "
-                        + "snapshot \(result.snapshotVersion), targets \(result.targetsVersion); "
+                        + "snapshot \(result.snapshotVersion), targets \(result.targetsVersion)\(epoch); "
                         + "\(result.releases.count) releases\(newest), \(bases(result))\(result.patchCount) patches, "
                         + "\(result.totalBytes) bytes of targets")
                 if let against, let hosted {

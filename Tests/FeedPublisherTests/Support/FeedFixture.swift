@@ -125,3 +125,10 @@ enum PythonTUFClient {
         var description: String { "python-tuf refused the feed: \(stderr)" }
     }
 }
+
+extension TargetFile {
+    /// `targets/DIR/HASH.NAME`, where the publisher put the target's blob (nil: no sha256).
+    var storedName: String? {
+        hashes.first { $0.algorithm == "sha256" }.flatMap { try? FeedLayout.storedName(of: path, sha256: $0.hex) }
+    }
+}
