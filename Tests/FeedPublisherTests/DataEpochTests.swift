@@ -11,26 +11,9 @@ import XCTest
 /// leaked key published; `prune` and `feed verify` order releases by (epoch, `user_version`);
 /// python-tuf, the oracle, reads the feed and keeps the member in root.
 final class DataEpochTests: XCTestCase {
-    /// python-tuf's client reading the feed from `root`: the trusted root's version and its
-    /// data-epoch member as python-tuf keeps it (`unrecognized_fields`).
+    /// python-tuf's reading of the feed from `root`: the trusted root's version and its epoch.
     private func pythonRootEpoch(_ fixture: FeedFixture, from root: Data) throws -> String {
-        let client = fixture.directory.url("python-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: client, withIntermediateDirectories: true)
-        let rootFile = client.appendingPathComponent("bundled-root.json")
-        try root.write(to: rootFile)
-        let script =
-            PythonTUF.fileClientPreamble + """
-                feed, client_dir, root_path = sys.argv[1:4]
-                with open(root_path, "rb") as f:
-                    root = f.read()
-                updater = Updater(client_dir, f"file://{feed}/", client_dir, f"file://{feed}/targets/",
-                                  fetcher=FileFetcher(), bootstrap=root)
-                updater.refresh()
-                trusted = updater._trusted_set.root
-                print(trusted.version, trusted.unrecognized_fields.get("\(DataEpoch.rootMember)"))
-                """
-        return try PythonTUF.run(script, [fixture.feedPath, client.path, rootFile.path])
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        try PythonTUFClient.rootEpoch(feed: fixture.feedPath, root: root, in: fixture.directory)
     }
 
     /// A feed with a recovery key, releases 1 and 2147483647 (the leaked key's), rotated with

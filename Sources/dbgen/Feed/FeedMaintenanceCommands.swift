@@ -114,8 +114,10 @@ extension DBGenCommand.FeedCommand {
                 (their databases and the patches to and from them); their files are deleted \
                 only after timestamp.json makes that metadata live. A file the live metadata \
                 names is never deleted. Devices on a dropped release then get the whole database. \
-                Bases added with `publish --base-only` stay (apps bundle them), with their patches \
-                to the releases kept.
+                Newest means by data epoch, then user_version: after `feed rotate --reset-data` \
+                the earlier epoch's releases go first, whatever their user_version. Bases added \
+                with `publish --base-only` stay (apps bundle them), whatever their epoch, with \
+                their patches to the releases kept.
 
                 Example:
                   dbgen feed prune feed --key env:FEED_KEY --keep 10

@@ -22,9 +22,10 @@ extension DBGenCommand.FeedCommand {
                 --against URL (the feed as hosted, before an upload over it): exit 1 when \
                 devices holding the hosted feed would refuse or ignore this one: a metadata \
                 version below the hosted one, or the same version with other content; a root \
-                chain that does not continue the hosted one; a hosted release or base missing \
-                (but the oldest releases, which `feed prune` drops). Start from the hosted feed \
-                with `dbgen feed pull`.
+                chain that does not continue the hosted one, or a root lowering its data epoch; \
+                a hosted release or base missing (but the oldest releases by data epoch, then \
+                user_version, which `feed prune` drops). Start from the hosted feed with \
+                `dbgen feed pull`.
 
                 --bundled FILE (the database an app bundles): exit 1 when devices bundling it \
                 would download the whole file rather than a patch (the feed does not hold it, or \

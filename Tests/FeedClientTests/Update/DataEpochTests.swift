@@ -92,6 +92,26 @@ final class DataEpochTests: XCTestCase {
         XCTAssertTrue(error?.reason.contains("data epoch 1 is below 2") ?? false, error?.description ?? "")
     }
 
+    func testOnlyReleasesOfTheTrustedEpochAreReportedWithheld() async throws {
+        let fixture = try FeedFixture(removedAfter: self)
+        try fixture.setBucket(0.9)
+        var earlier = FeedWriter.Options()
+        earlier.rollout = 0.5
+        try fixture.writer.publish(try fixture.release(9), earlier) // epoch 0, beyond the bucket
+        fixture.writer.dataEpoch = 1
+        try fixture.writer.writeRoot()
+        var current = FeedWriter.Options()
+        current.dataEpoch = 1
+        let v2 = try fixture.writer.publish(try fixture.release(2), current)
+        current.channel = "beta"
+        let v3 = try fixture.writer.publish(try fixture.release(3), current)
+        let plan = try await fixture.updater().check()
+        XCTAssertEqual(plan.release, v2)
+        XCTAssertEqual(
+            plan.withheld, [WithheldRelease(release: v3, reasons: [.channel("beta", followed: [])])],
+            "release 9 is of epoch 0: older whatever its user_version, and never offered, so never withheld")
+    }
+
     func testAMalformedEpochIsRefused() async throws {
         let fixture = try FeedFixture(removedAfter: self)
         fixture.writer.dataEpoch = -1
