@@ -20,6 +20,9 @@ public final class DatabaseDiff {
     let new: DiffInput
     /// The only table compared, when not nil.
     public let table: String?
+    /// How rows of rowid tables are read (records from the pages first, or SQLite alone:
+    /// the same output), and what was read.
+    let reading = RecordReading()
 
     /// Opens both databases read-only and reads their schemas.
     ///
@@ -52,7 +55,7 @@ public final class DatabaseDiff {
         defer { header?.wait() }
         var headerWritten = false
         try PatchComposer(
-            old: old, new: new, only: table,
+            old: old, new: new, only: table, reading: reading,
             output: PatchOutput { bytes in
                 if !headerWritten, let header {
                     headerWritten = true
@@ -71,7 +74,9 @@ public final class DatabaseDiff {
         guard newVersion <= oldVersion else { return }
         struct NotEmpty: Error {}
         do {
-            try PatchComposer(old: old, new: new, only: table, output: PatchOutput { _ in throw NotEmpty() }).write()
+            try PatchComposer(
+                old: old, new: new, only: table, reading: reading, output: PatchOutput { _ in throw NotEmpty() }
+            ).write()
         } catch is NotEmpty {
             throw DBGenError.notNewer(
                 newPath: new.path, newVersion: newVersion, oldPath: old.path, oldVersion: oldVersion)
