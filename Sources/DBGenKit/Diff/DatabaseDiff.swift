@@ -13,8 +13,10 @@ import SQLiteCore
 /// ```
 ///
 /// Both files are opened read-only and read in one pass each, one row of each at a time
-/// (a merge join in key order), so memory stays flat whatever the tables' sizes. The same
-/// pair always gives the same bytes.
+/// (a merge join in key order), so memory stays flat whatever the tables' sizes. A rowid
+/// table whose CREATE statement is the same in both is compared record by record as bytes,
+/// read from the files' pages, and only the rows that differ are decoded (`RecordMerge`);
+/// the output is the same bytes either way. The same pair always gives the same bytes.
 public final class DatabaseDiff {
     let old: DiffInput
     let new: DiffInput

@@ -125,6 +125,9 @@ struct TableBTreeCursor {
             case 0x05:
                 try level.load(
                     header: header, usableSize: pages.usableSize, pageCount: pages.pageCount, path: pages.path)
+                // Only the root may be empty (as SQLite has it): a tree whose pages repeat then
+                // gives rows again, which the rowid order check stops.
+                guard level.count > 0 || depth == 0 else { throw unreadable("an empty interior page") }
                 depth += 1
                 page = try level.child(0)
             default:
@@ -135,7 +138,9 @@ struct TableBTreeCursor {
 
     private mutating func useLeaf(_ bytes: UnsafeRawBufferPointer, header: Int) throws {
         let count = BigEndian.uint16(bytes, header + 3)
-        guard header + 8 + 2 * count <= pages.usableSize else { throw unreadable("a leaf's cell count") }
+        guard header + 8 + 2 * count <= usableSize, count > 0 || depth == 0 else {
+            throw unreadable("a leaf's cell count")
+        }
         leaf = bytes
         leafHeader = header
         cellCount = count
