@@ -78,6 +78,15 @@ final class RecordMergeDifferentialTests: XCTestCase {
         XCTAssertEqual(try DatabaseDiff(oldPath: old, newPath: new).summary().contains("big: 1 changes"), true)
     }
 
+    func testATableWhoseRowsMostlyDifferIsHandedToSQLite() throws {
+        let dir = try TemporaryDirectory("record merge every row", removedAfter: self)
+        let old = dir.url("old.sqlite").path, new = dir.url("new.sqlite").path
+        try RecordPairGenerator(seed: 12, rows: 3000).makePair(old: old, new: new, change: .everyRow)
+        let reading = try assertSamePatch(old, new, in: dir, "every row")
+        XCTAssertEqual(reading.handOvers, 2, "big, in the patch and in the summary")
+        XCTAssertLessThan(reading.rowsLookedUp, 2 * 1100, "a window of rows, then SQLite alone")
+    }
+
     func testFilesOfOtherShapesGiveTheSameBytes() throws {
         let shapes: [(String, RecordPairGenerator.Shape, walked: Bool)] = [
             ("page sizes 1024 and 4096", .init(oldPageSize: 1024, newPageSize: 4096), true),

@@ -22,6 +22,8 @@ struct RecordPairGenerator {
     enum Change {
         /// One row of `big`, in the middle: one leaf page differs.
         case oneRow
+        /// Every row of `big`.
+        case everyRow
         /// Rows updated, deleted and inserted all over, overflow tails, type changes, rows
         /// rewritten with the same values.
         case scattered
@@ -52,6 +54,8 @@ struct RecordPairGenerator {
                 try db.execute(
                     "UPDATE big SET a = ? WHERE id = (SELECT id FROM big ORDER BY id LIMIT 1 OFFSET (SELECT count(*) / 2 FROM big))",
                     [.text("changed")])
+            case .everyRow:
+                try db.execute("UPDATE big SET a = 'every ' || id")
             case .scattered:
                 try scatter(db, &generator)
             }
