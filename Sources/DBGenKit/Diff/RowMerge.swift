@@ -27,8 +27,10 @@ struct RowMerge {
     func run<Handler: RowChangeHandler>(old: Statement?, new: Statement?, _ handler: inout Handler) throws {
         var hasOld = try old?.step() ?? false
         var hasNew = try new?.step() ?? false
+        let columnCount = Int32(layout.allColumns.count)
+        let keyCount = Int32(layout.keyColumns.count)
         var changed: [Int32] = []
-        changed.reserveCapacity(layout.allColumns.count)
+        changed.reserveCapacity(Int(columnCount))
         while hasOld || hasNew {
             let order: Int
             if !hasNew { order = -1 } else if !hasOld { order = 1 } else { order = compareKeys(old!, new!) }
@@ -39,7 +41,20 @@ struct RowMerge {
                 try handler.inserted(new!)
                 hasNew = try new!.step()
             } else {
-                try report(old!, new!, changed: &changed, &handler)
+                // What report(_:_:changed:_:) does, written out in this loop: called, it costs
+                // a tenth more instructions where every row changed (callgrind).
+                changed.removeAll(keepingCapacity: true)
+                let first: Int32 = layout.isRowidKey || equality == .sqlIs ? keyCount : 0
+                var index = first
+                while index < columnCount {
+                    if !ValueComparison.same(old!, new!, index, equality) { changed.append(index) }
+                    index += 1
+                }
+                if changed.isEmpty {
+                    try handler.unchanged(count: 1)
+                } else {
+                    try handler.updated(old!, new!, changed: changed)
+                }
                 hasOld = try old!.step()
                 hasNew = try new!.step()
             }
