@@ -148,6 +148,8 @@ private final class RecordSession {
     init?(old: DiffInput, new: DiffInput, layout: TableLayout) {
         self.old = old
         self.new = new
+        // A transaction someone else began is left alone (never the case in a diff today).
+        guard !old.connection.isInTransaction, !new.connection.isInTransaction else { return nil }
         guard (try? Self.begin(old)) != nil, (try? Self.begin(new)) != nil else {
             Self.commit(old)
             Self.commit(new)
@@ -160,7 +162,7 @@ private final class RecordSession {
             oldRoot = try Self.root(old, layout.table, oldPages)
             newRoot = try Self.root(new, layout.table, newPages)
             guard oldPages.textEncoding == newPages.textEncoding else {
-                throw UnreadablePages(path: new.path, reason: "")
+                throw UnreadablePages(path: new.path, reason: "another text encoding than the old file's")
             }
             oldLookup = try RowLookup(old, layout)
             newLookup = try RowLookup(new, layout)

@@ -5,8 +5,10 @@ import Foundation
 /// page), nothing decoded.
 ///
 /// Every page is checked before it is used (page type, cell count and pointers, varints and
-/// payloads within the page, child page numbers, depth, rowids strictly increasing); anything
-/// else is an ``UnreadablePages``, thrown before the cursor moves.
+/// payloads within the page, child page numbers, depth, no empty page below the root, rowids
+/// strictly increasing); anything else is an ``UnreadablePages``, after which the cursor is not
+/// used again. ``record`` and ``leafPage`` point into the reader's buffer: valid until the
+/// cursor moves.
 struct TableBTreeCursor {
     private let pages: DatabasePages
     /// The interior pages above the current leaf, root first.
@@ -73,7 +75,7 @@ struct TableBTreeCursor {
         }
         let previous = rowid
         try readCell(cellIndex)
-        if started && rowid <= previous { throw unreadable("rowids out of order on a leaf") }
+        if started && rowid <= previous { throw unreadable("rowids out of order") }
         started = true
         ordinal += 1
         return true
@@ -91,7 +93,7 @@ struct TableBTreeCursor {
             guard let size = readVarint(&offset), size <= UInt64(maxLocal) else { return nil }
         }
         try readCell(cellCount - 1)
-        if rowid < first { throw unreadable("rowids out of order on a leaf") }
+        if rowid < first { throw unreadable("rowids out of order") }
         ordinal += cellCount - 1
         cellIndex = cellCount - 1
         return cellCount
