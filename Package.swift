@@ -43,6 +43,7 @@ let package = Package(
         .library(name: "VersionStampKit", targets: ["VersionStampKit"]),
         .library(name: "TUF", targets: ["TUF"]),
         .library(name: "FeedClient", targets: ["FeedClient"]),
+        .library(name: "SyncProtocol", targets: ["SyncProtocol"]),
         .plugin(name: "DBGenCommandPlugin", targets: ["DBGenCommandPlugin"]),
         .plugin(name: "VersionStampCommandPlugin", targets: ["VersionStampCommandPlugin"]),
         .plugin(name: "DBGenWriteCommandPlugin", targets: ["DBGenWriteCommandPlugin"]),
@@ -164,6 +165,12 @@ let package = Package(
         .target(
             name: "FeedPublisher",
             dependencies: ["TUF", "FeedClient", "DBGenKit", "LayeredDatabase", "FileSystemKit"]),
+
+        // The sync's wire format (docs/Sync.md), shared by the device library and the server (the
+        // Server/ package): values, rules, the hybrid logical clock, the declared-schema model, the
+        // messages and their binary codec. Pure Swift and the system's zlib (a message may deflate
+        // itself): no Foundation, no networking, so an app and a server link the same few files.
+        .target(name: "SyncProtocol", dependencies: ["CZlib"]),
 
         // The error printer both executables share: compiler-style lines on standard error and
         // the exit path from ArgumentParser's error types (usage 64, failures 1).
@@ -302,6 +309,8 @@ let package = Package(
         .testTarget(name: "TUFTests", dependencies: ["TUF", "FeedClient", "tuf-client", "ShipyardTestSupport"]),
         .testTarget(
             name: "EndToEndTests", dependencies: ["dbgen", "dbgen-plugin-tool", "versionstamp", "ShipyardTestSupport"]),
+        // python3 decodes what SyncProtocol encodes, with a decoder written from docs/Sync.md.
+        .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol", "ShipyardTestSupport"]),
         // Read from the sources: every library's folders form a one-way stack; no source is too long.
         .testTarget(name: "SourceLayoutTests", dependencies: ["ShipyardTestSupport"]),
     ]
