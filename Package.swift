@@ -136,8 +136,10 @@ let package = Package(
         // (SQLiteCore, FileSystemKit) call, declared for the app that links them (Xcode merges
         // it into the app's privacy report); LayeredDatabaseTests' PrivacyManifestTests keeps it
         // true to the sources.
+        // SyncProtocol: the capture (Sync/) reads the declarations of what syncs into its model
+        // (SyncSchema, SyncRule); pure Swift and zlib, no networking (that is SyncClient's).
         .target(
-            name: "LayeredDatabase", dependencies: ["SQLiteCore", "FileSystemKit"],
+            name: "LayeredDatabase", dependencies: ["SQLiteCore", "FileSystemKit", "SyncProtocol"],
             resources: [.copy("PrivacyInfo.xcprivacy")]),
         .target(
             name: "VersionStampKit",
@@ -290,7 +292,9 @@ let package = Package(
             dependencies: ["DBGenKit", "FileSystemKit", "SQLiteCore", "SQLiteSession", "ShipyardTestSupport"]),
         // CSQLite: only to emulate Apple's SQLite build defaults on every connection
         // (SHIPYARD_APPLE_SQLITE_DEFAULTS=1), and to open a connection as GRDB does: Support/OtherSQLiteBuilds.swift.
-        .testTarget(name: "LayeredDatabaseTests", dependencies: ["LayeredDatabase", "CSQLite", "ShipyardTestSupport"]),
+        .testTarget(
+            name: "LayeredDatabaseTests",
+            dependencies: ["LayeredDatabase", "SyncProtocol", "CSQLite", "ShipyardTestSupport"]),
         // DBGenKit: the tests' own feed writer makes patches with `dbgen diff`'s code; dbgen: `dbgen fetch`
         // killed with SIGKILL mid-download and mid-install.
         .testTarget(
