@@ -3,7 +3,7 @@ import SQLiteCore
 
 /// A user template whose script declares synced tables (a non-empty `shipyard_sync`) carries
 /// the capture from the first launch: the build validates the declarations and installs the
-/// capture (LayeredDatabase's ``SyncCapture``) before sealing. A script that declares nothing is
+/// capture (LayeredDatabase's `SyncCapture`) before sealing. A script that declares nothing is
 /// built exactly as before.
 enum SyncTemplateCapture {
     /// Validates the declarations of the database being built and installs the capture when

@@ -2,7 +2,7 @@ import SQLiteCore
 import SyncProtocol
 
 /// Installs and refreshes the capture of a user database: the local tables and, per synced
-/// table, the triggers (``CaptureTriggers``) that queue every write in `shipyard_sync_outbox`.
+/// table, the triggers that queue every write in `shipyard_sync_outbox`.
 ///
 /// `dbgen` installs it when it builds a user template whose script declares synced tables, so
 /// the capture is there from the first launch; ``UserDatabaseMigrator`` refreshes it after each
