@@ -44,6 +44,7 @@ let package = Package(
         .library(name: "TUF", targets: ["TUF"]),
         .library(name: "FeedClient", targets: ["FeedClient"]),
         .library(name: "SyncProtocol", targets: ["SyncProtocol"]),
+        .library(name: "SyncClient", targets: ["SyncClient"]),
         .plugin(name: "DBGenCommandPlugin", targets: ["DBGenCommandPlugin"]),
         .plugin(name: "VersionStampCommandPlugin", targets: ["VersionStampCommandPlugin"]),
         .plugin(name: "DBGenWriteCommandPlugin", targets: ["DBGenWriteCommandPlugin"]),
@@ -159,6 +160,15 @@ let package = Package(
         // LayeredDatabase: DatabaseUpdater installs what the feed's client verified (Update/).
         .target(
             name: "FeedClient", dependencies: ["TUF", "FileSystemKit", "CZlib", "CBZip2", "LayeredDatabase"],
+            resources: [.copy("PrivacyInfo.xcprivacy")]),
+        // The sync client an app links beside LayeredDatabase (so an app that does not sync links
+        // no networking): freezes batches of the captured edits, sends them with URLSession
+        // (FoundationNetworking on Linux), applies the answers in one transaction each, keeps the
+        // cursor, records conflicts. PrivacyInfo.xcprivacy: the required-reason APIs it and what it
+        // links call (SyncClientTests' PrivacyManifestTests keeps it true); the Apple APIs it
+        // calls, with their OS versions, are in its DocC catalog (URLLoadingAvailabilityTests).
+        .target(
+            name: "SyncClient", dependencies: ["LayeredDatabase", "SQLiteCore", "SyncProtocol"],
             resources: [.copy("PrivacyInfo.xcprivacy")]),
         // The release side of the feed (`dbgen keys`, `dbgen feed`, `dbgen publish`): keys, signed
         // metadata, whole databases and `dbgen diff` patches as deflated targets, each patch applied
@@ -295,6 +305,10 @@ let package = Package(
         .testTarget(
             name: "LayeredDatabaseTests",
             dependencies: ["LayeredDatabase", "SyncProtocol", "CSQLite", "ShipyardTestSupport"]),
+        // SyncProtocol builds the server's answers the apply logic is tested with (no server).
+        .testTarget(
+            name: "SyncClientTests",
+            dependencies: ["SyncClient", "LayeredDatabase", "SQLiteCore", "SyncProtocol", "ShipyardTestSupport"]),
         // DBGenKit: the tests' own feed writer makes patches with `dbgen diff`'s code; dbgen: `dbgen fetch`
         // killed with SIGKILL mid-download and mid-install.
         .testTarget(

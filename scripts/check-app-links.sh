@@ -4,11 +4,12 @@
 # What an app that links only LayeredDatabase compiles: the target closure of the
 # LayeredDatabase product (from `swift package describe`) must hold no product of another
 # package (swift-crypto's Crypto would compile BoringSSL, about 790 C files, on Linux) and no C
-# target besides the system's sqlite3 (CSQLite). Package.swift says why.
+# target besides the system's libraries (sqlite3, zlib). Package.swift says why. The same for
+# an app that also syncs (SyncClient), which links neither the feed nor dbgen's code.
 #
 # What a consumer that builds the plugins from source compiles: the closure of
 # dbgen-plugin-tool (the dbgen the plugins run) must hold no product but swift-argument-parser's
-# ArgumentParser (no Crypto), neither TUF nor FeedClient, and no C target but CShellExtensions
+# ArgumentParser (no Crypto), neither TUF, FeedClient nor SyncClient, and no C target but CShellExtensions
 # (the 22 files .ci/run-consumer expects) and the system libraries. Each EXECUTABLE given
 # (e.g. .build/debug/dbgen-plugin-tool, and what links LayeredDatabase) is also checked for
 # BoringSSL symbols with nm, which must find none.
@@ -25,7 +26,8 @@ targets = {t["name"]: t for t in json.load(open(sys.argv[1]))["targets"]}
 # link, the C targets it may compile)
 rules = {
     "LayeredDatabase": ("an app", set(), set(), set()),
-    "dbgen-plugin-tool": ("the plugins built from source", {"ArgumentParser"}, {"TUF", "FeedClient"}, {"CShellExtensions"}),
+    "SyncClient": ("an app that syncs", set(), {"TUF", "FeedClient", "DBGenKit"}, set()),
+    "dbgen-plugin-tool": ("the plugins built from source", {"ArgumentParser"}, {"TUF", "FeedClient", "SyncClient"}, {"CShellExtensions"}),
 }
 failed = False
 for root, (user, products, forbidden, c_targets) in rules.items():

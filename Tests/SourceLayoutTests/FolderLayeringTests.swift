@@ -13,6 +13,7 @@ final class FolderLayeringTests: XCTestCase {
         "LayeredDatabase": ["", "Rows", "Sync", "Migration", "Updates", "Open"],
         "VersionStampKit": ["", "Plist", "Repository", "History", "Format", "Configuration", "Stamp"],
         "FeedClient": ["", "Transport", "Update"],
+        "SyncClient": ["", "Transport", "Store", "Session"],
         "TUF": ["", "JSON", "Metadata", "Trust", "Client"],
     ]
 
