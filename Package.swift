@@ -207,7 +207,7 @@ let package = Package(
         .executableTarget(
             name: "dbgen",
             dependencies: [
-                "DBGenCommandLine", "SQLiteCore", "FeedPublisher", "FeedClient", "TUF",
+                "DBGenCommandLine", "SQLiteCore", "FeedPublisher", "FeedClient", "TUF", "SyncClient", "FileSystemKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -325,8 +325,10 @@ let package = Package(
             exclude: ["Fixtures"]),
         // python-tuf (PyPI `tuf`, installed by scripts/setup.sh) is the oracle both ways.
         .testTarget(name: "TUFTests", dependencies: ["TUF", "FeedClient", "tuf-client", "ShipyardTestSupport"]),
+        // SyncProtocol: `dbgen sync`'s tests build the server's answers and read its requests.
         .testTarget(
-            name: "EndToEndTests", dependencies: ["dbgen", "dbgen-plugin-tool", "versionstamp", "ShipyardTestSupport"]),
+            name: "EndToEndTests",
+            dependencies: ["dbgen", "dbgen-plugin-tool", "versionstamp", "SyncProtocol", "ShipyardTestSupport"]),
         // python3 decodes what SyncProtocol encodes, with a decoder written from docs/Sync.md.
         .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol", "ShipyardTestSupport"]),
         // Read from the sources: every library's folders form a one-way stack; no source is too long.
