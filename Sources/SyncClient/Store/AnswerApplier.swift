@@ -103,7 +103,7 @@ struct AnswerApplier {
     private func setServerValue(_ table: SyncSchema.Table, key: DatabaseValue, column: String, _ value: DatabaseValue)
         throws
     {
-        let pending = try PendingEdits.of(table.name, key: key, on: connection)
+        let pending = try PendingEdits.of(table.name, key: key, in: rows.statements)
         guard pending.rowOp == nil, pending.entry(column) == nil,
             let synced = table.column(named: column), synced.rule != .counter
         else { return }
@@ -115,7 +115,7 @@ struct AnswerApplier {
     /// on the server but not here arrives with the pull.
     private func setServerRowCell(_ table: SyncSchema.Table, key: DatabaseValue, exists: Bool) throws {
         guard !exists else { return }
-        let pending = try PendingEdits.of(table.name, key: key, on: connection)
+        let pending = try PendingEdits.of(table.name, key: key, in: rows.statements)
         guard pending.rowOp != 1 else { return }
         try deleteWithPendingEdits(table, key: key, pending: pending)
     }
@@ -129,7 +129,7 @@ struct AnswerApplier {
                     .editOfDeletedRow, table: table.name, key: key, column: column, device: value, server: .null)
             }
         }
-        try PendingEdits.dropColumnEntries(table.name, key: key, on: connection)
+        try PendingEdits.dropColumnEntries(table.name, key: key, in: rows.statements)
         if try rows.exists(table, key: key) { try rows.delete(table, key: key) }
     }
 
@@ -162,7 +162,7 @@ struct AnswerApplier {
             values.append((column, value))
         }
         let key = row.key.databaseValue
-        let pending = try PendingEdits.of(table.name, key: key, on: connection)
+        let pending = try PendingEdits.of(table.name, key: key, in: rows.statements)
         // Inserted or deleted here since: the server decides when that edit arrives.
         if pending.rowOp != nil { return }
         if exists == false {

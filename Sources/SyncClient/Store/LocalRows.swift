@@ -9,12 +9,15 @@ import SyncProtocol
 final class LocalRows {
     let connection: Connection
     let conflicts: ConflictLog
+    /// The statements run per row, prepared once.
+    let statements: StatementCache
     /// The tables the apply wrote (lowercased names), for the orphan check.
     private(set) var touched: Set<String> = []
 
     init(_ connection: Connection, conflicts: ConflictLog) {
         self.connection = connection
         self.conflicts = conflicts
+        statements = StatementCache(connection)
     }
 
     private func quote(_ name: String) -> String { SQLIdentifier.quote(name) }
@@ -22,9 +25,9 @@ final class LocalRows {
     /// The values of `table`'s row `key` for `columns`, or nil when there is no such row.
     func values(_ table: SyncSchema.Table, key: DatabaseValue, columns: [String]) throws -> [DatabaseValue]? {
         let list = columns.isEmpty ? "1" : columns.map(quote).joined(separator: ", ")
-        return try connection.query(
+        return try statements.rows(
             "SELECT \(list) FROM main.\(quote(table.name)) WHERE \(quote(table.keyColumn)) = ?", [key]
-        ).first?.values
+        ).first
     }
 
     /// True when `table` has a row keyed `key`.
@@ -34,8 +37,7 @@ final class LocalRows {
 
     /// Deletes the row as the server says (not captured).
     func delete(_ table: SyncSchema.Table, key: DatabaseValue) throws {
-        try connection.execute(
-            "DELETE FROM main.\(quote(table.name)) WHERE \(quote(table.keyColumn)) = ?", [key])
+        try statements.run("DELETE FROM main.\(quote(table.name)) WHERE \(quote(table.keyColumn)) = ?", [key])
         touched.insert(table.name.lowercased())
     }
 
@@ -71,7 +73,7 @@ final class LocalRows {
         var attempts = 0
         while true {
             do {
-                try connection.execute(sql, arguments)
+                try statements.run(sql, arguments)
                 return
             } catch let error as SQLiteError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
                 attempts += 1

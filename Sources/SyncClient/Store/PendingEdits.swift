@@ -17,9 +17,9 @@ struct PendingEdits {
     var columnNames: [String] { entries.keys.filter { !$0.isEmpty }.sorted() }
 
     /// The entries of `table`'s row keyed `key`.
-    static func of(_ table: String, key: DatabaseValue, on connection: Connection) throws -> PendingEdits {
+    static func of(_ table: String, key: DatabaseValue, in statements: StatementCache) throws -> PendingEdits {
         var edits = PendingEdits()
-        for row in try connection.query(
+        for row in try statements.rows(
             "SELECT col, op, delta FROM main.shipyard_sync_outbox WHERE tbl = ? AND pk = ?", [.text(table), key])
         {
             edits.entries[row[0].shellText.lowercased()] = (row[1].integer ?? 2, row[2].integer ?? 0)
@@ -28,8 +28,8 @@ struct PendingEdits {
     }
 
     /// Removes the row's column entries (the row is gone: its edits can never apply).
-    static func dropColumnEntries(_ table: String, key: DatabaseValue, on connection: Connection) throws {
-        try connection.execute(
+    static func dropColumnEntries(_ table: String, key: DatabaseValue, in statements: StatementCache) throws {
+        try statements.run(
             "DELETE FROM main.shipyard_sync_outbox WHERE tbl = ? AND pk = ? AND col <> ''", [.text(table), key])
     }
 }
