@@ -44,6 +44,8 @@ let package = Package(
         .library(name: "VersionStampKit", targets: ["VersionStampKit"]),
         .library(name: "TUF", targets: ["TUF"]),
         .library(name: "FeedClient", targets: ["FeedClient"]),
+        .library(name: "SyncProtocol", targets: ["SyncProtocol"]),
+        .library(name: "SyncClient", targets: ["SyncClient"]),
         .plugin(name: "DBGenCommandPlugin", targets: ["DBGenCommandPlugin"]),
         .plugin(name: "VersionStampCommandPlugin", targets: ["VersionStampCommandPlugin"]),
         .plugin(name: "DBGenWriteCommandPlugin", targets: ["DBGenWriteCommandPlugin"]),
@@ -142,8 +144,10 @@ let package = Package(
         // (SQLiteCore, FileSystemKit) call, declared for the app that links them (Xcode merges
         // it into the app's privacy report); LayeredDatabaseTests' PrivacyManifestTests keeps it
         // true to the sources.
+        // SyncProtocol: the capture (Sync/) reads the declarations of what syncs into its model
+        // (SyncSchema, SyncRule); pure Swift and zlib, no networking (that is SyncClient's).
         .target(
-            name: "LayeredDatabase", dependencies: ["SQLiteCore", "FileSystemKit"],
+            name: "LayeredDatabase", dependencies: ["SQLiteCore", "FileSystemKit", "SyncProtocol"],
             resources: [.copy("PrivacyInfo.xcprivacy")]),
         .target(
             name: "VersionStampKit",
@@ -181,6 +185,15 @@ let package = Package(
             name: "FeedClient",
             dependencies: ["TUF", "HTTPTransport", "FileSystemKit", "CZlib", "CBZip2", "LayeredDatabase"],
             resources: [.copy("PrivacyInfo.xcprivacy")]),
+        // The sync client an app links beside LayeredDatabase (so an app that does not sync links
+        // no networking): freezes batches of the captured edits, sends them with URLSession
+        // (FoundationNetworking on Linux), applies the answers in one transaction each, keeps the
+        // cursor, records conflicts. PrivacyInfo.xcprivacy: the required-reason APIs it and what it
+        // links call (SyncClientTests' PrivacyManifestTests keeps it true); the Apple APIs it
+        // calls, with their OS versions, are in its DocC catalog (URLLoadingAvailabilityTests).
+        .target(
+            name: "SyncClient", dependencies: ["LayeredDatabase", "SQLiteCore", "SyncProtocol"],
+            resources: [.copy("PrivacyInfo.xcprivacy")]),
         // The release side of the feed (`dbgen keys`, `dbgen feed`, `dbgen publish`): keys, signed
         // metadata, whole databases and `dbgen diff` patches as deflated targets, each patch applied
         // by LayeredDatabase's updater while publishing; the feed check a device makes. A build tool's
@@ -188,6 +201,12 @@ let package = Package(
         .target(
             name: "FeedPublisher",
             dependencies: ["TUF", "FeedClient", "DBGenKit", "LayeredDatabase", "FileSystemKit"]),
+
+        // The sync's wire format (docs/Sync.md), shared by the device library and the server (the
+        // Server/ package): values, rules, the hybrid logical clock, the declared-schema model, the
+        // messages and their binary codec. Pure Swift and the system's zlib (a message may deflate
+        // itself): no Foundation, no networking, so an app and a server link the same few files.
+        .target(name: "SyncProtocol", dependencies: ["CZlib"]),
 
         // The error printer both executables share: compiler-style lines on standard error and
         // the exit path from ArgumentParser's error types (usage 64, failures 1).
@@ -212,7 +231,7 @@ let package = Package(
         .executableTarget(
             name: "dbgen",
             dependencies: [
-                "DBGenCommandLine", "SQLiteCore", "FeedPublisher", "FeedClient", "TUF",
+                "DBGenCommandLine", "SQLiteCore", "FeedPublisher", "FeedClient", "TUF", "SyncClient", "FileSystemKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -310,7 +329,13 @@ let package = Package(
             dependencies: ["DBGenKit", "FileSystemKit", "SQLiteCore", "SQLiteSession", "ShipyardTestSupport"]),
         // CSQLite: only to emulate Apple's SQLite build defaults on every connection
         // (SHIPYARD_APPLE_SQLITE_DEFAULTS=1), and to open a connection as GRDB does: Support/OtherSQLiteBuilds.swift.
-        .testTarget(name: "LayeredDatabaseTests", dependencies: ["LayeredDatabase", "CSQLite", "ShipyardTestSupport"]),
+        .testTarget(
+            name: "LayeredDatabaseTests",
+            dependencies: ["LayeredDatabase", "SyncProtocol", "CSQLite", "ShipyardTestSupport"]),
+        // SyncProtocol builds the server's answers the apply logic is tested with (no server).
+        .testTarget(
+            name: "SyncClientTests",
+            dependencies: ["SyncClient", "LayeredDatabase", "SQLiteCore", "SyncProtocol", "ShipyardTestSupport"]),
         // DBGenKit: the tests' own feed writer makes patches with `dbgen diff`'s code; dbgen: `dbgen fetch`
         // killed with SIGKILL mid-download and mid-install.
         .testTarget(
@@ -330,8 +355,12 @@ let package = Package(
             exclude: ["Fixtures"]),
         // python-tuf (PyPI `tuf`, installed by scripts/setup.sh) is the oracle both ways.
         .testTarget(name: "TUFTests", dependencies: ["TUF", "FeedClient", "tuf-client", "ShipyardTestSupport"]),
+        // SyncProtocol: `dbgen sync`'s tests build the server's answers and read its requests.
         .testTarget(
-            name: "EndToEndTests", dependencies: ["dbgen", "dbgen-plugin-tool", "versionstamp", "ShipyardTestSupport"]),
+            name: "EndToEndTests",
+            dependencies: ["dbgen", "dbgen-plugin-tool", "versionstamp", "SyncProtocol", "ShipyardTestSupport"]),
+        // python3 decodes what SyncProtocol encodes, with a decoder written from docs/Sync.md.
+        .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol", "ShipyardTestSupport"]),
         // Read from the sources: every library's folders form a one-way stack; no source is too long.
         .testTarget(name: "SourceLayoutTests", dependencies: ["ShipyardTestSupport"]),
     ]

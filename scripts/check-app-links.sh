@@ -4,7 +4,8 @@
 # What an app that links only LayeredDatabase compiles: the target closure of the
 # LayeredDatabase product (from `swift package describe`) must hold no product of another
 # package (swift-crypto's Crypto would compile BoringSSL, about 790 C files, on Linux) and no C
-# target besides the system's sqlite3 (CSQLite). Package.swift says why.
+# target besides the system's libraries (sqlite3, zlib). Package.swift says why. The same for
+# an app that also syncs (SyncClient), which links neither the feed nor dbgen's code.
 #
 # What the raw HTTP client links (HTTPTransport, below FeedClient, which the user database's sync
 # client shares): no product of another package (no Crypto), neither TUF nor FeedClient, and no C
@@ -12,7 +13,7 @@
 #
 # What a consumer that builds the plugins from source compiles: the closure of
 # dbgen-plugin-tool (the dbgen the plugins run) must hold no product but swift-argument-parser's
-# ArgumentParser (no Crypto), neither TUF nor FeedClient, and no C target but CShellExtensions
+# ArgumentParser (no Crypto), neither TUF, FeedClient nor SyncClient, and no C target but CShellExtensions
 # (the 22 files .ci/run-consumer expects), CSHA256 and the system libraries. Each EXECUTABLE given
 # (e.g. .build/debug/dbgen-plugin-tool, and what links LayeredDatabase) is also checked for
 # BoringSSL symbols with nm, which must find none.
@@ -29,7 +30,8 @@ targets = {t["name"]: t for t in json.load(open(sys.argv[1]))["targets"]}
 # link, the C targets it may compile)
 rules = {
     "LayeredDatabase": ("an app", set(), set(), {"CSHA256"}),
-    "dbgen-plugin-tool": ("the plugins built from source", {"ArgumentParser"}, {"TUF", "FeedClient"}, {"CShellExtensions", "CSHA256"}),
+    "SyncClient": ("an app that syncs", set(), {"TUF", "FeedClient", "DBGenKit"}, {"CSHA256", "CCurl"}),
+    "dbgen-plugin-tool": ("the plugins built from source", {"ArgumentParser"}, {"TUF", "FeedClient", "SyncClient"}, {"CShellExtensions", "CSHA256"}),
     "HTTPTransport": ("the HTTP client", set(), {"TUF", "FeedClient"}, {"CCurl"}),
 }
 failed = False

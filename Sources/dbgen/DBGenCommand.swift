@@ -7,13 +7,15 @@ import SQLiteCore
 @main
 struct DBGenCommand: ParsableCommand {
     static let configuration = DBGenSubcommands.rootConfiguration(
-        adding: [Keys.self, FeedCommand.self, Publish.self, Fetch.self],
+        adding: [Keys.self, FeedCommand.self, Publish.self, Fetch.self, Sync.self],
         moreDiscussion: """
             Over the air: `keys generate` makes a signing key, `feed init` creates a signed \
             feed (a TUF repository), `publish` adds a release with patches from earlier \
             ones, `feed verify` checks a feed as a device would, and `feed rotate`, \
             `feed timestamp` and `feed prune` maintain it; `fetch` installs the newest release from \
-            a feed into an updates directory, as an app's FeedClient does.
+            a feed into an updates directory, as an app's FeedClient does. `sync` syncs a user \
+            database with a sync server as an app's SyncClient does; `sync token` and \
+            `keys jwks` make the server's bearer tokens and the key set it verifies them with.
             """)
 
     /// The process-wide SQLite settings come first, before any connection opens; then the

@@ -10,9 +10,10 @@ final class FolderLayeringTests: XCTestCase {
     static let layers: [String: [String]] = [
         "DBGenKit": ["", "Diagnostics", "Inputs", "Schema", "Import", "Script", "Build", "Diff", "Check"],
         "DBGenCommandLine": ["", "Options", "Subcommands"],
-        "LayeredDatabase": ["", "Rows", "Migration", "Updates", "Open"],
+        "LayeredDatabase": ["", "Rows", "Sync", "Migration", "Updates", "Open"],
         "VersionStampKit": ["", "Plist", "Repository", "History", "Format", "Configuration", "Stamp"],
         "FeedClient": ["", "Transport", "Update"],
+        "SyncClient": ["", "Transport", "Store", "Session"],
         "TUF": ["", "JSON", "Metadata", "Trust", "Client"],
     ]
 

@@ -167,6 +167,7 @@ public enum DatabaseBuilder {
         try runner.run(scriptAt: schemaPath, displayPath: displayPath)
         // The script's `.limit`s were for its statements, not for reading the result back.
         for (limit, value) in limits { connection.setLimit(limit, to: Int32(value)) }
+        try SyncTemplateCapture.install(on: connection, sites: runner.declarationSites, schema: displayPath)
         try BuildConnection.seal(connection)
         let tables = try BuildConnection.tableCounts(connection)
         return ScriptOutcome(

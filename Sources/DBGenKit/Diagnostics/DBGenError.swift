@@ -40,6 +40,10 @@ public struct DBGenError: Error, Hashable, Sendable, CustomStringConvertible {
         /// `diff` cannot carry a difference the way it was asked to: a table it cannot compare,
         /// or a schema difference (or a table without a declared PRIMARY KEY) in a changeset.
         case unsupported
+        /// A sync declaration of the script (`shipyard_sync`, `shipyard_references`) is refused:
+        /// the message names the table and column and how to fix it; the location is the
+        /// statement that inserted the declaration.
+        case syncDeclaration
         /// `diff`: NEW's `user_version` is not greater than OLD's while their contents differ,
         /// so the patch would not install (``DatabaseDiff/requireNewerVersion()``; `dbgen diff
         /// --force` skips the check).

@@ -16,6 +16,9 @@ final class BuildAuthorizer {
     /// The pragmas (lowercased names) SQLite asked about since the last ``reset()``: those a
     /// statement runs (and, for a `pragma_…` table, the one SQLite prepares as it steps).
     private(set) var pragmasAsked: Set<String> = []
+    /// The tables of the main database (lowercased names) a statement inserts into, since the
+    /// last ``reset()``: how the build finds the statement that wrote a sync declaration.
+    private(set) var tablesInserted: Set<String> = []
     private let recordInput: (String) -> Void
     private let baseDirectory: () -> String
     private unowned let connection: Connection
@@ -36,6 +39,7 @@ final class BuildAuthorizer {
         lastRefusal = nil
         actionsAsked = []
         pragmasAsked = []
+        tablesInserted = []
     }
 
     /// The actions a statement may have asked about and still be a `VACUUM`: SQLite asks about
@@ -62,6 +66,9 @@ final class BuildAuthorizer {
 
     private func decide(_ request: AuthorizerRequest) -> AuthorizerDecision {
         actionsAsked.insert(request.action)
+        if request.action == AuthorizerAction.insert, request.database == "main", let table = request.argument1 {
+            tablesInserted.insert(table.lowercased())
+        }
         if request.action == AuthorizerAction.pragma, let pragma = request.argument1 {
             pragmasAsked.insert(pragma.lowercased())
         }

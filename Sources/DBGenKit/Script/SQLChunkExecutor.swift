@@ -12,6 +12,8 @@ struct SQLChunkExecutor {
     let diagnostics: DiagnosticHandler
     /// Says why an action was refused (SQLite only reports `SQLITE_AUTH`).
     let authorizer: BuildAuthorizer
+    /// Told where each statement that inserted into a declaration table ran.
+    var declarationSites: DeclarationSites?
 
     /// Runs every statement of `chunk`. `complete` is false for text left at end of file that
     /// `sqlite3_complete` does not call complete.
@@ -60,6 +62,10 @@ struct SQLChunkExecutor {
             try ShellParameters(connection: connection).bind(statement)
             while try statement.step() {
                 if firstValue == nil && statement.columnCount > 0 { firstValue = statement.column(0) }
+            }
+            if let declarationSites, !authorizer.tablesInserted.isEmpty {
+                declarationSites.statementRan(
+                    at: location(chunk, statementStart), inserted: authorizer.tablesInserted, on: connection)
             }
         } catch let error as SQLiteError {
             if let refusal = refusal(error, chunk: chunk, statementStart: statementStart) { throw refusal }

@@ -22,6 +22,8 @@ final class ScriptRunner {
     /// The scripts being run, innermost last.
     var contexts: [ScriptContext] = []
     private(set) var authorizer: BuildAuthorizer!
+    /// Where the script wrote its sync declarations (``DeclarationSites``).
+    let declarationSites = DeclarationSites()
     private var extensions: ShellExtensionHost!
     private let relativePaths: RelativePathVFS
 
@@ -153,7 +155,7 @@ final class ScriptRunner {
             currentLocation = chunk.lines.first.map { SourceLocation(path: script.displayPath, line: $0.line) }
             let executor = SQLChunkExecutor(
                 connection: connection, scriptPath: script.displayPath,
-                diagnostics: diagnostics, authorizer: authorizer)
+                diagnostics: diagnostics, authorizer: authorizer, declarationSites: declarationSites)
             try executor.execute(chunk, complete: complete)
         case .dotCommand(let line, let lineNumber):
             let location = SourceLocation(path: script.displayPath, line: lineNumber, column: 1)

@@ -15,6 +15,11 @@ import SQLiteCore
 /// user databases are brought forward without losing rows. A database whose
 /// `user_version` is above every step (an app downgrade) is left as it is.
 ///
+/// When the user database declares synced tables (`shipyard_sync`), each step ends by
+/// refreshing the capture (``SyncCapture/refresh(on:)``) in the step's transaction: a column the
+/// step added is captured at once, and a step that leaves the declarations invalid (a synced
+/// table dropped but still declared) fails and is rolled back, naming the declaration.
+///
 /// Steps cannot contain statements that SQLite refuses inside a transaction (`VACUUM`,
 /// and `PRAGMA foreign_keys` is a no-op there).
 ///
@@ -80,6 +85,8 @@ public struct UserDatabaseMigrator {
                     let current = try Self.userVersion(connection)
                     guard current < migration.version else { return false }
                     try migration.migrate(connection)
+                    // A migrated synced table (an added column) is captured from this step on.
+                    try SyncCapture.refresh(on: connection)
                     try connection.execute("PRAGMA main.user_version = \(migration.version)")
                     return true
                 }

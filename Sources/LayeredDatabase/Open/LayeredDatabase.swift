@@ -127,6 +127,7 @@ public final class LayeredDatabase {
         self.bundledPath = bundledPath
         self.bundleName = bundleName
         self.updatesDirectory = updatesDirectory
+        try recordDanglingReferencesIfShippedDataChanged()
     }
 
     /// Attaches `path` (the bundled file or an installed update) read-only and immutable under

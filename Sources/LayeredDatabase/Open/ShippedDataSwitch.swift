@@ -69,6 +69,7 @@ extension LayeredDatabase {
             }
             throw error
         }
+        try recordDanglingReferencesIfShippedDataChanged()
         return databaseInEffect != previous
     }
 

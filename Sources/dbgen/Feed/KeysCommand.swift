@@ -7,8 +7,8 @@ extension DBGenCommand {
     /// `dbgen keys`: the feed's signing keys.
     struct Keys: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Make the Ed25519 keys that sign a feed.",
-            subcommands: [Generate.self])
+            abstract: "Make the Ed25519 keys that sign a feed or sync tokens, and print their public keys.",
+            subcommands: [Generate.self, JWKS.self])
 
         /// `dbgen keys generate --out KEY`.
         struct Generate: ParsableCommand {
@@ -37,6 +37,36 @@ extension DBGenCommand {
                     let key = Ed25519SigningKey()
                     try SigningKeyFile.write(key, to: out, replacing: force)
                     print(key.publicHex)
+                }
+            }
+        }
+
+        /// `dbgen keys jwks KEY...`.
+        struct JWKS: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "jwks",
+                abstract:
+                    "Print the public keys of Ed25519 keys as a JSON Web Key Set (what the sync server verifies with).",
+                discussion: """
+                    Each KEY is a key file `dbgen keys generate` wrote, - (standard input, once) or \
+                    env:NAME. Standard output gets {"keys":[…]}: per key kty OKP, crv Ed25519, x (the \
+                    public key, base64url), kid (its JWK thumbprint, RFC 7638: what `dbgen sync token` \
+                    puts in the token's header), alg EdDSA, use sig. No private part is printed.
+
+                    Example:
+                      dbgen keys jwks sync.key > jwks.json
+                    """)
+
+            @Argument(help: ArgumentHelp("The private keys (key files, - or env:NAME).", valueName: "key"))
+            var keys: [String]
+
+            func validate() throws {
+                guard !keys.isEmpty else { throw ValidationError("name at least one key") }
+            }
+
+            func run() throws {
+                try FeedCommandSupport.run {
+                    print(try JSONWebKey.keySet(try FeedCommandSupport.keys(keys).map(\.key)))
                 }
             }
         }

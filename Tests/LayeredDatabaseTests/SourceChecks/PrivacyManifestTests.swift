@@ -4,11 +4,13 @@ import XCTest
 
 /// `Sources/LayeredDatabase/PrivacyInfo.xcprivacy` declares every category of Apple's
 /// required-reason APIs that the targets an app links (LayeredDatabase, SQLiteCore,
-/// FileSystemKit) call, each with a reason: Xcode refuses an app (ITMS-91053) whose code calls
+/// FileSystemKit, SyncProtocol) call, each with a reason: Xcode refuses an app (ITMS-91053) whose code calls
 /// one undeclared. The categories and the scan are ShipyardTestSupport's ``RequiredReasonAPIs``.
 final class PrivacyManifestTests: LayeredDatabaseTestCase {
     /// The targets whose code is in an app that links LayeredDatabase (as AppleAvailabilityTests).
-    static let appLinked = ["Sources/LayeredDatabase", "Sources/SQLiteCore", "Sources/FileSystemKit"]
+    static let appLinked = [
+        "Sources/LayeredDatabase", "Sources/SQLiteCore", "Sources/FileSystemKit", "Sources/SyncProtocol",
+    ]
     static let manifest = "Sources/LayeredDatabase/PrivacyInfo.xcprivacy"
 
     /// The list above is what Package.swift links.

@@ -1,0 +1,79 @@
+import FileSystemKit
+import Foundation
+import TUF
+
+/// Ed25519 keys as JSON Web Keys (RFC 8037: `kty` OKP, `crv` Ed25519, `x` the public key in
+/// base64url) and the EdDSA JSON Web Tokens they sign (RFC 7515/7519, compact form), for the
+/// sync server: `dbgen keys jwks` prints the set it verifies with, `dbgen sync token` mints a
+/// bearer token.
+enum JSONWebKey {
+    /// Base64url without padding (RFC 7515, appendix C).
+    static func base64URL(_ bytes: Data) -> String {
+        bytes.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The raw 32-byte public key of `key`.
+    static func publicBytes(_ key: Ed25519SigningKey) -> Data {
+        Data(hex: key.publicHex)
+    }
+
+    /// The key id: the key's JWK thumbprint (RFC 7638): base64url of the SHA-256 of
+    /// `{"crv":"Ed25519","kty":"OKP","x":"…"}`.
+    static func keyID(_ key: Ed25519SigningKey) -> String {
+        let canonical = #"{"crv":"Ed25519","kty":"OKP","x":"\#(base64URL(publicBytes(key)))"}"#
+        var hash = SHA256Stream()
+        Data(canonical.utf8).withUnsafeBytes { hash.update($0) }
+        return base64URL(Data(hex: hash.hexDigest()))
+    }
+
+    /// The public JWK of `key` (never its private part).
+    static func publicJWK(_ key: Ed25519SigningKey) -> [String: String] {
+        [
+            "kty": "OKP", "crv": "Ed25519", "x": base64URL(publicBytes(key)), "kid": keyID(key), "alg": "EdDSA",
+            "use": "sig",
+        ]
+    }
+
+    /// `{"keys":[…]}`, keys in the order given, members sorted.
+    static func keySet(_ keys: [Ed25519SigningKey]) throws -> String {
+        let data = try JSONSerialization.data(
+            withJSONObject: ["keys": keys.map(publicJWK)], options: [.sortedKeys, .prettyPrinted])
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// A compact JWT signed with `key`: header `{"alg":"EdDSA","kid":…,"typ":"JWT"}`, then
+    /// `claims` (strings and integers).
+    static func token(claims: [String: Any], key: Ed25519SigningKey) throws -> String {
+        let header = try JSONSerialization.data(
+            withJSONObject: ["alg": "EdDSA", "kid": keyID(key), "typ": "JWT"], options: [.sortedKeys])
+        let payload = try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys])
+        let input = base64URL(header) + "." + base64URL(payload)
+        let signature = Data(hex: try key.sign(Data(input.utf8)))
+        return input + "." + base64URL(signature)
+    }
+}
+
+extension Data {
+    /// The bytes of an even-length lowercase or uppercase hex string (what this code made).
+    init(hex: String) {
+        var bytes: [UInt8] = []
+        var high: UInt8?
+        for scalar in hex.unicodeScalars {
+            let value: UInt8
+            switch scalar {
+            case "0"..."9": value = UInt8(scalar.value - 48)
+            case "a"..."f": value = UInt8(scalar.value - 87)
+            case "A"..."F": value = UInt8(scalar.value - 55)
+            default: continue
+            }
+            if let first = high {
+                bytes.append(first << 4 | value)
+                high = nil
+            } else {
+                high = value
+            }
+        }
+        self.init(bytes)
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import ShipyardTestSupport
+import XCTest
+
+/// `Sources/SyncClient/PrivacyInfo.xcprivacy` declares every category of Apple's required-reason
+/// APIs that SyncClient and the targets it links call, each with a reason (Xcode refuses an app,
+/// ITMS-91053, whose code calls one undeclared). Every Swift file under those targets is read.
+final class PrivacyManifestTests: XCTestCase {
+    static let manifest = "Sources/SyncClient/PrivacyInfo.xcprivacy"
+
+    func testTheScanCoversSyncClientAndWhatItLinks() throws {
+        let closure = try RequiredReasonAPIs.closure(of: "SyncClient")
+        XCTAssertEqual(
+            closure.sources,
+            [
+                "Sources/FileSystemKit", "Sources/LayeredDatabase", "Sources/SQLiteCore", "Sources/SyncClient",
+                "Sources/SyncProtocol",
+            ])
+        XCTAssertEqual(closure.otherPackages, [], "SyncClient links no other package")
+    }
+
+    func testEveryCategoryTheLinkedSourcesUseIsDeclaredWithAReason() throws {
+        let sources = try RequiredReasonAPIs.closure(of: "SyncClient").sources
+        let used = try RequiredReasonAPIs.usedCategories(in: sources)
+        let (tracking, declared) = try RequiredReasonAPIs.declared(inManifest: Self.manifest)
+        XCTAssertEqual(tracking, false)
+        let problems = RequiredReasonAPIs.mismatches(used: used, declared: declared, manifest: Self.manifest)
+        XCTAssertTrue(problems.isEmpty, "\n" + problems.joined(separator: "\n"))
+        XCTAssertEqual(declared["NSPrivacyAccessedAPICategoryFileTimestamp"], ["C617.1"])
+    }
+
+    func testTheManifestIsATargetResource() throws {
+        let manifest = try SwiftSourceScanner.text("Package.swift")
+        let start = try XCTUnwrap(manifest.range(of: #"\.target\(\s*name: "SyncClient""#, options: .regularExpression))
+        let rest = manifest[start.lowerBound...]
+        let declaration = rest[..<(rest.range(of: "\n        .")?.lowerBound ?? rest.endIndex)]
+        XCTAssertTrue(declaration.contains(#"resources: [.copy("PrivacyInfo.xcprivacy")]"#), String(declaration))
+    }
+}
