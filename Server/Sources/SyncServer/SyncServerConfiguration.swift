@@ -16,6 +16,9 @@ public struct SyncServerConfiguration: Sendable {
     public var defaultPullLimit: Int = 10_000
     /// The most cells an answer pulls, whatever the request asks.
     public var maximumPullLimit: Int = 100_000
+    /// How long a request may wait for the database (a connection, then its transaction) before
+    /// it is answered 503: when PostgreSQL is down, the pool keeps trying, and the device retries.
+    public var databaseTimeoutSeconds: Double = 15
     /// The server's clock in milliseconds since 1970 (a test may set its own).
     public var clock: @Sendable () -> Int64 = { SyncServerConfiguration.systemMilliseconds() }
 

@@ -70,9 +70,56 @@ public struct SyncService: Sendable {
             request.limit == 0
             ? configuration.defaultPullLimit : Int(min(request.limit, UInt64(configuration.maximumPullLimit)))
         let store = SyncStore(client: databases.client(for: space), logger: logger)
-        let answer = try await store.sync(
-            space: space, request: request, batch: checked, schema: configuration.schema, pullLimit: limit, clock: now)
+        let schema = configuration.schema
+        let batch = checked
+        let answer = try await Self.within(seconds: configuration.databaseTimeoutSeconds) {
+            try await store.sync(
+                space: space, request: request, batch: batch, schema: schema, pullLimit: limit, clock: now)
+        }
         return answer.encoded()
+    }
+
+    /// `body`'s result, or a 503 when it takes longer than `seconds`. The answer does not wait
+    /// for `body` to notice its cancellation (a connection lease of a pool whose database is down
+    /// may not): the request is answered, and an open transaction rolls back with its connection.
+    static func within<T: Sendable>(seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T
+    {
+        let race = Race<T>()
+        return try await withCheckedThrowingContinuation { continuation in
+            race.start(continuation)
+            let work = Task {
+                do { race.finish(.success(try await body())) } catch { race.finish(.failure(error)) }
+            }
+            Task {
+                try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+                if race.finish(
+                    .failure(SyncServerError(status: 503, "the database did not answer within \(seconds) s; retry")))
+                {
+                    work.cancel()
+                }
+            }
+        }
+    }
+}
+
+/// The first of two outcomes resumes the continuation; the other is dropped.
+private final class Race<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<T, any Error>?
+
+    func start(_ continuation: CheckedContinuation<T, any Error>) {
+        lock.withLock { self.continuation = continuation }
+    }
+
+    /// Resumes with `result` if nothing did; returns whether it did.
+    @discardableResult
+    func finish(_ result: Result<T, any Error>) -> Bool {
+        let waiting = lock.withLock { () -> CheckedContinuation<T, any Error>? in
+            defer { continuation = nil }
+            return continuation
+        }
+        waiting?.resume(with: result)
+        return waiting != nil
     }
 }
 

@@ -56,6 +56,9 @@ struct SyncServerCommand: AsyncParsableCommand {
     @Option(help: "The most cells an answer pulls when the device asks for no limit.")
     var pullLimit: Int = 10_000
 
+    @Option(help: "Seconds a request may wait for the database before it is answered 503.")
+    var databaseTimeout: Double = 15
+
     @Option(help: "Connections per database in the pool.")
     var connections: Int = 20
 
@@ -71,6 +74,7 @@ struct SyncServerCommand: AsyncParsableCommand {
         ] where value < 1 {
             throw ValidationError("\(name) must be at least 1")
         }
+        guard databaseTimeout > 0 else { throw ValidationError("--database-timeout must be more than 0") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level: unknown level '\(logLevel)'")
         }
@@ -88,6 +92,7 @@ struct SyncServerCommand: AsyncParsableCommand {
             configuration.limits = .init(
                 bodyBytes: maxBodyBytes, inflatedBytes: maxInflatedBytes, batchRows: maxBatchRows)
             configuration.defaultPullLimit = pullLimit
+            configuration.databaseTimeoutSeconds = databaseTimeout
             configuration.maximumPullLimit = max(pullLimit, 100_000)
             let application = SyncServerApplication.make(
                 configuration: configuration, databases: databases, host: host, port: port,
