@@ -7,8 +7,8 @@
 #   scripts/format.sh --lint   changes nothing: prints FILE:LINE:COL: warning: … for each line
 #                              formatting would change, and exits 1 when there is any
 #
-# The files: every Swift file git tracks under Sources, Tests, Plugins, Examples, Fuzz and
-# scripts, and both package manifests (so never a .build or a checkout of a dependency).
+# The files: every Swift file git tracks under Sources, Tests, Plugins, Examples, Fuzz, Server
+# and scripts, and the package manifests (so never a .build or a checkout of a dependency).
 # `--lint` runs `swift format lint --strict`: without --strict swift-format reports findings
 # as warnings and exits 0, which would let CI pass with the tree unformatted.
 set -euo pipefail
@@ -22,7 +22,7 @@ case "${1:-}" in
 esac
 
 mapfile -t files < <(git ls-files --cached --others --exclude-standard -- Package.swift 'Sources/*.swift' 'Tests/*.swift' 'Plugins/*.swift' \
-  'Examples/*.swift' 'Fuzz/*.swift' 'scripts/*.swift')
+  'Examples/*.swift' 'Fuzz/*.swift' 'Server/*.swift' 'scripts/*.swift')
 [ ${#files[@]} -gt 0 ] || { echo "format.sh: no Swift files found (run it in a git clone)" >&2; exit 1; }
 
 if [ "$mode" = lint ]; then
