@@ -164,7 +164,8 @@ let package = Package(
         // Linux only: Apple platforms use URLSession, and their SDKs have no curl.h.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         // Shipyard's raw HTTP client (no product; public API for the package's clients): a GET with
-        // header fields (Range, If-Range, If-None-Match), its body streamed to a handler, a cap fixed
+        // header fields (Range, If-Range, If-None-Match) or a POST of a body (the sync's requests;
+        // no redirect followed), the answer's body streamed to a handler, a cap fixed
         // before the request on every byte accepted, `Accept-Encoding: identity` and compressed
         // answers refused, a total deadline and a stall timeout on every request. libcurl (CCurl)
         // on Linux, driven from a thread of its own that sleeps while the server is silent;
@@ -186,13 +187,16 @@ let package = Package(
             dependencies: ["TUF", "HTTPTransport", "FileSystemKit", "CZlib", "CBZip2", "LayeredDatabase"],
             resources: [.copy("PrivacyInfo.xcprivacy")]),
         // The sync client an app links beside LayeredDatabase (so an app that does not sync links
-        // no networking): freezes batches of the captured edits, sends them with URLSession
-        // (FoundationNetworking on Linux), applies the answers in one transaction each, keeps the
-        // cursor, records conflicts. PrivacyInfo.xcprivacy: the required-reason APIs it and what it
-        // links call (SyncClientTests' PrivacyManifestTests keeps it true); the Apple APIs it
-        // calls, with their OS versions, are in its DocC catalog (URLLoadingAvailabilityTests).
+        // no networking): freezes batches of the captured edits, POSTs them through HTTPTransport
+        // (URLSession on Apple platforms, libcurl loaded at the first request on Linux: never
+        // FoundationNetworking, so dbgen, which links it, loads no HTTP library at start), applies
+        // the answers in one transaction each, keeps the cursor, records conflicts.
+        // PrivacyInfo.xcprivacy: the required-reason APIs it and what it links call
+        // (SyncClientTests' PrivacyManifestTests keeps it true); the Apple APIs it calls, with their
+        // OS versions, are in its DocC catalog (URLLoadingAvailabilityTests; HTTPTransport's are
+        // FeedClient's table).
         .target(
-            name: "SyncClient", dependencies: ["LayeredDatabase", "SQLiteCore", "SyncProtocol"],
+            name: "SyncClient", dependencies: ["LayeredDatabase", "SQLiteCore", "SyncProtocol", "HTTPTransport"],
             resources: [.copy("PrivacyInfo.xcprivacy")]),
         // The release side of the feed (`dbgen keys`, `dbgen feed`, `dbgen publish`): keys, signed
         // metadata, whole databases and `dbgen diff` patches as deflated targets, each patch applied

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 
 // What HTTPTransport calls, looked up once. The variadic ones (setopt) are called through
 // pointers of their own variadic type, so every argument is passed as libcurl reads it.
@@ -101,8 +102,32 @@ CURLcode shipyard_curl_setopt_pointer(CURL *handle, CURLoption option, const voi
     return api.easy_setopt(handle, option, value);
 }
 
+CURLcode shipyard_curl_setopt_offset(CURL *handle, CURLoption option, curl_off_t value) {
+    return api.easy_setopt(handle, option, value);
+}
+
 CURLcode shipyard_curl_setopt_callback(CURL *handle, CURLoption option, curl_write_callback value) {
     return api.easy_setopt(handle, option, value);
+}
+
+CURLcode shipyard_curl_setopt_read_callback(CURL *handle, CURLoption option, curl_read_callback value) {
+    return api.easy_setopt(handle, option, value);
+}
+
+// CURLOPT_SOCKOPTFUNCTION for a POST: a send buffer of 64 KiB (the kernel doubles it), so that
+// what the connection takes of the body follows what the server reads, rather than vanishing at
+// once into a send buffer that autotuning grows to megabytes.
+static int small_send_buffer(void *context, curl_socket_t socket, curlsocktype purpose) {
+    (void)context;
+    if (purpose == CURLSOCKTYPE_IPCXN) {
+        int size = 65536;
+        (void)setsockopt(socket, SOL_SOCKET, SO_SNDBUF, &size, sizeof size);
+    }
+    return CURL_SOCKOPT_OK;
+}
+
+CURLcode shipyard_curl_setopt_small_send_buffer(CURL *handle) {
+    return api.easy_setopt(handle, CURLOPT_SOCKOPTFUNCTION, small_send_buffer);
 }
 
 const char *shipyard_curl_easy_strerror(CURLcode code) { return api.easy_strerror(code); }

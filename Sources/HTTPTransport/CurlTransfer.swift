@@ -6,7 +6,8 @@ import Foundation
 /// from a thread of its own that sleeps in `curl_multi_poll` until a socket is ready, a clock of
 /// the ``ResponseGate`` is due, or a cancellation wakes it. No busy wait: a silent server costs
 /// no CPU. Bytes go from libcurl's write callback through the gate to the handler: never
-/// buffered whole.
+/// buffered whole. A POST's body goes out through the read callback, each piece progress for
+/// the stall clock.
 ///
 /// libcurl is loaded at the first exchange (`dlopen`, see CCurl), so a process that makes none
 /// never maps it. Compressed answers are never decoded: no `CURLOPT_ACCEPT_ENCODING`, and
@@ -20,6 +21,8 @@ final class CurlTransfer: @unchecked Sendable {
     private var fields: [String: String] = [:]
     /// The last redirect seen: the answer, should libcurl not follow it.
     private var lastRedirect: HTTPResponseHead?
+    /// How much of a POST's body libcurl has taken.
+    private var bodySent = 0
 
     init(gate: ResponseGate) {
         self.gate = gate
@@ -64,7 +67,10 @@ final class CurlTransfer: @unchecked Sendable {
             shipyard_curl_slist_free_all(fieldList)
             errorBuffer.deallocate()
         }
-        for field in request.sentFields {
+        // "Expect:" (no value) keeps libcurl from sending `Expect: 100-continue` and waiting for
+        // an interim answer before a POST's body: the body goes at once.
+        let expect = request.method == .post ? [HTTPField("Expect", "")] : []
+        for field in request.sentFields + expect {
             fieldList = shipyard_curl_slist_append(fieldList, "\(field.name): \(field.value)")
         }
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -77,7 +83,9 @@ final class CurlTransfer: @unchecked Sendable {
                 shipyard_curl_setopt_pointer(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"),
                 shipyard_curl_setopt_pointer(easy, CURLOPT_USERAGENT, "Shipyard"),
                 shipyard_curl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer),
-                shipyard_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1),
+                // A POST follows no redirect: its answer is the redirect (libcurl would turn a 302
+                // into a GET, or send the body again elsewhere).
+                shipyard_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, request.method == .get ? 1 : 0),
                 shipyard_curl_setopt_long(easy, CURLOPT_MAXREDIRS, 10),
                 shipyard_curl_setopt_long(easy, CURLOPT_HTTP_CONTENT_DECODING, 0),
                 shipyard_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1),
@@ -89,7 +97,19 @@ final class CurlTransfer: @unchecked Sendable {
                 shipyard_curl_setopt_callback(easy, CURLOPT_WRITEFUNCTION, curlBodyPiece),
             ]
         }
-        if let failed = configured.first(where: { $0 != CURLE_OK }) {
+        // A POST's body, handed to libcurl piece by piece as the connection takes it, so that each
+        // piece counts as progress for the stall clock.
+        let posting =
+            request.method == .post
+            ? [
+                shipyard_curl_setopt_long(easy, CURLOPT_POST, 1),
+                shipyard_curl_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count)),
+                shipyard_curl_setopt_pointer(easy, CURLOPT_READDATA, context),
+                shipyard_curl_setopt_read_callback(easy, CURLOPT_READFUNCTION, curlRequestPiece),
+                // Else the kernel takes megabytes at once and a slow reader looks like a stall.
+                shipyard_curl_setopt_small_send_buffer(easy),
+            ] : []
+        if let failed = (configured + posting).first(where: { $0 != CURLE_OK }) {
             let version = shipyard_curl_version().map { String(cString: $0) } ?? "libcurl"
             let why = String(cString: shipyard_curl_easy_strerror(failed))
             return gate.finish(
@@ -154,6 +174,20 @@ final class CurlTransfer: @unchecked Sendable {
         return true
     }
 
+    /// The next piece of a POST's body, copied into libcurl's `buffer` (at most `capacity`
+    /// bytes); nil stops the transfer (the exchange already has its outcome).
+    fileprivate func requestPiece(_ buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int? {
+        let body = request.body
+        let count = min(capacity, body.count - bodySent)
+        guard count > 0 else { return gate.isSettled ? nil : 0 }
+        let start = body.index(body.startIndex, offsetBy: bodySent)
+        body.copyBytes(
+            to: UnsafeMutableRawBufferPointer(start: buffer, count: count).bindMemory(to: UInt8.self),
+            from: start..<body.index(start, offsetBy: count))
+        bodySent += count
+        return gate.sent(count) ? count : nil
+    }
+
     /// A piece of a body: the answer's once its head is decided (a followed redirect's body
     /// is not the answer's, and libcurl does not hand it on).
     fileprivate func bodyPiece(_ bytes: UnsafeRawBufferPointer) -> Bool {
@@ -173,6 +207,13 @@ private let curlHeaderLine: curl_write_callback = { buffer, size, count, context
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
     let bytes = UnsafeRawBufferPointer(start: buffer, count: size * count)
     return transfer.headerLine(bytes) ? size * count : 0
+}
+
+/// CURLOPT_READFUNCTION: the count copied, 0 at the end, CURL_READFUNC_ABORT to stop.
+private let curlRequestPiece: curl_read_callback = { buffer, size, count, context in
+    guard let buffer, let context else { return Int(CURL_READFUNC_ABORT) }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    return transfer.requestPiece(buffer, capacity: size * count) ?? Int(CURL_READFUNC_ABORT)
 }
 
 /// CURLOPT_WRITEFUNCTION: as above.

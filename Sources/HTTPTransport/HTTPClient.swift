@@ -1,8 +1,8 @@
 import Foundation
 
-/// Shipyard's HTTP client: one GET at a time per call, its body streamed to a handler, never
-/// more bytes accepted than the request's cap, never decoded, never longer than its deadline
-/// or its stall timeout.
+/// Shipyard's HTTP client: one exchange per call (a GET, or a POST of a body), the answer's body
+/// streamed to a handler, never more bytes accepted than the request's cap, never decoded,
+/// never longer than its deadline or its stall timeout.
 ///
 /// - Linux: libcurl, loaded at the first request (`dlopen`), driven from a thread of its own
 ///   that sleeps until a socket is ready (a silent server costs no CPU).

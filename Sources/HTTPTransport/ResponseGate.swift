@@ -4,7 +4,8 @@ import Foundation
 /// decisions on an answer's head, the count of its body against the cap, the clocks of the stall
 /// timeout and the deadline, and the one outcome of the exchange.
 ///
-/// A transport reports what arrives (``head(_:)``, ``body(_:)``, ``headerBytes(_:)``), asks
+/// A transport reports what arrives (``head(_:)``, ``body(_:)``, ``headerBytes(_:)``) and what
+/// of a POST's body has gone (``sent(_:now:)``), asks
 /// ``checkClocks(now:)`` whenever it wakes up, and stops the transfer as soon as any of these
 /// returns false; it ends with ``finish(_:)``. All calls but ``cancel()`` come from the
 /// transport's one thread or serial queue; the lock makes ``cancel()`` safe from any thread.
@@ -51,6 +52,13 @@ final class ResponseGate: @unchecked Sendable {
         guard headerCount <= request.maximumHeaderBytes else {
             return settle(.failure(HTTPTransferError.headersTooLarge(url: url, limit: request.maximumHeaderBytes)))
         }
+        return !isSettled
+    }
+
+    /// A piece of the request's body was taken by the connection: progress, so the stall clock
+    /// restarts (a slow upload is not a silent server). False: stop.
+    func sent(_ count: Int, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Bool {
+        if count > 0 { lastActivity = now }
         return !isSettled
     }
 

@@ -46,6 +46,10 @@ final class SessionTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendab
         for field in gate.request.sentFields {
             request.setValue(field.value, forHTTPHeaderField: field.name)
         }
+        if gate.request.method == .post {
+            request.httpMethod = "POST"
+            request.httpBody = gate.request.body
+        }
         let delegateQueue = OperationQueue()
         delegateQueue.maxConcurrentOperationCount = 1
         delegateQueue.underlyingQueue = queue
@@ -90,6 +94,23 @@ final class SessionTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendab
             completionHandler(.cancel)
             end(nil)
         }
+    }
+
+    /// A piece of a POST's body has gone: progress for the stall clock.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        guard !ended else { return }
+        if !gate.sent(Int(clamping: bytesSent)) { end(nil) }
+    }
+
+    /// A GET follows the redirect; a POST does not (its answer is the redirect, as with libcurl).
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        completionHandler(gate.request.method == .get ? request : nil)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

@@ -22,6 +22,8 @@ public final class FaultInjectingHTTPServer: @unchecked Sendable {
         public var path: String
         /// The header fields, names in lowercase.
         public var headers: [String: String]
+        /// The body (as much of its `Content-Length` as the script read: none for ``ScriptedResponse/silent(sendsHead:)``).
+        public var body = Data()
     }
 
     /// The port it listens on, on 127.0.0.1.
@@ -99,33 +101,54 @@ public final class FaultInjectingHTTPServer: @unchecked Sendable {
     private func serve(_ connection: Int32) {
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        guard let request = readRequest(connection) else {
+        guard var (request, pending) = readHead(connection) else {
             close(connection)
             return
         }
         let response = lock.withLock { () -> ScriptedResponse in
-            recorded.append(request)
             let route = request.path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? request.path
             guard var script = scripts[route], !script.isEmpty else { return .status(404) }
             let next = script.count > 1 ? script.removeFirst() : script[0]
             scripts[route] = script
             return next
         }
+        switch response {
+        case .silent, .ignoresBody:
+            // Reads nothing more: a POST's body stays in the socket, whose small buffer fills.
+            Self.shrinkReceiveBuffer(connection)
+        case .readsBodySlowly(let bytesPerRead, let interval):
+            Self.shrinkReceiveBuffer(connection)
+            request.body = readBody(connection, request, pending, piece: bytesPerRead, pause: interval)
+        default:
+            request.body = readBody(connection, request, pending, piece: 65_536, pause: 0)
+        }
+        lock.withLock { recorded.append(request) }
         answer(request, with: response, on: connection)
     }
 
-    private func readRequest(_ connection: Int32) -> Request? {
+    /// A receive buffer of 32 KiB (no autotuning), so that a client's upload is held back by how
+    /// fast the script reads, not absorbed by the kernel.
+    private static func shrinkReceiveBuffer(_ connection: Int32) {
+        var size: Int32 = 32_768
+        setsockopt(connection, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    /// The request's head, and the bytes read past it (the start of its body).
+    private func readHead(_ connection: Int32) -> (Request, Data)? {
         var received = Data()
         var buffer = [UInt8](repeating: 0, count: 4096)
         let end = Data("\r\n\r\n".utf8)
-        while received.range(of: end) == nil {
+        var headEnd: Range<Data.Index>? = nil
+        while headEnd == nil {
             guard received.count < 65536 else { return nil }
             let count = recv(connection, &buffer, buffer.count, 0)
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { return nil }
             received.append(contentsOf: buffer[0..<count])
+            headEnd = received.range(of: end)
         }
-        let head = String(decoding: received[..<received.range(of: end)!.lowerBound], as: UTF8.self)
+        guard let headEnd else { return nil }
+        let head = String(decoding: received[..<headEnd.lowerBound], as: UTF8.self)
         var lines = head.components(separatedBy: "\r\n")
         let requestLine = lines.removeFirst().split(separator: " ")
         guard requestLine.count >= 2 else { return nil }
@@ -135,7 +158,26 @@ public final class FaultInjectingHTTPServer: @unchecked Sendable {
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...]
                 .trimmingCharacters(in: .whitespaces)
         }
-        return Request(method: String(requestLine[0]), path: String(requestLine[1]), headers: headers)
+        let request = Request(method: String(requestLine[0]), path: String(requestLine[1]), headers: headers)
+        return (request, Data(received[headEnd.upperBound...]))
+    }
+
+    /// The body `Content-Length` declares (at most 64 MiB), read `piece` bytes at a time with a
+    /// `pause` after each; what arrived before the connection closed, if it closed early.
+    private func readBody(_ connection: Int32, _ request: Request, _ pending: Data, piece: Int, pause: TimeInterval)
+        -> Data
+    {
+        let declared = min(Int(request.headers["content-length"] ?? "") ?? 0, 64 << 20)
+        var body = pending.prefix(declared)
+        var buffer = [UInt8](repeating: 0, count: max(1, piece))
+        while body.count < declared, !isStopped {
+            let count = recv(connection, &buffer, min(buffer.count, declared - body.count), 0)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            body.append(contentsOf: buffer[0..<count])
+            if pause > 0 { Thread.sleep(forTimeInterval: pause) }
+        }
+        return Data(body)
     }
 
     private func answer(_ request: Request, with response: ScriptedResponse, on connection: Int32) {
@@ -211,6 +253,17 @@ public final class FaultInjectingHTTPServer: @unchecked Sendable {
         case .silent(let sendsHead):
             if sendsHead { _ = send(Self.head(200, ["Content-Length: 1000"]), connection) }
             waitUntilClosed(connection)
+            close(connection)
+        case .ignoresBody:
+            var waited = 0.0
+            while !isStopped, waited < 30 {
+                Thread.sleep(forTimeInterval: 0.05)
+                waited += 0.05
+            }
+            close(connection)
+        case .echo, .readsBodySlowly:
+            let fields = ["Content-Length: \(request.body.count)", "Content-Type: application/octet-stream"]
+            _ = send(Self.head(200, fields), connection) && send(request.body, connection)
             close(connection)
         case .redirect(let status, let path):
             let fields = ["Location: \(url(path).absoluteString)", "Content-Length: 0"]

@@ -31,8 +31,17 @@ public enum ScriptedResponse: Sendable {
     /// the request's `Accept-Encoding` said), with its length.
     case encoded(Data, encoding: String)
     /// Holds the connection open and sends nothing more (after a 200 head declaring 1,000 bytes when
-    /// `sendsHead`, else nothing at all) until the client goes away or the server stops.
+    /// `sendsHead`, else nothing at all; a POST's body is never read) until the client goes away or
+    /// the server stops.
     case silent(sendsHead: Bool)
+    /// Reads none of a POST's body and answers nothing (its receive buffer small, so the client's
+    /// upload stops), for 30 seconds or until the server stops.
+    case ignoresBody
+    /// 200 with the request's body as the answer's (what a POST sent, as the server read it).
+    case echo
+    /// Reads the request's body `bytesPerRead` bytes at a time, pausing `interval` seconds after
+    /// each (a slow link), then answers as ``echo``.
+    case readsBodySlowly(bytesPerRead: Int, interval: TimeInterval)
     /// A redirect (301, 302, 307...) to `path` on the same server.
     case redirect(Int, to: String)
 }

@@ -21,8 +21,15 @@ CURL *shipyard_curl_easy_init(void);
 void shipyard_curl_easy_cleanup(CURL *handle);
 CURLcode shipyard_curl_setopt_long(CURL *handle, CURLoption option, long value);
 CURLcode shipyard_curl_setopt_pointer(CURL *handle, CURLoption option, const void *value);
+/// CURLOPT_POSTFIELDSIZE_LARGE and the other options that take a curl_off_t.
+CURLcode shipyard_curl_setopt_offset(CURL *handle, CURLoption option, curl_off_t value);
 /// CURLOPT_WRITEFUNCTION and CURLOPT_HEADERFUNCTION take a function of this type.
 CURLcode shipyard_curl_setopt_callback(CURL *handle, CURLoption option, curl_write_callback value);
+/// CURLOPT_READFUNCTION (a POST's body, piece by piece) takes a function of this type.
+CURLcode shipyard_curl_setopt_read_callback(CURL *handle, CURLoption option, curl_read_callback value);
+/// Gives the transfer's connection a send buffer of 64 KiB (a POST: its upload's progress is then
+/// the server's reading, not the kernel's buffering).
+CURLcode shipyard_curl_setopt_small_send_buffer(CURL *handle);
 const char *shipyard_curl_easy_strerror(CURLcode code);
 
 struct curl_slist *shipyard_curl_slist_append(struct curl_slist *list, const char *line);

@@ -1,7 +1,7 @@
 import SQLiteCore
 
 /// What the capture needs to know of a table of the user database, read from SQLite's catalog
-/// with what SQLite 3.28 (iOS 13) has: `sqlite_master` (not `sqlite_schema`, 3.33),
+/// with what SQLite 3.28 (iOS 13) has: `sqlite_master` (its newer name is 3.33+),
 /// `pragma_table_xinfo` (3.26) and `pragma_index_list`.
 struct TableShape {
     /// A column as `PRAGMA table_xinfo` describes it.

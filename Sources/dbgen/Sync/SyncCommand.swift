@@ -64,7 +64,7 @@ extension DBGenCommand {
                     throw ExitCode(1)
                 }
                 let sync = UserDatabaseSync(databasePath: database, serverURL: url, token: { bearer })
-                switch AsyncWait.result({ try await sync.sync() }) {
+                switch AsyncWait.result(of: { try await sync.sync() }) {
                 case .success(let report):
                     if json {
                         print(Self.json(report))
@@ -170,24 +170,4 @@ struct TokenSource {
         guard !token.isEmpty else { throw FeedPublisherError("--token", "the token is empty") }
         return token
     }
-}
-
-/// Runs an async body from a synchronous command and waits for it.
-enum AsyncWait {
-    static func result<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> Result<T, Error> {
-        let done = DispatchSemaphore(value: 0)
-        let box = AsyncResultBox<T>()
-        Task.detached {
-            do { box.result = .success(try await body()) } catch { box.result = .failure(error) }
-            done.signal()
-        }
-        done.wait()
-        return box.result ?? .failure(CancellationError())
-    }
-}
-
-/// The result a detached task hands to the waiting command (written before the semaphore is
-/// signalled, read after).
-private final class AsyncResultBox<T>: @unchecked Sendable {
-    var result: Result<T, Error>?
 }

@@ -66,10 +66,20 @@ enum AppleURLLoadingAvailability {
             name: "URLSessionTaskDelegate.urlSession(_:task:didCompleteWithError:)",
             pattern: #"func urlSession\(\s*_ \w+: URLSession,\s*task: URLSessionTask,\s*didCompleteWithError"#,
             versions: urlSession),
+        API(
+            name: "URLSessionTaskDelegate.urlSession(_:task:didSendBodyData:totalBytesSent:totalBytesExpectedToSend:)",
+            pattern: #"func urlSession\(\s*_ \w+: URLSession,\s*task: URLSessionTask,\s*didSendBodyData"#,
+            versions: urlSession),
+        API(
+            name: "URLSessionTaskDelegate.urlSession(_:task:willPerformHTTPRedirection:newRequest:completionHandler:)",
+            pattern: #"func urlSession\(\s*_ \w+: URLSession,\s*task: URLSessionTask,\s*willPerformHTTPRedirection"#,
+            versions: urlSession),
         API(name: "URLRequest", pattern: #"\bURLRequest\b"#, versions: foundation),
         API(
             name: "URLRequest.init(url:cachePolicy:timeoutInterval:)",
             pattern: #"\bURLRequest\(\s*url:[^()]*cachePolicy:"#, versions: foundation),
+        API(name: "URLRequest.httpMethod", pattern: #"\.httpMethod\b"#, versions: foundation),
+        API(name: "URLRequest.httpBody", pattern: #"\.httpBody\b"#, versions: foundation),
         API(
             name: "URLRequest.setValue(_:forHTTPHeaderField:)", pattern: #"\.setValue\([^()]*forHTTPHeaderField:"#,
             versions: foundation),

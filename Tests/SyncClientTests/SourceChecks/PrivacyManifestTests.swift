@@ -13,8 +13,8 @@ final class PrivacyManifestTests: XCTestCase {
         XCTAssertEqual(
             closure.sources,
             [
-                "Sources/FileSystemKit", "Sources/LayeredDatabase", "Sources/SQLiteCore", "Sources/SyncClient",
-                "Sources/SyncProtocol",
+                "Sources/CCurl", "Sources/FileSystemKit", "Sources/HTTPTransport", "Sources/LayeredDatabase",
+                "Sources/SQLiteCore", "Sources/SyncClient", "Sources/SyncProtocol",
             ])
         XCTAssertEqual(closure.otherPackages, [], "SyncClient links no other package")
     }

@@ -5,7 +5,7 @@ import SyncProtocol
 import XCTest
 @testable import SyncClient
 
-/// The sync over real HTTP: URLSession (FoundationNetworking here) against python3's
+/// The sync over real HTTP: HTTPTransport (libcurl here, URLSession on Apple platforms) against python3's
 /// http.server, and against the tests' fault-injecting server for what a client must survive.
 final class HTTPSyncTransportTests: XCTestCase {
     func testAWholeSyncOverHTTP() async throws {
