@@ -87,7 +87,7 @@ struct SyncServerCommand: AsyncParsableCommand {
             let (host, port) = try Self.address(listen)
             let databases = try postgres.map { try PostgresURL($0).configuration }
             var configuration = SyncServerConfiguration(
-                schema: try UserSchemaReader.read(scriptAt: schema), verifier: try await TokenVerifier(jwksFile: jwks))
+                schema: try UserSchemaScript.read(scriptAt: schema), verifier: try await TokenVerifier(jwksFile: jwks))
             configuration.maximumClockSkewMilliseconds = Int64(maxClockSkew) * 1000
             configuration.limits = .init(
                 bodyBytes: maxBodyBytes, inflatedBytes: maxInflatedBytes, batchRows: maxBatchRows)

@@ -59,7 +59,7 @@ class ServerTestCase: XCTestCase {
         let path = NSTemporaryDirectory() + "/sync-schema-\(UUID().uuidString).sql"
         try schemaScript.write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        return try UserSchemaReader.read(scriptAt: path)
+        return try UserSchemaScript.read(scriptAt: path)
     }
 
     override func setUp() async throws {
