@@ -22,18 +22,24 @@ enum PythonTokens {
             keys[name] = ("EdDSA", ed25519.Ed25519PrivateKey.generate())
         for name in ("ec", "ec-other"):
             keys[name] = ("ES256", ec.generate_private_key(ec.SECP256R1()))
-        keys["rsa"] = ("RS256", rsa.generate_private_key(public_exponent=65537, key_size=2048))
+        keys["ec-bare"] = ("ES256", ec.generate_private_key(ec.SECP256R1()))
+        for name in ("rsa", "rsa-bare", "rsa-other"):
+            keys[name] = ("RS256", rsa.generate_private_key(public_exponent=65537, key_size=2048))
 
+        # An identity provider's JWKS often gives no "alg" (nor "use"): the "-bare" keys.
         def jwk(kid, alg, key):
+            bare = kid.endswith("-bare")
             public = key.public_key()
             if alg == "EdDSA":
                 raw = public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
                 return {"kty": "OKP", "crv": "Ed25519", "kid": kid, "x": b64(raw)}
             if alg == "ES256":
                 numbers = public.public_numbers()
-                return {"kty": "EC", "crv": "P-256", "kid": kid, "alg": "ES256", "x": uint(numbers.x, 32), "y": uint(numbers.y, 32)}
+                named = {} if bare else {"alg": "ES256", "use": "sig"}
+                return {"kty": "EC", "crv": "P-256", "kid": kid, "x": uint(numbers.x, 32), "y": uint(numbers.y, 32), **named}
             numbers = public.public_numbers()
-            return {"kty": "RSA", "kid": kid, "alg": "RS256", "n": uint(numbers.n, 256), "e": uint(numbers.e, 3)}
+            named = {} if bare else {"alg": "RS256"}
+            return {"kty": "RSA", "kid": kid, "n": uint(numbers.n, 256), "e": uint(numbers.e, 3), **named}
 
         def sign(alg, key, data):
             if alg == "EdDSA":
@@ -54,12 +60,12 @@ enum PythonTokens {
             claims = {k: (now + v if k in ("exp", "nbf", "iat") else v) for k, v in spec["claims"].items()}
             signing_input = (b64(json.dumps(header).encode()) + "." + b64(json.dumps(claims).encode())).encode()
             tokens.append(signing_input.decode() + "." + b64(sign(alg, key, signing_input)))
-        jwks = {"keys": [jwk(kid, keys[kid][0], keys[kid][1]) for kid in ("ed", "ec", "rsa")]}
+        jwks = {"keys": [jwk(kid, keys[kid][0], keys[kid][1]) for kid in ("ed", "ec", "rsa", "ec-bare", "rsa-bare")]}
         json.dump({"jwks": jwks, "tokens": tokens}, sys.stdout)
         """#
 
-    /// One token to make: signed with `key` (`ed`, `ec`, `rsa` in the set; `ed-other`, `ec-other`
-    /// outside it), header `kid` (nil: none) and `alg` (nil: the key's), and `claims` (`exp`,
+    /// One token to make: signed with `key` (`ed`, `ec`, `rsa`, and `ec-bare`, `rsa-bare` whose JWK
+    /// gives no `alg`, in the set; `ed-other`, `ec-other`, `rsa-other` outside it), header `kid` (nil: none) and `alg` (nil: the key's), and `claims` (`exp`,
     /// `nbf`, `iat` as seconds from now).
     struct Spec: Encodable {
         var key: String
@@ -81,7 +87,7 @@ enum PythonTokens {
         }
     }
 
-    /// The JWKS of `ed`, `ec` and `rsa`, and the tokens of `specs`, in order.
+    /// The JWKS of `ed`, `ec`, `rsa`, `ec-bare` and `rsa-bare`, and the tokens of `specs`, in order.
     static func make(_ specs: [Spec]) throws -> (jwks: Data, tokens: [String]) {
         let input = try JSONEncoder().encode(specs)
         let process = Process()

@@ -36,6 +36,16 @@ final class SyncAttackTests: ServerTestCase {
             .init(
                 key: "ed", kid: "ed", claims: ["sub": .text("alice"), "exp": .seconds(3600), "space": .text("family")]),
             .init(key: "ed", kid: "ed", claims: ["sub": .text("bob"), "exp": .seconds(3600)]), // 16 bob
+            .init(key: "ec-bare", kid: "ec-bare", claims: valid), // 17 ES256, the key's JWK gives no alg
+            .init(key: "rsa-bare", kid: "rsa-bare", claims: valid), // 18 RS256, the key's JWK gives no alg
+            .init(key: "ec-bare", kid: nil, claims: valid), // 19 ES256, no kid: any ES256 key of the set
+            .init(key: "rsa-bare", kid: nil, claims: valid), // 20 RS256, no kid
+            .init(key: "rsa-other", kid: nil, claims: valid), // 21 forged RS256, no kid
+            .init(key: "rsa-other", kid: "rsa", claims: valid), // 22 forged RS256
+            .init(key: "ec", kid: "ec", alg: "ES384", claims: valid), // 23 refused algorithm
+            .init(key: "rsa", kid: "rsa", alg: "PS256", claims: valid), // 24 refused algorithm
+            .init(key: "ec", kid: "rsa", alg: "ES256", claims: valid), // 25 an ES256 token naming the RSA key
+            .init(key: "rsa", kid: "ec-bare", alg: "RS256", claims: valid), // 26 RS256 naming an EC key
         ]
     }()
 
@@ -82,12 +92,15 @@ final class SyncAttackTests: ServerTestCase {
 
     func testEveryAcceptedAlgorithmSyncsIntoTheUsersSpace() async throws {
         let before = try cells(of: "user:alice").count
-        for index in 0...2 {
+        // EdDSA, ES256, RS256 by kid; ES256 and RS256 of keys whose JWK gives no alg; and, with no
+        // kid, whichever key of the set signs the token's algorithm.
+        let accepted = [0, 1, 2, 17, 18, 11, 19, 20]
+        for index in accepted {
             let device = try device(token: index)
             let reply = try await device.post(try aliceRow.encoded())
             XCTAssertEqual(reply.status, 200, "token \(index): \(reply.text)")
         }
-        XCTAssertEqual(try cells(of: "user:alice").count, before + 6)
+        XCTAssertEqual(try cells(of: "user:alice").count, before + 2 * accepted.count)
         let shared = try device(token: 15)
         let reply = try await shared.post(try aliceRow.encoded(), headers: [("Shipyard-Space", "shared:family")])
         XCTAssertEqual(reply.status, 200, reply.text)
@@ -108,7 +121,16 @@ final class SyncAttackTests: ServerTestCase {
         try await assertRefused(body, authorization: "Bearer \(t[8])", status: 401, "(nbf)")
         try await assertRefused(body, authorization: "Bearer \(t[9])", status: 401, "(iat)")
         try await assertRefused(body, authorization: "Bearer \(t[10])", status: 401, "unknown kid 'zz'")
-        try await assertRefused(body, authorization: "Bearer \(t[11])", status: 401, "no kid")
+        try await assertRefused(body, authorization: "Bearer \(t[21])", status: 401, "the signature does not verify")
+        try await assertRefused(body, authorization: "Bearer \(t[22])", status: 401, "the signature does not verify")
+        try await assertRefused(body, authorization: "Bearer \(t[23])", status: 401, "algorithm ES384 is not accepted")
+        try await assertRefused(body, authorization: "Bearer \(t[24])", status: 401, "algorithm PS256 is not accepted")
+        try await assertRefused(
+            body, authorization: "Bearer \(t[25])", status: 401,
+            "algorithm ES256 does not match key 'rsa', which signs RS256")
+        try await assertRefused(
+            body, authorization: "Bearer \(t[26])", status: 401,
+            "algorithm RS256 does not match key 'ec-bare', which signs ES256")
         try await assertRefused(body, authorization: "Bearer \(t[12])", status: 401, "algorithm HS256 is not accepted")
         try await assertRefused(body, authorization: "Bearer \(t[13])", status: 401, "algorithm none is not accepted")
         try await assertRefused(
@@ -119,6 +141,29 @@ final class SyncAttackTests: ServerTestCase {
         let bobPayload = t[16].split(separator: ".")[1]
         try await assertRefused(
             body, authorization: "Bearer \(parts[0]).\(bobPayload).\(parts[2])", status: 401, "signature")
+    }
+
+    func testAKeyThatSignsNoAcceptedAlgorithmIsRefusedAtStart() async throws {
+        let cases: [(String, String)] = [
+            (#"{"kty":"EC","crv":"P-384","kid":"k","x":"AA","y":"AA"}"#, "key 'k': a EC key on P-384 signs none of"),
+            (#"{"kty":"OKP","crv":"X25519","kid":"k","x":"AA"}"#, "key 'k': a OKP key on X25519 signs none of"),
+            (#"{"kty":"oct","kid":"k","k":"AA"}"#, "key 'k': a oct key signs none of"),
+            (
+                #"{"kty":"RSA","kid":"k","alg":"PS256","n":"AA","e":"AQAB"}"#,
+                "algorithm PS256 is not accepted for a RSA key"
+            ),
+            (#"{"kty":"EC","crv":"P-256","kid":"k","alg":"ES256","use":"enc","x":"AA","y":"AA"}"#, "use 'enc'"),
+            (#"{"kty":"RSA","n":"AA","e":"AQAB"}"#, "keys[0] has no \"kid\""),
+        ]
+        for (key, words) in cases {
+            do {
+                _ = try await TokenVerifier(jwks: Data(#"{"keys":[\#(key)]}"#.utf8), source: "idp.json")
+                XCTFail("accepted \(key)")
+            } catch let error as SyncServerError {
+                XCTAssertTrue(error.reason.hasPrefix("idp.json: "), error.reason)
+                XCTAssertTrue(error.reason.contains(words), "'\(error.reason)' does not say '\(words)'")
+            }
+        }
     }
 
     func testAnotherSpaceIsRefusedWith403() async throws {

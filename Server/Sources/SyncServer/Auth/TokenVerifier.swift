@@ -2,21 +2,31 @@ import Foundation
 import JWTKit
 
 /// Verifies a request's bearer token against a JSON Web Key Set and tells the space it grants
-/// (docs/Sync.md, "Auth"): EdDSA (Ed25519), ES256 and RS256 only; `kid` must name a key of the
-/// set when the set has more than one; `sub` and `exp` required, `nbf` and `iat` checked. The
-/// space is `user:SUB`, or `shared:SPACE` when the token names `space`.
+/// (docs/Sync.md, "Auth"). Each key signs one algorithm, told by its type and curve: an OKP
+/// Ed25519 key EdDSA, an EC P-256 key ES256, an RSA key RS256 (its `alg`, when the set gives one,
+/// must agree; an identity provider's keys often give none). A token is accepted when its
+/// header's `alg` is its key's: the key its `kid` names, or, with no `kid`, any key of the set
+/// signing that algorithm. `sub` and `exp` required, `nbf` and `iat` checked. The space is
+/// `user:SUB`, or `shared:SPACE` when the token names `space`.
 public struct TokenVerifier: Sendable {
     /// The algorithms a token may be signed with.
     public static let acceptedAlgorithms: Set<String> = ["EdDSA", "ES256", "RS256"]
 
-    private let keys: JWTKeyCollection
-    /// Each key's algorithm, by kid: OKP keys sign EdDSA, EC keys ES256, RSA keys RS256.
-    private let kids: [String: String]
+    /// One key of the set: the algorithm it signs, and JWTKit's collection of it alone (so a
+    /// token is checked against this key and no other).
+    private struct Key: Sendable {
+        var kid: String
+        var algorithm: String
+        var collection: JWTKeyCollection
+    }
+
+    /// The keys, in the set's order.
+    private let keys: [Key]
     /// How far the token's `nbf` and `iat` may be ahead of the server's clock.
     private let leewaySeconds: Double
 
     /// The verifier of the JWKS in the file at `path`; throws naming the file and the key when the
-    /// set is not valid JSON, a key has no `kid`, an unknown `kty`, or an algorithm not accepted.
+    /// set is not valid JSON, a key has no `kid`, or a key signs none of the accepted algorithms.
     public init(jwksFile path: String, leewaySeconds: Double = 60) async throws {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw SyncServerError(status: 0, "\(path): cannot read the JWKS file")
@@ -32,34 +42,57 @@ public struct TokenVerifier: Sendable {
             throw SyncServerError(
                 status: 0, "\(source): not a JSON Web Key Set (an object with a non-empty \"keys\" array)")
         }
-        var kids: [String: String] = [:]
-        for (index, key) in list.enumerated() {
-            guard let kid = key["kid"] as? String, !kid.isEmpty else {
+        var keys: [Key] = []
+        for (index, entry) in list.enumerated() {
+            guard let kid = entry["kid"] as? String, !kid.isEmpty else {
                 throw SyncServerError(status: 0, "\(source): keys[\(index)] has no \"kid\"")
             }
-            guard let kty = key["kty"] as? String, ["OKP", "EC", "RSA"].contains(kty) else {
-                throw SyncServerError(status: 0, "\(source): key '\(kid)': \"kty\" must be OKP, EC or RSA")
+            guard !keys.contains(where: { $0.kid == kid }) else {
+                throw SyncServerError(status: 0, "\(source): kid '\(kid)' appears twice")
             }
-            if let alg = key["alg"] as? String, !Self.acceptedAlgorithms.contains(alg) {
-                throw SyncServerError(
-                    status: 0, "\(source): key '\(kid)': algorithm \(alg) is not accepted (EdDSA, ES256, RS256)")
+            let algorithm = try Self.algorithm(of: entry, kid: kid, source: source)
+            // JWTKit makes the key's verifier for the header's algorithm, checked equal to the
+            // key's above; its own `alg` (absent, or agreeing) is left out so it cannot differ.
+            var stripped = entry
+            stripped["alg"] = nil
+            let collection = JWTKeyCollection()
+            do {
+                let json = try JSONSerialization.data(withJSONObject: stripped)
+                try await collection.add(jwk: try JSONDecoder().decode(JWK.self, from: json), isDefault: true)
+            } catch {
+                throw SyncServerError(status: 0, "\(source): key '\(kid)': \(Self.reason(error))")
             }
-            let algorithm = ["OKP": "EdDSA", "EC": "ES256", "RSA": "RS256"][kty] ?? kty
-            if let alg = key["alg"] as? String, alg != algorithm {
-                throw SyncServerError(status: 0, "\(source): key '\(kid)': a \(kty) key does not sign \(alg)")
-            }
-            guard kids[kid] == nil else { throw SyncServerError(status: 0, "\(source): kid '\(kid)' appears twice") }
-            kids[kid] = algorithm
-        }
-        let keys = JWTKeyCollection()
-        do {
-            try await keys.add(jwksJSON: String(decoding: data, as: UTF8.self))
-        } catch {
-            throw SyncServerError(status: 0, "\(source): \(error)")
+            keys.append(Key(kid: kid, algorithm: algorithm, collection: collection))
         }
         self.keys = keys
-        self.kids = kids
         self.leewaySeconds = leewaySeconds
+    }
+
+    /// The one algorithm a key of the set signs, from its `kty` and `crv`; its `alg` and `use`,
+    /// when given, must agree.
+    private static func algorithm(of key: [String: Any], kid: String, source: String) throws -> String {
+        let kty = key["kty"] as? String ?? "(none)"
+        let crv = key["crv"] as? String
+        let algorithm: String
+        switch (kty, crv) {
+        case ("OKP", "Ed25519"): algorithm = "EdDSA"
+        case ("EC", "P-256"): algorithm = "ES256"
+        case ("RSA", _): algorithm = "RS256"
+        default:
+            throw SyncServerError(
+                status: 0,
+                "\(source): key '\(kid)': a \(kty) key\(crv.map { " on \($0)" } ?? "") signs none of EdDSA (OKP Ed25519), "
+                    + "ES256 (EC P-256), RS256 (RSA)")
+        }
+        if let alg = key["alg"] as? String, alg != algorithm {
+            throw SyncServerError(
+                status: 0,
+                "\(source): key '\(kid)': algorithm \(alg) is not accepted for a \(kty) key (it signs \(algorithm))")
+        }
+        if let use = key["use"] as? String, use != "sig" {
+            throw SyncServerError(status: 0, "\(source): key '\(kid)': use '\(use)' is not 'sig'")
+        }
+        return algorithm
     }
 
     /// The space the token in `authorization` (`Bearer TOKEN`) grants, at `now`; throws a 401
@@ -78,27 +111,23 @@ public struct TokenVerifier: Sendable {
             throw SyncServerError.unauthorized(
                 "token: algorithm \(header["alg"].map { "\($0)" } ?? "(none)") is not accepted (EdDSA, ES256, RS256)")
         }
-        let kid: String
-        if let named = header["kid"] as? String {
-            kid = named
-        } else if kids.count == 1, let only = kids.keys.first {
-            kid = only
+        let candidates: [Key]
+        if let kid = header["kid"] as? String {
+            guard let key = keys.first(where: { $0.kid == kid }) else {
+                throw SyncServerError.unauthorized("token: unknown kid '\(kid)'")
+            }
+            guard key.algorithm == alg else {
+                throw SyncServerError.unauthorized(
+                    "token: algorithm \(alg) does not match key '\(kid)', which signs \(key.algorithm)")
+            }
+            candidates = [key]
         } else {
-            throw SyncServerError.unauthorized("token: no kid, and the key set has \(kids.count) keys")
+            candidates = keys.filter { $0.algorithm == alg }
+            guard !candidates.isEmpty else {
+                throw SyncServerError.unauthorized("token: no kid, and no key of the set signs \(alg)")
+            }
         }
-        guard let keyAlgorithm = kids[kid] else { throw SyncServerError.unauthorized("token: unknown kid '\(kid)'") }
-        guard keyAlgorithm == alg else {
-            throw SyncServerError.unauthorized(
-                "token: algorithm \(alg) does not match key '\(kid)', which signs \(keyAlgorithm)")
-        }
-        let claims: SyncClaims
-        do {
-            claims = try await keys.verify(token, as: SyncClaims.self)
-        } catch let error as JWTError where error.errorType == .signatureVerificationFailed {
-            throw SyncServerError.unauthorized("token: the signature does not verify")
-        } catch {
-            throw SyncServerError.unauthorized("token: \(Self.reason(error))")
-        }
+        let claims = try await verify(token, against: candidates)
         guard claims.exp.value > now else {
             throw SyncServerError.unauthorized("token: expired at \(Int(claims.exp.value.timeIntervalSince1970)) (exp)")
         }
@@ -120,6 +149,20 @@ public struct TokenVerifier: Sendable {
             return "shared:\(space)"
         }
         return "user:\(subject)"
+    }
+
+    /// The claims of `token`, whose signature verifies with one of `candidates` (tried in order).
+    private func verify(_ token: String, against candidates: [Key]) async throws -> SyncClaims {
+        for key in candidates {
+            do {
+                return try await key.collection.verify(token, as: SyncClaims.self)
+            } catch let error as JWTError where error.errorType == .signatureVerificationFailed {
+                continue
+            } catch {
+                throw SyncServerError.unauthorized("token: \(Self.reason(error))")
+            }
+        }
+        throw SyncServerError.unauthorized("token: the signature does not verify")
     }
 
     /// The token's header as JSON, or a 401.
