@@ -39,10 +39,11 @@ final class ServerCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(
             result.errors.contains(
-                "\(schema): error: shipyard_sync: table 't': the key 'id' is a bare INTEGER PRIMARY KEY"), result.errors
+                "\(schema):3:1: error: shipyard_sync: table \"t\": its key id is a bare INTEGER PRIMARY KEY"),
+            result.errors
         )
         try
-            "CREATE TABLE t (id TEXT PRIMARY KEY, x TEXT);\nCREATE TABLE shipyard_sync (table_name TEXT NOT NULL, column_name TEXT, rule TEXT NOT NULL);\nINSERT INTO shipyard_sync VALUES ('t', NULL, 'last-edit-wins');\n"
+            "CREATE TABLE t (id TEXT PRIMARY KEY NOT NULL, x TEXT);\nCREATE TABLE shipyard_sync (table_name TEXT NOT NULL, column_name TEXT, rule TEXT NOT NULL);\nINSERT INTO shipyard_sync VALUES ('t', NULL, 'last-edit-wins');\n"
             .write(toFile: schema, atomically: true, encoding: .utf8)
         result = try CommandRunner.run(executable, base + ["--schema", schema, "--jwks", jwks])
         XCTAssertEqual(result.status, 1)
