@@ -225,6 +225,31 @@ final class DBGenSyncEndToEndTests: ServerTestCase {
         XCTAssertEqual(try cells(of: "user:\(owner)")["list \(SyncValue.text("L1")) title"], .text("kept"))
     }
 
+    /// A usage error exits 64 naming the flag; a server that does not answer, or a URL that is
+    /// not http(s), exits 1 naming it, with every change still queued for the next sync.
+    func testUsageErrorsAndAnUnreachableServer() throws {
+        let owner = user("exits")
+        let bearer = try token(owner)
+        try userDatabase("a.sqlite")
+        try sql("a.sqlite", "INSERT INTO list (id, title) VALUES ('L1', 'queued');")
+        let usage = try dbgen(["sync", "a.sqlite", "--token", bearer])
+        XCTAssertEqual(usage.status, 64, usage.errors)
+        XCTAssertTrue(usage.errors.contains("--server"), usage.errors)
+        let port = try freeLoopbackPort()
+        let unreachable = try dbgen(["sync", "a.sqlite", "--server", "http://127.0.0.1:\(port)", "--token", bearer])
+        XCTAssertEqual(unreachable.status, 1, unreachable.errors)
+        XCTAssertTrue(unreachable.errors.hasPrefix("http://127.0.0.1:\(port): error: "), unreachable.errors)
+        let notHTTP = try dbgen(["sync", "a.sqlite", "--server", "ftp://127.0.0.1/", "--token", bearer])
+        XCTAssertEqual(notHTTP.status, 1)
+        XCTAssertTrue(notHTTP.errors.contains("ftp://127.0.0.1/: error: not an http or https URL"), notHTTP.errors)
+        let missing = try dbgen(["sync", "missing.sqlite", "--server", "http://127.0.0.1:1", "--token", bearer])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.errors.contains("missing.sqlite: error: no such file"), missing.errors)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/missing.sqlite"))
+        XCTAssertEqual(try sync("a.sqlite", token: bearer).status, 0)
+        XCTAssertEqual(try cells(of: "user:\(owner)")["list \(SyncValue.text("L1")) title"], .text("queued"))
+    }
+
     /// A device whose schema syncs a table or a column the server's does not: 422 naming it,
     /// nothing written, the change still queued.
     func testATableOrColumnTheServerDoesNotSyncIsRefused() throws {
@@ -255,8 +280,8 @@ final class DBGenSyncEndToEndTests: ServerTestCase {
     }
 
     /// A device on user schema v2 (list gains `color`) and one on v1, side by side through a
-    /// server on v2: the old device never erases the column it does not know, and every new
-    /// device receives every value.
+    /// server on v2: the old device never erases the column it does not know, every new device
+    /// receives every value, and the old one, once migrated, receives the values it ignored.
     func testDevicesOnTwoSchemaVersionsSyncSideBySide() async throws {
         let v2 = Self.schemaScript.replacingOccurrences(of: "locked TEXT);", with: "locked TEXT, color TEXT);")
         XCTAssertNotEqual(v2, Self.schemaScript)
@@ -311,6 +336,19 @@ final class DBGenSyncEndToEndTests: ServerTestCase {
         }
         XCTAssertEqual(
             try sql("old.sqlite", "SELECT id, title FROM list ORDER BY id;"), "L1|renamed by old\nL2|old again\n")
+
+        // The old device migrates to v2 (the app's update adds the column): its next sync
+        // receives the values it ignored before, and its own edits of the column sync.
+        try sql("old.sqlite", "ALTER TABLE list ADD COLUMN color TEXT;")
+        run = try sync("old.sqlite", token: bearer)
+        XCTAssertEqual(run.status, 0, run.errors)
+        XCTAssertEqual(
+            try sql("old.sqlite", "SELECT id, title, color FROM list ORDER BY id;"),
+            "L1|renamed by old|red\nL2|old again|blue\n")
+        try sql("old.sqlite", "UPDATE list SET color = 'green' WHERE id = 'L1';")
+        XCTAssertEqual(try sync("old.sqlite", token: bearer).status, 0)
+        XCTAssertEqual(try sync("new.sqlite", token: bearer).status, 0)
+        XCTAssertEqual(try sql("new.sqlite", "SELECT color FROM list WHERE id = 'L1';"), "green\n")
     }
 
     /// A device whose clock runs two hours ahead (faketime, for sqlite3's writes and dbgen's
