@@ -168,7 +168,7 @@ let package = Package(
         // and the user database's sync client share it (scripts/check-app-links.sh checks it).
         .target(
             name: "HTTPTransport",
-            dependencies: [.byName(name: "CCurl", condition: .when(platforms: [.linux]))]),
+            dependencies: ["ShipyardVersion", .byName(name: "CCurl", condition: .when(platforms: [.linux]))]),
         // The over-the-air client an app links beside LayeredDatabase, so that an app that does not
         // update over the air links no networking: Transport/ is its HTTP over HTTPTransport
         // (URLSession on Apple platforms, libcurl loaded at the first request on Linux): TUF's
@@ -320,7 +320,8 @@ let package = Package(
             ]),
         // The HTTP client against the fault-injecting server: caps in every framing, refused encodings,
         // deadlines and stalls, redirects, cancellation.
-        .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "ShipyardTestSupport"]),
+        .testTarget(
+            name: "HTTPTransportTests", dependencies: ["HTTPTransport", "ShipyardVersion", "ShipyardTestSupport"]),
         // python-tuf reads every feed the publisher writes; sqlite3 applies its patches.
         .testTarget(
             name: "FeedPublisherTests",
