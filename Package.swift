@@ -212,7 +212,7 @@ let package = Package(
         .executableTarget(
             name: "dbgen",
             dependencies: [
-                "DBGenCommandLine", "SQLiteCore", "FeedPublisher", "FeedClient", "TUF",
+                "DBGenCommandLine", "CommandLineDiagnostics", "SQLiteCore", "FeedPublisher", "FeedClient", "TUF",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
