@@ -335,5 +335,16 @@ let package = Package(
             name: "EndToEndTests", dependencies: ["dbgen", "dbgen-plugin-tool", "versionstamp", "ShipyardTestSupport"]),
         // Read from the sources: every library's folders form a one-way stack; no source is too long.
         .testTarget(name: "SourceLayoutTests", dependencies: ["ShipyardTestSupport"]),
+        // The documentation checked against what it describes: every Swift block of the README and
+        // the DocC articles type-checked against the built modules (which these dependencies build;
+        // versionstamp generates BuildVersion.swift), ARCHITECTURE.md's target table against
+        // `swift package describe`. AppleStubs/ is compiled by the tests, not by SwiftPM.
+        .testTarget(
+            name: "DocumentationTests",
+            dependencies: [
+                "LayeredDatabase", "FeedClient", "TUF", "DBGenKit", "VersionStampKit", "SQLiteCore", "versionstamp",
+                "ShipyardTestSupport",
+            ],
+            exclude: ["AppleStubs"]),
     ]
 )
