@@ -10,7 +10,8 @@
 # libbz2-dev; libcurl4-openssl-dev: curl.h, for HTTPTransport's CCurl, libcurl itself being loaded at the first
 # request), and git, with which SwiftPM fetches the package's dependencies.
 # The tests: sqlite3, sqlite3-tools (sqldiff), python3, make (depfiles) and bsdutils (script: a terminal) are
-# oracles; nginx serves feeds to the over-the-air tests (Tests/ShipyardTestSupport/NginxServer.swift);
+# oracles; nginx serves feeds to the over-the-air tests (Tests/ShipyardTestSupport/NginxServer.swift), and rsync
+# uploads one as "Hosting a feed" says (Tests/EndToEndTests/HostingRecipeTests.swift);
 # faketime runs the feed commands and a device a year later (Tests/EndToEndTests/FeedLifetimeCommandTests.swift);
 # strace traces dbgen's locks and syncs (scripts/check-file-locks.sh) and what versionstamp opens (a test);
 # the GitHub Actions workflow is checked by shellcheck and actionlint. python-tuf, the TUF tests' oracle, and
@@ -19,7 +20,7 @@
 set -euo pipefail
 
 tools=(pkg-config libsqlite3-dev libgit2-dev libxml2-dev zlib1g-dev libbz2-dev libcurl4-openssl-dev git)
-oracles=(sqlite3 sqlite3-tools python3 make bsdutils strace faketime shellcheck nginx)
+oracles=(sqlite3 sqlite3-tools python3 make bsdutils strace faketime shellcheck nginx rsync)
 only_tools=no
 list=no
 for argument in "$@"; do
