@@ -22,9 +22,10 @@ extension DBGenSubcommands {
                 writes only into an existing directory, a missing parent is an error.
 
                 Examples:
-                  dbgen update --bundled App/food.sqlite --updates ~/Library/food-updates --database food-v5.sqlite
-                  dbgen update --bundled App/food.sqlite --updates ~/Library/food-updates --patch v4-v5.sql \\
-                    --sha256 "$(shasum -a 256 v4-v5.sql | cut -d' ' -f1)"
+                  dbgen update --bundled App/food.sqlite --updates ~/Library/food-updates \\
+                    --database food-v5.sqlite
+                  dbgen update --bundled App/food.sqlite --updates ~/Library/food-updates \\
+                    --patch v4-v5.sql --sha256 "$(shasum -a 256 v4-v5.sql | cut -d' ' -f1)"
                 """
         )
 

@@ -6,10 +6,11 @@ import TUF
 /// a target path such as `patches/BASE-RESULT.sql.zlib`, or a file of the updates directory)
 /// and which check refused it.
 ///
-/// `description` reads `WHAT: error: WHY`, as `dbgen fetch` prints it. After any of these,
+/// `description` reads `WHAT: error: WHY`, as `dbgen fetch` prints it, and so does
+/// `localizedDescription` (it is a `LocalizedError`): an app can show or log either. After any of these,
 /// nothing new is installed and no refused document or blob is kept (a download cut by the
 /// network or by cancellation may wait in the staging area for the next run to resume).
-public struct FeedUpdateError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct FeedUpdateError: LocalizedError, Equatable, Sendable, CustomStringConvertible {
     /// The check that failed.
     public enum Check: String, Equatable, Sendable {
         /// Too few valid signatures from the role's keys (an unknown key, a bad signature,
@@ -65,6 +66,10 @@ public struct FeedUpdateError: Error, Equatable, Sendable, CustomStringConvertib
 
     /// `WHAT: error: WHY`.
     public var description: String { "\(subject): error: \(reason)" }
+
+    /// `WHAT: error: WHY`, as ``description``: what `localizedDescription` returns, rather than
+    /// Foundation's "The operation couldn't be completed" with a code.
+    public var errorDescription: String? { description }
 }
 
 extension FeedUpdateError {

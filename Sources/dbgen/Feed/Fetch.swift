@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineDiagnostics
 import DBGenCommandLine
 import FeedClient
 import Foundation
@@ -21,7 +22,8 @@ extension DBGenCommand {
 
                 Example:
                   dbgen fetch https://cdn.example.com/food-feed/ --root App/root.json \\
-                    --bundled App/food.sqlite --updates ~/Library/food-updates --data-format 3
+                    --bundled App/food.sqlite --updates ~/Library/food-updates \\
+                    --data-format 3
                 """
         )
 
@@ -86,9 +88,9 @@ extension DBGenCommand {
             }
             let path =
                 plan.usesPatches
-                ? "a chain of \(plan.steps.count) patch\(plan.steps.count == 1 ? "" : "es")" : "the whole file"
+                ? "a chain of \(counted(plan.steps.count, "patch", "patches"))" : "the whole file"
             return "dbgen: \(reset.isEmpty ? "" : reset + " and ")\(installed ? "installed" : "would install") "
-                + "user_version \(release.userVersion) via \(path), \(plan.byteCount) bytes" + withheld
+                + "user_version \(release.userVersion) via \(path), \(counted(plan.byteCount, "byte"))" + withheld
         }
     }
 }
