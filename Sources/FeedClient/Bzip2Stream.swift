@@ -18,7 +18,7 @@ package enum Bzip2Stream {
     }
 
     /// libbz2's compressing stream, driven by ``PieceCompressor`` (a compressor fed piece by piece).
-    package final class CompressStream: CompressionStream {
+    package final class CompressStream: CompressingCodec {
         // libbz2 keeps a pointer back to the stream: it lives at one address from init to end.
         private let stream: UnsafeMutablePointer<bz_stream>
 
@@ -55,7 +55,7 @@ package enum Bzip2Stream {
     }
 
     /// libbz2's decompressing stream, driven by ``PieceDecompressor``.
-    package final class DecompressStream: DecompressionStream {
+    package final class DecompressStream: DecompressingCodec {
         package static let compression = TargetCompression.bzip2
         // libbz2 keeps a pointer back to the stream: it lives at one address from init to end.
         private let stream: UnsafeMutablePointer<bz_stream>

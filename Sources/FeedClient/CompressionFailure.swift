@@ -1,7 +1,7 @@
 /// Why a codec refused a stream or could not run (``ZlibStream``, ``Bzip2Stream``): one type for
 /// every codec, so a caller tells the reasons apart the same way whichever codec a target uses;
 /// its description names the codec and the reason.
-package struct CompressionFailure: StreamFailure, Equatable, Sendable {
+package struct CompressionFailure: TargetEncodingFailure, Equatable, Sendable {
     /// What went wrong, whatever the codec.
     package enum Reason: Equatable, Sendable {
         /// The bytes are not a valid stream (the codec's message, or what it found).

@@ -72,9 +72,10 @@ public struct ReleaseFacts: Equatable, Sendable {
     public var compression: TargetCompression
     /// How a patch's SQL is packed before compression (nil: not packed).
     public var packing: PatchPacking?
-    /// The length of the data once inflated (the cap the client inflates under).
+    /// The length of the data once decoded: decompressed, and unpacked for a packed patch (the
+    /// cap the client decodes under; `uncompressed_length` in the JSON).
     public var uncompressedLength: Int64
-    /// The SHA-256 (lowercase hex) of the data once inflated.
+    /// The SHA-256 (lowercase hex) of the data once decoded.
     public var uncompressedSHA256: String
     /// The release a patch applies to (nil for a whole database).
     public var base: DatabaseVersion?

@@ -35,7 +35,7 @@ package enum SQLPack {
     package static let maximumWords = 255
 
     /// Why a packed patch could not be unpacked.
-    package enum Failure: StreamFailure, Equatable, Sendable {
+    package enum Failure: TargetEncodingFailure, Equatable, Sendable {
         /// The bytes break the format (what is wrong).
         case corrupt(String)
         /// The patch unpacks to more than the cap: nothing past the cap was produced.
@@ -54,7 +54,7 @@ package enum SQLPack {
 
     /// Unpacks a packed patch fed piece by piece, refusing to produce more than `limit` bytes.
     /// Each ``append(_:to:)`` hands everything its input completes to `sink` before it returns.
-    package final class Unpacker: StreamDecompressor {
+    package final class Unpacker: TargetDecoder {
         private enum State {
             case signature(matched: Int)
             case wordCount

@@ -36,7 +36,7 @@ public struct TargetEncoding: Equatable, Sendable {
     /// and refuses to produce more than `limit` bytes. A packed patch is never longer than the
     /// patch it unpacks to (the packer refuses one that would be), so its decompression is
     /// capped at `limit` too.
-    package func decoder(limit: Int64) throws -> any StreamDecompressor {
+    package func decoder(limit: Int64) throws -> any TargetDecoder {
         let decompressor = try compression.decompressor(limit: limit)
         guard packing != nil else { return decompressor }
         return Chain(first: decompressor, second: SQLPack.Unpacker(limit: limit))
@@ -62,7 +62,7 @@ public struct TargetEncoding: Equatable, Sendable {
     /// Decodes the target file at `path` into `destination` (created with `mode`, or
     /// truncated); returns the decoded length and SHA-256.
     ///
-    /// - Throws: a ``StreamFailure`` of the codec or packing, or a `FileSystemError` naming
+    /// - Throws: a ``TargetEncodingFailure`` of the codec or packing, or a `FileSystemError` naming
     ///   `destination`.
     package func decode(fileAt path: String, limit: Int64, into destination: String, mode: mode_t)
         throws -> (length: Int64, sha256: String)
@@ -77,11 +77,11 @@ public struct TargetEncoding: Equatable, Sendable {
     }
 
     /// Two decoders one after the other.
-    private final class Chain: StreamDecompressor {
-        let first: any StreamDecompressor
-        let second: any StreamDecompressor
+    private final class Chain: TargetDecoder {
+        let first: any TargetDecoder
+        let second: any TargetDecoder
 
-        init(first: any StreamDecompressor, second: any StreamDecompressor) {
+        init(first: any TargetDecoder, second: any TargetDecoder) {
             self.first = first
             self.second = second
         }

@@ -17,7 +17,7 @@ package enum ZlibStream {
     }
 
     /// zlib's deflate stream, driven by ``PieceCompressor`` (a deflater fed piece by piece).
-    package final class DeflateStream: CompressionStream {
+    package final class DeflateStream: CompressingCodec {
         // zlib keeps a pointer back to the stream: it lives at one address from init to end.
         private let stream: UnsafeMutablePointer<z_stream>
 
@@ -54,7 +54,7 @@ package enum ZlibStream {
     }
 
     /// zlib's inflate stream, driven by ``PieceDecompressor``.
-    package final class InflateStream: DecompressionStream {
+    package final class InflateStream: DecompressingCodec {
         package static let compression = TargetCompression.zlib
         // zlib keeps a pointer back to the stream: it lives at one address from init to end.
         private let stream: UnsafeMutablePointer<z_stream>

@@ -23,7 +23,7 @@ extension Feed {
     /// list, fetched under its length and checked against its SHA-256, each kept under its
     /// content-addressed name (a target path or hash that cannot name a file under `targets/` is
     /// refused, naming the hosted targets document). The copy is then
-    /// verified as `feed verify` does (every target inflated against its facts, each patch's base
+    /// verified as `feed verify` does (every target decoded against its facts, each patch's base
     /// and result releases of the feed) and only then renamed into place: on any failure
     /// `directory` is as it was. An expired document is refused, as a device refuses it (a host
     /// serving an old feed would otherwise hold the publisher back too), unless `allowExpired`:

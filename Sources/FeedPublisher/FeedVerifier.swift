@@ -26,7 +26,7 @@ public struct FeedVerification: Equatable, Sendable {
 
 /// Checks a feed as a device would: the root chain from a trusted root, then timestamp,
 /// snapshot and targets (TUF's ``Updater``), then every target: its length and SHA-256 (the
-/// blob read once, hashed and inflated as it is read), its facts, and its inflated length and
+/// blob read once, hashed and decoded as it is read), its facts, and its decoded length and
 /// SHA-256 as the facts declare; a patch's base and result must be releases the feed lists, and
 /// no target may claim a data epoch above root's (devices would ignore it).
 public struct FeedVerifier: Sendable {
@@ -144,15 +144,15 @@ public struct FeedVerifier: Sendable {
         }
     }
 
-    /// Fetches a target under its length, checks its length and SHA-256, and inflates it
+    /// Fetches a target under its length, checks its length and SHA-256, and decodes it
     /// against its facts.
     private func check(_ entry: ReleaseCatalog.Entry) async throws {
         let (target, facts, sha256, stored) = (entry.target, entry.facts, entry.sha256, entry.stored.string)
         let url = feedURL.appendingPathComponent(stored)
         var hash = SHA256Stream(), length: Int64 = 0
-        var inflated = SHA256Stream()
-        var inflateError: Error?
-        let inflater = try facts.encoding.decoder(limit: facts.uncompressedLength)
+        var decoded = SHA256Stream()
+        var decodeError: Error?
+        let decoder = try facts.encoding.decoder(limit: facts.uncompressedLength)
         let feed: (UnsafeRawBufferPointer) throws -> Void = { chunk in
             length += Int64(chunk.count)
             guard length <= target.length else {
@@ -160,8 +160,8 @@ public struct FeedVerifier: Sendable {
             }
             hash.update(chunk)
             // The length and hash are checked first: a codec error of a tampered blob waits.
-            guard inflateError == nil else { return }
-            do { try inflater.append(chunk) { inflated.update($0) } } catch { inflateError = error }
+            guard decodeError == nil else { return }
+            do { try decoder.append(chunk) { decoded.update($0) } } catch { decodeError = error }
         }
         do {
             if url.isFileURL {
@@ -178,19 +178,19 @@ public struct FeedVerifier: Sendable {
                 throw FeedPublisherError(
                     target.path, "sha256: the file is \(hash.hexDigest()), targets.json lists \(sha256)")
             }
-            if let inflateError { throw inflateError }
-            try inflater.finish()
+            if let decodeError { throw decodeError }
+            try decoder.finish()
         } catch let error as FeedPublisherError {
             throw error
-        } catch let error as any StreamFailure {
+        } catch let error as any TargetEncodingFailure {
             throw FeedPublisherError(target.path, "\(facts.encoding.name): \(error)")
         } catch {
             throw FeedPublisherError(target.path, "cannot read \(stored): \(error)")
         }
-        guard inflater.produced == facts.uncompressedLength, inflated.hexDigest() == facts.uncompressedSHA256 else {
+        guard decoder.produced == facts.uncompressedLength, decoded.hexDigest() == facts.uncompressedSHA256 else {
             throw FeedPublisherError(
                 target.path,
-                "custom.shipyard: inflates to \(inflater.produced) bytes with another SHA-256 than declared")
+                "custom.shipyard: decodes to \(decoder.produced) bytes with another SHA-256 than declared")
         }
         if facts.kind == .database, facts.uncompressedSHA256 != facts.result.sha256 {
             throw FeedPublisherError(target.path, "custom.shipyard: a whole database whose SHA-256 is not its result's")

@@ -137,7 +137,7 @@ private final class PatchHeaderHashes: @unchecked Sendable {
         let (oldHash, newHash) = try hashes.get(), (oldVersion, newVersion) = try versions.get()
         return PatchHeader(
             base: DatabaseVersion(userVersion: oldVersion, sha256: oldHash),
-            target: DatabaseVersion(userVersion: newVersion, sha256: newHash)
+            result: DatabaseVersion(userVersion: newVersion, sha256: newHash)
         ).text
     }
 }

@@ -36,9 +36,10 @@ public struct FeedUpdateError: Error, Equatable, Sendable, CustomStringConvertib
         case network
         /// A target's `custom.shipyard` facts are missing, inconsistent or unreadable.
         case facts
-        /// A target does not inflate to what its facts say.
-        case decompression
-        /// `DatabaseUpdater` refused the file (a patch for another base, a refused statement,
+        /// A target does not decode (decompress, and unpack for a packed patch) to what its
+        /// facts say.
+        case decoding
+        /// `UpdateInstaller` refused the file (a patch for another base, a refused statement,
         /// an integrity check).
         case install
         /// Reading or writing the updates directory failed (a full disk).

@@ -82,7 +82,7 @@ public enum UpdateEvent: Equatable, Sendable {
     /// Bytes of the plan's files staged so far, of the plan's total (a resumed download starts
     /// at what was staged before), and the target being downloaded.
     case downloading(target: String, completedBytes: Int64, totalBytes: Int64)
-    /// Verifying and installing a target through `DatabaseUpdater`.
+    /// Verifying and installing a target through `UpdateInstaller`.
     case installing(target: String)
     /// A target is installed: the `user_version` now in effect.
     case installed(target: String, userVersion: Int64)

@@ -50,7 +50,7 @@ public final class LayeredDatabase {
     public let userPath: String
     /// The bundled database file.
     public let bundledPath: String
-    /// Where ``DatabaseUpdater`` installs updates of the bundled database, or nil.
+    /// Where ``UpdateInstaller`` installs updates of the bundled database, or nil.
     public let updatesDirectory: String?
     /// The shipped database actually attached: the bundled file, or the update installed in
     /// `updatesDirectory` when its `user_version` is greater (see ``DatabaseInEffect``). It
@@ -72,7 +72,7 @@ public final class LayeredDatabase {
     ///   - bundleName: The schema name for the bundled database (default `bundle`; not `main`
     ///     or `temp`).
     ///   - migrator: Migrations applied to the user database.
-    ///   - updatesDirectory: Where ``DatabaseUpdater`` installs updates of the bundled
+    ///   - updatesDirectory: Where ``UpdateInstaller`` installs updates of the bundled
     ///     database; the installed one is attached instead when its `user_version` is
     ///     greater than the bundled file's. Nil: always the bundled file.
     /// - Throws: ``LayeredDatabaseError`` or `SQLiteError`.

@@ -9,11 +9,6 @@ public protocol Fetcher: Sendable {
     func fetch(_ url: URL, maximumLength: Int) async throws -> Data
 }
 
-/// Fetches metadata documents.
-public typealias MetadataFetcher = Fetcher
-/// Fetches targets.
-public typealias TargetFetcher = Fetcher
-
 /// What a fetcher reports that the updater acts on.
 public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The server has no such file (HTTP 403 or 404): the end of the root chain, or a missing document.

@@ -54,7 +54,7 @@ final class LeakedKeyTests: XCTestCase {
     }
 
     private func inEffect(_ updates: String) throws -> String {
-        let inEffect = try DatabaseUpdater(
+        let inEffect = try UpdateInstaller(
             bundledPath: directory.url("App/food.sqlite").path, updatesDirectory: directory.url(updates).path
         ).databaseInEffect()
         return try FeedFixture.content(URL(fileURLWithPath: inEffect.path))

@@ -4,13 +4,13 @@ import ShipyardTestSupport
 import XCTest
 
 /// Installing updates, and which database is in effect afterwards.
-final class DatabaseUpdaterTests: LayeredDatabaseTestCase {
+final class UpdateInstallerTests: LayeredDatabaseTestCase {
     func testInstalledNewerDatabaseIsAttachedAndStaysReadOnly() throws {
         let fixture = try UpdateFixture.make(self)
         let v8 = try fixture.version(
             "v8.sqlite", "INSERT INTO food VALUES (4, 30, 'Kiwi', NULL); PRAGMA user_version = 8;")
         XCTAssertEqual(try fixture.attachedVersion(), 7)
-        XCTAssertEqual(try fixture.updater.installDatabase(at: v8).userVersion, 8)
+        XCTAssertEqual(try fixture.installer.installDatabase(at: v8).userVersion, 8)
         XCTAssertEqual(
             try FileManager.default.contentsOfDirectory(atPath: fixture.updates).sorted(), UpdateFixture.installedFiles)
         let database = try LayeredDatabase(
@@ -27,12 +27,12 @@ final class DatabaseUpdaterTests: LayeredDatabaseTestCase {
 
     func testBundledDataWinsTiesAndWhenAnAppUpdateShipsNewerData() throws {
         let fixture = try UpdateFixture.make(self)
-        try fixture.updater.installDatabase(at: try fixture.version("v9.sqlite", "PRAGMA user_version = 9;"))
+        try fixture.installer.installDatabase(at: try fixture.version("v9.sqlite", "PRAGMA user_version = 9;"))
         XCTAssertEqual(try fixture.attachedVersion(), 9)
         try sqlite3(fixture.bundled, "PRAGMA user_version = 9;") // an app update ships version 9 too: a tie
-        XCTAssertFalse(try fixture.updater.databaseInEffect().isInstalledUpdate)
+        XCTAssertFalse(try fixture.installer.databaseInEffect().isInstalledUpdate)
         try sqlite3(fixture.bundled, "PRAGMA user_version = 10;")
-        XCTAssertEqual(try fixture.updater.databaseInEffect().path, fixture.bundled)
+        XCTAssertEqual(try fixture.installer.databaseInEffect().path, fixture.bundled)
         XCTAssertEqual(try fixture.attachedVersion(), 10)
     }
 
@@ -50,8 +50,9 @@ final class DatabaseUpdaterTests: LayeredDatabaseTestCase {
             patch89 = fixture.directory.appendingPathComponent("8-9.sql").path
         try BuiltPatch.write(old: fixture.bundled, new: v8, to: patch78)
         try BuiltPatch.write(old: v8, new: v9, to: patch89)
-        XCTAssertEqual(try fixture.updater.installPatch(at: patch78).userVersion, 8)
-        XCTAssertEqual(try fixture.updater.installPatch(at: patch89, sha256: BuiltPatch.sha256(patch89)).userVersion, 9)
+        XCTAssertEqual(try fixture.installer.installPatch(at: patch78).userVersion, 8)
+        XCTAssertEqual(
+            try fixture.installer.installPatch(at: patch89, sha256: BuiltPatch.sha256(patch89)).userVersion, 9)
         XCTAssertEqual(try DatabaseContent.dump(fixture.installed), try DatabaseContent.dump(v9))
     }
 
@@ -68,7 +69,7 @@ final class DatabaseUpdaterTests: LayeredDatabaseTestCase {
             XCTAssertTrue(
                 FileManager.default.createFile(atPath: fixture.updates + "/" + junk, contents: Data("half".utf8)))
         }
-        try fixture.updater.installDatabase(at: try fixture.version("v8.sqlite", "PRAGMA user_version = 8;"))
+        try fixture.installer.installDatabase(at: try fixture.version("v8.sqlite", "PRAGMA user_version = 8;"))
         XCTAssertEqual(
             try FileManager.default.contentsOfDirectory(atPath: fixture.updates).sorted(), UpdateFixture.installedFiles)
     }
@@ -99,9 +100,9 @@ final class DatabaseUpdaterTests: LayeredDatabaseTestCase {
         let v8 = try fixture.version("v8.sqlite", "PRAGMA user_version = 8;")
         let finished = DispatchSemaphore(value: 0)
         let results = ResultsBox()
-        let updater = fixture.updater
+        let installer = fixture.installer
         Thread.detachNewThread {
-            do { results.add(try updater.installDatabase(at: v8).userVersion) } catch { results.add(error) }
+            do { results.add(try installer.installDatabase(at: v8).userVersion) } catch { results.add(error) }
             finished.signal()
         }
         XCTAssertEqual(finished.wait(timeout: .now() + 0.5), .timedOut, "the install waits for the lock")
@@ -121,7 +122,7 @@ final class DatabaseUpdaterTests: LayeredDatabaseTestCase {
         }
         let results = ResultsBox()
         DispatchQueue.concurrentPerform(iterations: versions.count) { index in
-            do { results.add(try fixture.updater.installDatabase(at: versions[index]).userVersion) } catch {
+            do { results.add(try fixture.installer.installDatabase(at: versions[index]).userVersion) } catch {
                 results.add(error)
             }
         }
@@ -148,7 +149,7 @@ final class ResultsBox: @unchecked Sendable {
 final class ShippedDatabaseAttachmentTests: LayeredDatabaseTestCase {
     func testAttachesTheNewerUpdateReadOnlyToABorrowedHandle() throws {
         let fixture = try UpdateFixture.make(self)
-        try fixture.updater.installDatabase(
+        try fixture.installer.installDatabase(
             at: try fixture.version(
                 "v8.sqlite", "INSERT INTO food VALUES (9, 0, 'Plum', NULL); PRAGMA user_version = 8;"))
         let owner = try Connection(path: fixture.user)
@@ -180,7 +181,7 @@ final class UpdateJournalModeTests: LayeredDatabaseTestCase {
             "PRAGMA journal_mode = WAL; INSERT INTO food VALUES (8, 1, 'Date', NULL); PRAGMA user_version = 8;")
         XCTAssertEqual(
             Array(FileManager.default.contents(atPath: wal)!.prefix(20).suffix(2)), [2, 2], "the download is WAL")
-        XCTAssertEqual(try fixture.updater.installDatabase(at: wal).userVersion, 8)
+        XCTAssertEqual(try fixture.installer.installDatabase(at: wal).userVersion, 8)
         XCTAssertEqual(Array(FileManager.default.contents(atPath: fixture.installed)!.prefix(20).suffix(2)), [1, 1])
         XCTAssertEqual(
             try FileManager.default.contentsOfDirectory(atPath: fixture.updates).sorted(), UpdateFixture.installedFiles)
@@ -192,17 +193,17 @@ final class UpdateJournalModeTests: LayeredDatabaseTestCase {
 final class InstalledUpdateRemovalTests: LayeredDatabaseTestCase {
     func testRemovingTheInstalledUpdatePutsTheBundledDatabaseInEffect() throws {
         let fixture = try UpdateFixture.make(self)
-        XCTAssertFalse(try fixture.updater.removeInstalledUpdate(), "nothing installed yet")
-        try fixture.updater.installDatabase(at: try fixture.version("v9.sqlite", "PRAGMA user_version = 9;"))
+        XCTAssertFalse(try fixture.installer.removeInstalledUpdate(), "nothing installed yet")
+        try fixture.installer.installDatabase(at: try fixture.version("v9.sqlite", "PRAGMA user_version = 9;"))
         XCTAssertEqual(try fixture.attachedVersion(), 9)
-        XCTAssertTrue(try fixture.updater.removeInstalledUpdate())
-        XCTAssertEqual(try fixture.updater.databaseInEffect().path, fixture.bundled)
+        XCTAssertTrue(try fixture.installer.removeInstalledUpdate())
+        XCTAssertEqual(try fixture.installer.databaseInEffect().path, fixture.bundled)
         XCTAssertEqual(try fixture.attachedVersion(), 7)
         XCTAssertFalse(try listing(URL(fileURLWithPath: fixture.updates)).contains { !$0.hasSuffix(".lock") })
-        XCTAssertFalse(try fixture.updater.removeInstalledUpdate())
+        XCTAssertFalse(try fixture.installer.removeInstalledUpdate())
         // A lower user_version installs again once the higher one is gone.
         XCTAssertEqual(
-            try fixture.updater.installDatabase(at: try fixture.version("v8.sqlite", "PRAGMA user_version = 8;"))
+            try fixture.installer.installDatabase(at: try fixture.version("v8.sqlite", "PRAGMA user_version = 8;"))
                 .userVersion, 8)
     }
 }

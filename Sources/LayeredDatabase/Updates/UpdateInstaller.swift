@@ -6,10 +6,10 @@ import SQLiteCore
 /// ``LayeredDatabase`` attaches it instead of the bundled file.
 ///
 /// ```swift
-/// let updater = DatabaseUpdater(bundledPath: bundle + "/food.sqlite",
-///                               updatesDirectory: appSupport + "/food-updates")
-/// let outcome = try updater.installPatch(at: downloadedPatch, sha256: expectedHash)
-/// // or: try updater.installDatabase(at: downloadedFile, sha256: expectedHash)
+/// let installer = UpdateInstaller(bundledPath: bundle + "/food.sqlite",
+///                                 updatesDirectory: appSupport + "/food-updates")
+/// let outcome = try installer.installPatch(at: downloadedPatch, sha256: expectedHash)
+/// // or: try installer.installDatabase(at: downloadedFile, sha256: expectedHash)
 /// if outcome.wasAlreadyInstalled { /* a re-download: nothing changed */ }
 /// ```
 ///
@@ -27,7 +27,7 @@ import SQLiteCore
 /// Installs hold an exclusive lock (on a lock file of its own in the directory, never on a
 /// database), so concurrent ones run one after the other. The bundled file is only read,
 /// and the user database is never opened.
-public struct DatabaseUpdater {
+public struct UpdateInstaller {
     /// The database shipped in the app (read-only).
     public let bundledPath: String
     /// The app-owned directory updates are installed into (created when missing).
@@ -48,7 +48,7 @@ public struct DatabaseUpdater {
         }
     }
 
-    /// An updater for one bundled database.
+    /// An installer for one bundled database.
     public init(bundledPath: String, updatesDirectory: String) {
         self.bundledPath = bundledPath
         self.updatesDirectory = updatesDirectory
@@ -74,7 +74,7 @@ public struct DatabaseUpdater {
 
     /// The SHA-256s that name the content of the database in effect: that of its file and, for
     /// an installed update a patch produced, the release it stands for (the patch header's
-    /// target). A feed client looks for a patch whose base is one of them.
+    /// result). A feed client looks for a patch whose base is one of them.
     ///
     /// - Throws: As ``databaseInEffect()``, or ``LayeredDatabaseError/fileSystem(path:operation:errno:)``.
     public func contentIdentitiesInEffect() throws -> Set<String> {
@@ -122,12 +122,12 @@ public struct DatabaseUpdater {
             let inEffectDigest = try DatabaseFile.copy(inEffect.path, into: output)
             if let header {
                 let identities = directory.contentHashes(of: inEffect, bytes: inEffectDigest)
-                if inEffect.userVersion == header.target.userVersion, identities.contains(header.target.sha256) {
+                if inEffect.userVersion == header.result.userVersion, identities.contains(header.result.sha256) {
                     return Outcome(userVersion: inEffect.userVersion, wasAlreadyInstalled: true)
                 }
                 guard inEffect.userVersion == header.base.userVersion, identities.contains(header.base.sha256) else {
                     throw LayeredDatabaseError.patchForAnotherBase(
-                        path: path, base: header.base, target: header.target,
+                        path: path, base: header.base, result: header.result,
                         inEffect: inEffect.userVersion, inEffectPath: inEffect.path)
                 }
             }
@@ -141,7 +141,7 @@ public struct DatabaseUpdater {
             }
             let version = try DatabaseFile.verify(output.temporaryPath, reported: path)
             try Self.requireNewer(version, than: inEffect, path: path)
-            try directory.commit(output, standingFor: header?.target.sha256)
+            try directory.commit(output, standingFor: header?.result.sha256)
             return Outcome(userVersion: version, wasAlreadyInstalled: false)
         }
     }
@@ -207,7 +207,7 @@ public struct DatabaseUpdater {
 /// `DIR/<bundled file name>`, and `DIR/.<name>.content` once an install has finished.
 ///
 /// - `.<name>.content` records which content the installed file stands for: the SHA-256 of
-///   the database file a patch produced (its header's target) or of the file installed
+///   the database file a patch produced (its header's result) or of the file installed
 ///   whole, with the SHA-256 of the installed bytes it belongs to. A patched copy does not
 ///   have the bytes of the file `dbgen diff` compared, so the next patch's base is recognised
 ///   through it; a record whose bytes hash is not the installed file's (a kill between the
