@@ -120,7 +120,7 @@ final class MetadataPathSourceTests: XCTestCase {
             if Self.isChecked(name) || Self.allowed["\(path): \(name)"] != nil { continue }
             problems.append(
                 "\(location): \(join)\(name) joins a name that is not checked: make it a "
-                    + "PathComponent, RelativePath or SHA256Digest (FileSystemKit's CheckedName.swift), "
+                    + "PathComponent, RelativePath or SHA256Digest (FileSystemKit's checked names), "
                     + "or list it in MetadataPathSourceTests.allowed with why it cannot come from metadata")
         }
         XCTAssertGreaterThan(joins.count, 20, "the joins were found")

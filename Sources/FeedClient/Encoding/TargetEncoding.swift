@@ -1,12 +1,6 @@
 import FileSystemKit
 import Foundation
 
-/// How a patch's SQL is packed before it is compressed (the `packing` of its ``ReleaseFacts``).
-public enum PatchPacking: String, CaseIterable, Sendable {
-    /// SQLPack: keys as differences, frequent words as two-byte codes; `.sqlpack` in the path.
-    case sqlPack = "sqlpack1"
-}
-
 /// How a target's bytes become the file it stands for: decompressed by its compression and, for
 /// a packed patch, unpacked. The client, `dbgen feed verify` and `dbgen publish`'s own proof
 /// all decode a target through its `decoder(limit:)`, so they read it the same way.
