@@ -80,11 +80,7 @@ extension Feed {
             referenceTime: .distantPast
         ).verify()
         try FeedPublisherError.about(layout.directory) {
-            guard rename(staging, layout.directory) == 0 else {
-                throw FeedPublisherError(
-                    layout.directory, "cannot move the pulled feed into place: \(String(cString: strerror(errno)))")
-            }
-            DurableSync.synchronizeDirectory(containing: layout.directory)
+            try AtomicFile.moveDirectoryIntoPlace(staging, as: layout.directory)
         }
         return PullSummary(
             verification: verification, expired: expired.map { "\($0.0) expired at \($0.1.expiresText)" },
