@@ -145,22 +145,33 @@ extension ReleaseFacts {
         try self.init(json: value, target: target.path)
     }
 
-    /// Reads facts from the `shipyard` member's value.
+    /// Reads facts from the `shipyard` member's value (with TUF's JSON field reader, each
+    /// error naming the member).
     public init(json value: JSONValue, target: String) throws {
-        let fields = try FactReader(value, target: target, path: "")
+        guard let object = value.objectValue else {
+            throw ReleaseFactsError(target: target, reason: "expected an object, found \(value.typeName)")
+        }
+        do {
+            try self.init(JSONFieldReader(object, document: target, path: ""))
+        } catch TUFError.malformed(_, let reason) {
+            throw ReleaseFactsError(target: target, reason: reason)
+        }
+    }
+
+    private init(_ fields: JSONFieldReader) throws {
         guard let kind = Kind(rawValue: try fields.string("kind")) else {
             throw fields.fail("kind", "expected \"database\" or \"patch\"")
         }
         let name = try fields.string("compression")
         guard let compression = TargetCompression(rawValue: name) else {
             let known = TargetCompression.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
-            throw fields.fail("compression", "\"\(name)\" is not \(known)", unknownEncoding: true)
+            throw fields.unknownEncoding("compression", "\"\(name)\" is not \(known)")
         }
         let packing = try fields.optional("packing").map { _ in
             let name = try fields.string("packing")
             guard let packing = PatchPacking(rawValue: name) else {
                 let known = PatchPacking.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
-                throw fields.fail("packing", "\"\(name)\" is not \(known)", unknownEncoding: true)
+                throw fields.unknownEncoding("packing", "\"\(name)\" is not \(known)")
             }
             return packing
         }
@@ -171,8 +182,8 @@ extension ReleaseFacts {
         var range: DataFormatRange?
         if fields.optional("data_format") != nil {
             let format = try fields.object("data_format")
-            let minimum = try format.integer("min")
-            let maximum = try format.optional("max").map { _ in try format.integer("max") }
+            let minimum = try format.count("min")
+            let maximum = try format.optional("max").map { _ in try format.count("max") }
             if let maximum, maximum < minimum { throw format.fail("max", "\(maximum) is below min \(minimum)") }
             range = DataFormatRange(minimum: minimum, maximum: maximum)
         }
@@ -182,13 +193,13 @@ extension ReleaseFacts {
         let rollout = try fields.optional("rollout").map { _ in try fields.fraction("rollout") } ?? 1
         self.init(
             kind: kind, compression: compression, packing: packing,
-            uncompressedLength: try fields.integer("uncompressed_length"),
+            uncompressedLength: try fields.count("uncompressed_length"),
             uncompressedSHA256: try fields.sha256("uncompressed_sha256"), base: base,
             result: try DatabaseVersion(try fields.object("result")), dataFormat: range,
             channel: try fields.optional("channel").map { _ in try fields.string("channel") }, rollout: rollout,
             critical: try fields.optional("critical").map { _ in try fields.bool("critical") } ?? false,
             baseOnly: baseOnly,
-            dataEpoch: try fields.optional("data_epoch").map { _ in try fields.integer("data_epoch") } ?? 0)
+            dataEpoch: try fields.optional("data_epoch").map { _ in try fields.count("data_epoch") } ?? 0)
     }
 
     /// The `shipyard` member's value, members in a fixed order (what `dbgen publish` writes).
@@ -224,8 +235,8 @@ extension ReleaseFacts {
 }
 
 extension DatabaseVersion {
-    fileprivate init(_ fields: FactReader) throws {
-        self.init(userVersion: try fields.integer("user_version"), sha256: try fields.sha256("sha256"))
+    fileprivate init(_ fields: JSONFieldReader) throws {
+        self.init(userVersion: try fields.count("user_version"), sha256: try fields.sha256("sha256"))
     }
 
     fileprivate var json: JSONValue {
@@ -233,54 +244,15 @@ extension DatabaseVersion {
     }
 }
 
-/// Reads the members of a facts object, each error naming the target and the member.
-private struct FactReader {
-    let object: JSONObject
-    let target: String
-    let path: String
-
-    init(_ value: JSONValue, target: String, path: String) throws {
-        guard let object = value.objectValue else {
-            throw ReleaseFactsError(target: target, reason: "\(path.isEmpty ? "it" : path): expected an object")
-        }
-        self.object = object
-        self.target = target
-        self.path = path
-    }
-
-    func fail(_ key: String, _ reason: String, unknownEncoding: Bool = false) -> ReleaseFactsError {
-        ReleaseFactsError(
-            target: target, reason: "\(path.isEmpty ? key : path + "." + key): \(reason)",
-            isUnknownEncoding: unknownEncoding)
-    }
-
-    func optional(_ key: String) -> JSONValue? { object[key] }
-
-    func value(_ key: String) throws -> JSONValue {
-        guard let value = object[key] else { throw fail(key, "missing") }
-        return value
-    }
-
-    func string(_ key: String) throws -> String {
-        guard let string = try value(key).stringValue else { throw fail(key, "expected a string") }
-        return string
-    }
-
-    func bool(_ key: String) throws -> Bool {
-        guard case .bool(let flag) = try value(key) else { throw fail(key, "expected a boolean") }
-        return flag
-    }
-
+/// What the facts' members hold beyond JSON's own types, read with TUF's field reader.
+extension JSONFieldReader {
     /// A non-negative integer that fits in 64 bits.
-    func integer(_ key: String) throws -> Int64 {
-        guard case .integer(let number) = try value(key), number >= 0 else {
-            throw fail(key, "expected an integer from 0 to \(Int64.max)")
-        }
-        return number
+    fileprivate func count(_ key: String) throws -> Int64 {
+        try integer(key, in: 0...Int64.max)
     }
 
     /// A number in (0, 1]: a string holding a decimal (what canonical JSON can sign), or a number.
-    func fraction(_ key: String) throws -> Double {
+    fileprivate func fraction(_ key: String) throws -> Double {
         let number: Double?
         switch try value(key) {
         case .integer(let integer): number = Double(integer)
@@ -291,7 +263,8 @@ private struct FactReader {
         return number
     }
 
-    func sha256(_ key: String) throws -> String {
+    /// 64 lowercase hexadecimal digits.
+    fileprivate func sha256(_ key: String) throws -> String {
         let text = try string(key)
         guard text.utf8.count == 64, text.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
             throw fail(key, "expected 64 lowercase hexadecimal digits")
@@ -299,7 +272,9 @@ private struct FactReader {
         return text
     }
 
-    func object(_ key: String) throws -> FactReader {
-        try FactReader(try value(key), target: target, path: path.isEmpty ? key : path + "." + key)
+    /// A known member naming a compression or packing this version does not read (a client
+    /// skips the target).
+    fileprivate func unknownEncoding(_ key: String, _ reason: String) -> ReleaseFactsError {
+        ReleaseFactsError(target: document, reason: "\(member(key)): \(reason)", isUnknownEncoding: true)
     }
 }

@@ -7,7 +7,7 @@ public struct Delegations: Sendable {
     /// Hash-bin delegation (nil when roles are listed).
     public let succinctRoles: SuccinctRoles?
 
-    init(_ reader: FieldReader) throws {
+    init(_ reader: JSONFieldReader) throws {
         keys = try readKeys(try reader.object("keys"))
         let hasRoles = reader.object.contains("roles"), hasSuccinct = reader.object.contains("succinct_roles")
         guard hasRoles != hasSuccinct else {
@@ -17,7 +17,7 @@ public struct Delegations: Sendable {
             var roles: [DelegatedRole] = []
             for (index, element) in try reader.array("roles").enumerated() {
                 let path = reader.member("roles[\(index)]")
-                let role = try DelegatedRole(try FieldReader(element, document: reader.document, path: path))
+                let role = try DelegatedRole(try JSONFieldReader(element, document: reader.document, path: path))
                 guard !roles.contains(where: { $0.name == role.name }) else {
                     throw reader.fail("roles", "\(role.name) appears twice")
                 }

@@ -27,7 +27,7 @@ public struct FileHash: Equatable, Sendable {
         FileHash(algorithm: "sha256", hex: Hex.encode(SHA256.hash(data: data)))
     }
 
-    static func read(_ reader: FieldReader) throws -> [FileHash] {
+    static func read(_ reader: JSONFieldReader) throws -> [FileHash] {
         var hashes: [FileHash] = []
         for (algorithm, _) in reader.object.members {
             hashes.append(FileHash(algorithm: algorithm, hex: try reader.string(algorithm)))

@@ -20,7 +20,7 @@ public struct Root: Sendable {
 
     /// Reads root from a document.
     public init(_ metadata: Metadata) throws {
-        let reader = FieldReader(metadata.signed, document: metadata.document, path: "signed")
+        let reader = JSONFieldReader(metadata.signed, document: metadata.document, path: "signed")
         header = metadata.header
         members = metadata.signed
         consistentSnapshot =
@@ -65,7 +65,7 @@ public let specificationVersion = "1.0.31"
 
 /// Reads a `keys` object: key id to key. A key id must be the key's hash (``PublicKey/isNamed(by:)``), so
 /// that no id names a key it is not: the ids a role lists are then the keys it trusts.
-func readKeys(_ reader: FieldReader) throws -> [String: PublicKey] {
+func readKeys(_ reader: JSONFieldReader) throws -> [String: PublicKey] {
     var keys: [String: PublicKey] = [:]
     for (keyID, value) in reader.object.members {
         let key = try PublicKey(json: value, document: reader.document, path: reader.member(keyID))

@@ -12,7 +12,7 @@ public struct TargetFile: Sendable {
     /// The document that lists it (`targets.json`, or a delegated role's), for errors.
     let document: String
 
-    init(path: String, _ reader: FieldReader) throws {
+    init(path: String, _ reader: JSONFieldReader) throws {
         self.path = path
         document = reader.document
         length = try reader.integer("length", in: 0...Int64.max)
