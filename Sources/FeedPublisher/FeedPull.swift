@@ -63,7 +63,7 @@ extension Feed {
                 data = try await fetcher.fetch(source, maximumLength: Int(clamping: target.length))
                 try target.verify(data)
             } catch let error as TUFError {
-                throw FeedPublisherError(target.path, FeedVerifier.error(error).reason + " (\(source.absoluteString))")
+                throw FeedPublisherError(target.path, error.detail + " (\(source.absoluteString))")
             } catch {
                 throw FeedPublisherError(target.path, "cannot fetch \(source.absoluteString): \(error)")
             }

@@ -79,7 +79,7 @@ struct FeedState {
         do {
             return try DataEpoch.of(root, document: layout.path("root.json"))
         } catch let error as TUFError {
-            throw FeedVerifier.error(error)
+            throw FeedPublisherError(error)
         }
     }
 

@@ -62,7 +62,7 @@ public struct FeedVerifier: Sendable {
                 throw FeedPublisherError(document, reason)
             }
         } catch let error as TUFError {
-            throw Self.error(error)
+            throw FeedPublisherError(error)
         } catch let error as FeedPublisherError {
             throw error
         } catch {
@@ -81,7 +81,7 @@ public struct FeedVerifier: Sendable {
         do {
             epoch = try DataEpoch.of(trusted.root)
         } catch let error as TUFError {
-            throw Self.error(error)
+            throw FeedPublisherError(error)
         }
         let releaseHashes = Set((catalog.releases + catalog.bases).map(\.facts.result.sha256))
         var total: Int64 = 0
@@ -175,12 +175,5 @@ public struct FeedVerifier: Sendable {
         if facts.kind == .database, facts.uncompressedSHA256 != facts.result.sha256 {
             throw FeedPublisherError(target.path, "custom.shipyard: a whole database whose SHA-256 is not its result's")
         }
-    }
-
-    /// A client error as `DOCUMENT: error: CHECK: DETAIL`.
-    static func error(_ error: TUFError) -> FeedPublisherError {
-        let text = error.description
-        guard let colon = text.range(of: ": ") else { return FeedPublisherError("feed", text) }
-        return FeedPublisherError(String(text[..<colon.lowerBound]), String(text[colon.upperBound...]))
     }
 }

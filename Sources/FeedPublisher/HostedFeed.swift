@@ -41,7 +41,7 @@ struct HostedFeed {
                 fetcher: recorder, bootstrapRoot: root, referenceTime: .distantPast)
             try await updater.refresh()
         } catch let error as TUFError {
-            let local = FeedVerifier.error(error)
+            let local = FeedPublisherError(error)
             throw FeedPublisherError(Self.name(local.subject, at: url), local.reason)
         } catch FetchError.notFound(let missing) {
             throw FeedPublisherError(
@@ -85,7 +85,7 @@ struct HostedFeed {
                     name(document, at: url),
                     "missing on the host: devices bundling root version \(number) cannot follow")
             } catch let error as TUFError {
-                throw FeedPublisherError(name(document, at: url), FeedVerifier.error(error).reason)
+                throw FeedPublisherError(name(document, at: url), error.detail)
             } catch {
                 throw FeedPublisherError(name(document, at: url), "\(error)")
             }
