@@ -12,8 +12,8 @@ public struct Root: Sendable {
     public let consistentSnapshot: Bool
     /// Keys by id.
     public let keys: [String: PublicKey]
-    /// Exactly the four top-level roles.
-    public let roles: [String: RoleKeys]
+    /// The keys and threshold of each top-level role.
+    public let roles: TopLevelRoles
     /// Every member of `signed` as received, those this library does not read included (an
     /// application's own, which the root keys sign with the rest).
     public let members: JSONObject
@@ -27,18 +27,12 @@ public struct Root: Sendable {
             metadata.signed.contains("consistent_snapshot")
             ? try reader.bool("consistent_snapshot") : false
         keys = try readKeys(try reader.object("keys"))
-        let rolesReader = try reader.object("roles")
-        var roles: [String: RoleKeys] = [:]
-        for (name, _) in rolesReader.object.members { roles[name] = try RoleKeys(try rolesReader.object(name)) }
-        guard Set(roles.keys) == Set(Root.topLevelRoles) else {
-            throw reader.fail("roles", "must name exactly root, timestamp, snapshot and targets")
-        }
-        self.roles = roles
+        roles = try TopLevelRoles(try reader.object("roles"))
     }
 
-    /// A root's `signed`, to sign: each role's keys with threshold 1 unless `thresholds` says otherwise.
+    /// A root's `signed`, to sign.
     public static func signed(
-        version: Int64, expires: Date, keys: [String: PublicKey], roles: [String: RoleKeys],
+        version: Int64, expires: Date, keys: [String: PublicKey], roles: TopLevelRoles,
         consistentSnapshot: Bool = true
     ) -> JSONObject {
         JSONObject([
@@ -46,14 +40,7 @@ public struct Root: Sendable {
             ("consistent_snapshot", .bool(consistentSnapshot)),
             ("expires", .string(Expiry.format(expires))),
             ("keys", .object(JSONObject(keys.sorted { $0.key < $1.key }.map { ($0.key, .object($0.value.json)) }))),
-            (
-                "roles",
-                .object(
-                    JSONObject(
-                        topLevelRoles.compactMap { name in
-                            roles[name].map { (name, .object($0.json)) }
-                        }))
-            ),
+            ("roles", .object(roles.json)),
             ("spec_version", .string(specificationVersion)),
             ("version", .integer(version)),
         ])

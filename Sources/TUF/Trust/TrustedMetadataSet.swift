@@ -27,7 +27,7 @@ public struct TrustedMetadataSet: Sendable {
     public init(root data: Data, referenceTime: Date = Date(), maximumBytes: Int = 512_000) throws {
         let metadata = try Metadata(data: data, document: "root.json", maximumBytes: maximumBytes)
         let root = try Self.load(Root.self, metadata, expected: Root.type, parse: Root.init)
-        try ThresholdVerification.verify(metadata, role: Root.type, roleKeys: root.roles[Root.type]!, keys: root.keys)
+        try ThresholdVerification.verify(metadata, role: Root.type, roleKeys: root.roles.root, keys: root.keys)
         self.root = root
         self.rootMetadata = metadata
         self.referenceTime = referenceTime
@@ -48,14 +48,14 @@ public struct TrustedMetadataSet: Sendable {
         guard timestamp == nil else { throw TUFError.outOfOrder("root after timestamp") }
         let metadata = try Metadata(data: data, document: document, maximumBytes: maximumBytes)
         let newRoot = try Self.load(Root.self, metadata, expected: Root.type, parse: Root.init)
-        try ThresholdVerification.verify(metadata, role: Root.type, roleKeys: root.roles[Root.type]!, keys: root.keys)
+        try ThresholdVerification.verify(metadata, role: Root.type, roleKeys: root.roles.root, keys: root.keys)
         guard newRoot.header.version == root.header.version + 1 else {
             throw TUFError.versionMismatch(
                 document: document, expected: root.header.version + 1, received: newRoot.header.version
             )
         }
         try ThresholdVerification.verify(
-            metadata, role: Root.type, roleKeys: newRoot.roles[Root.type]!, keys: newRoot.keys
+            metadata, role: Root.type, roleKeys: newRoot.roles.root, keys: newRoot.keys
         )
         root = newRoot
         rootMetadata = metadata
@@ -72,7 +72,7 @@ public struct TrustedMetadataSet: Sendable {
         let metadata = try Metadata(data: data, document: "timestamp.json", maximumBytes: maximumBytes)
         let new = try Self.load(Timestamp.self, metadata, expected: Timestamp.type, parse: Timestamp.init)
         try ThresholdVerification.verify(
-            metadata, role: Timestamp.type, roleKeys: root.roles[Timestamp.type]!, keys: root.keys
+            metadata, role: Timestamp.type, roleKeys: root.roles.timestamp, keys: root.keys
         )
         if let timestamp {
             if new.header.version < timestamp.header.version {
@@ -113,7 +113,7 @@ public struct TrustedMetadataSet: Sendable {
         let metadata = try Metadata(data: data, document: "snapshot.json", maximumBytes: maximumBytes)
         let new = try Self.load(Snapshot.self, metadata, expected: Snapshot.type, parse: Snapshot.init)
         try ThresholdVerification.verify(
-            metadata, role: Snapshot.type, roleKeys: root.roles[Snapshot.type]!, keys: root.keys
+            metadata, role: Snapshot.type, roleKeys: root.roles.snapshot, keys: root.keys
         )
         if let snapshot {
             for (name, file) in snapshot.meta {
@@ -153,7 +153,7 @@ public struct TrustedMetadataSet: Sendable {
         let roleKeys: RoleKeys, keys: [String: PublicKey]
         if delegator == Root.type {
             guard role == Targets.type else { throw TUFError.outOfOrder("root delegates only targets") }
-            roleKeys = root.roles[Targets.type]!
+            roleKeys = root.roles.targets
             keys = root.keys
         } else {
             guard let parent = targets[delegator] else { throw TUFError.outOfOrder("\(delegator) is not trusted") }

@@ -58,10 +58,9 @@ final class FeedWriter {
         }
         var signed = Root.signed(
             version: versions["root"]!, expires: expiry("root"), keys: keys,
-            roles: [
-                "root": try role(rootKeys, rootThreshold), "timestamp": try role([timestampKey]),
-                "snapshot": try role([snapshotKey]), "targets": try role([targetsKey]),
-            ])
+            roles: TopLevelRoles(
+                root: try role(rootKeys, rootThreshold), timestamp: try role([timestampKey]),
+                snapshot: try role([snapshotKey]), targets: try role([targetsKey])))
         if dataEpoch != 0 { signed[DataEpoch.rootMember] = .integer(dataEpoch) }
         let data = try Metadata.sign(signed, with: signers ?? rootKeys)
         try write(data, "\(versions["root"]!).root.json")

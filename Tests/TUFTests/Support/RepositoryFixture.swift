@@ -50,12 +50,11 @@ final class RepositoryFixture {
         func ids(_ keys: [Ed25519SigningKey]) throws -> [String] { try keys.map { try $0.publicKey.keyID } }
         return Root.signed(
             version: version, expires: expiry("root"), keys: try keyMap(),
-            roles: [
-                "root": RoleKeys(keyIDs: try ids(rootKeys), threshold: rootThreshold),
-                "timestamp": RoleKeys(keyIDs: try ids(timestampKeys), threshold: timestampThreshold),
-                "snapshot": RoleKeys(keyIDs: try ids([snapshotKey]), threshold: 1),
-                "targets": RoleKeys(keyIDs: try ids([targetsKey]), threshold: 1),
-            ]
+            roles: TopLevelRoles(
+                root: RoleKeys(keyIDs: try ids(rootKeys), threshold: rootThreshold),
+                timestamp: RoleKeys(keyIDs: try ids(timestampKeys), threshold: timestampThreshold),
+                snapshot: RoleKeys(keyIDs: try ids([snapshotKey]), threshold: 1),
+                targets: RoleKeys(keyIDs: try ids([targetsKey]), threshold: 1))
         )
     }
 
