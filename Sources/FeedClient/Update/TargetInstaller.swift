@@ -35,8 +35,8 @@ struct TargetInstaller {
         let outcome: UpdateInstaller.Outcome
         do {
             if facts.kind == .patch {
-                try checkHeader(of: decoded, against: step)
-                outcome = try updateInstaller.installPatch(at: decoded.path, sha256: facts.uncompressedSHA256)
+                // Hashed as it was decoded: the patch is read once more, as it is applied.
+                outcome = try updateInstaller.installPatch(try checkedPatch(decoded, against: step))
             } else {
                 outcome = try updateInstaller.installDatabase(at: decoded.path, sha256: facts.result.sha256)
             }
@@ -72,15 +72,16 @@ struct TargetInstaller {
         }
     }
 
-    /// A patch must carry the header `dbgen diff` writes, naming the facts' base and result.
-    private func checkHeader(of patch: URL, against step: UpdateStep) throws {
-        let header: PatchHeader?
+    /// The decoded patch, its header read once: it must be the header `dbgen diff` writes,
+    /// naming the facts' base and result.
+    private func checkedPatch(_ decoded: URL, against step: UpdateStep) throws -> PatchFile {
+        let patch: PatchFile
         do {
-            header = try PatchHeader.read(fromPatchAt: patch.path)
+            patch = try PatchFile(at: decoded.path)
         } catch {
             throw FeedUpdateError(target: step.path, installing: error)
         }
-        guard let header, let base = step.facts.base else {
+        guard let header = patch.header, let base = step.facts.base else {
             throw FeedUpdateError(subject: step.path, check: .facts, reason: "a patch without a dbgen diff header")
         }
         let result = step.facts.result
@@ -92,5 +93,6 @@ struct TargetInstaller {
                 reason: "its header names user_version \(header.base.userVersion) to \(header.result.userVersion), "
                     + "its facts \(base.userVersion) to \(result.userVersion) (or other SHA-256s)")
         }
+        return patch
     }
 }

@@ -108,14 +108,14 @@ public struct UpdateInstaller {
     /// refused; one whose target is already in effect changes nothing.
     @discardableResult
     public func installPatch(at path: String, sha256: String? = nil) throws -> Outcome {
-        _ = try DatabaseFile.size(path)
-        if let sha256 {
-            let digest = try DatabaseFile.sha256(of: path)
-            guard digest == sha256.lowercased() else {
-                throw LayeredDatabaseError.checksumMismatch(path: path, expected: sha256.lowercased(), actual: digest)
-            }
-        }
-        let header = try PatchHeader.read(fromPatchAt: path)
+        try installPatch(try PatchFile(at: path, sha256: sha256))
+    }
+
+    /// Installs `patch` as ``installPatch(at:sha256:)`` does, by the header ``PatchFile`` read
+    /// (the patch is read once more, as it is applied).
+    @discardableResult
+    public func installPatch(_ patch: PatchFile) throws -> Outcome {
+        let (path, header) = (patch.path, patch.header)
         return try withPreparedDirectory { directory, inEffect in
             let output = try directory.makeOutput()
             defer { output.discard() }
