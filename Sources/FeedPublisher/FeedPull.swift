@@ -55,10 +55,16 @@ extension Feed {
         let targetsName = HostedFeed.name("\(hosted.targets.header.version).targets.json", at: url)
         for target in hosted.targets.targets.values.sorted(by: { $0.path < $1.path }) {
             // The path and hash a key holder signed name the file only as checked names: nothing
-            // is fetched from outside the hosted targets/ nor written outside the feed.
+            // is fetched from outside the hosted targets/ (it is fetched where devices fetch it,
+            // TUF's targetURL) nor written outside the feed.
             let stored = try FeedLayout.storedPath(of: target, document: targetsName).path
-            let source = url.appendingPathComponent(stored.string)
+            let source: URL
             let data: Data
+            do {
+                source = try hosted.updater.targetURL(for: target)
+            } catch let error as TUFError {
+                throw FeedPublisherError(error)
+            }
             do {
                 data = try await fetcher.fetch(source, maximumLength: Int(clamping: target.length))
                 try target.verify(data)

@@ -87,7 +87,7 @@ public struct FeedVerifier: Sendable {
         var total: Int64 = 0
         for entry in catalog.entries {
             let (target, facts) = (entry.target, entry.facts)
-            try await check(entry)
+            try await check(entry, at: try targetURL(of: target, from: updater))
             if facts.dataEpoch > epoch {
                 throw FeedPublisherError(
                     target.path,
@@ -124,11 +124,20 @@ public struct FeedVerifier: Sendable {
         }
     }
 
-    /// Fetches a target under its length, checks its length and SHA-256, and decodes it
-    /// against its facts.
-    private func check(_ entry: ReleaseCatalog.Entry) async throws {
-        let (target, facts, sha256, stored) = (entry.target, entry.facts, entry.sha256, entry.stored.string)
-        let url = feedURL.appendingPathComponent(stored)
+    /// Where devices fetch `target`: TUF's ``Updater/targetURL(for:)``, which honours root's
+    /// consistent snapshots and the hash prefix, as FeedClient's updater does.
+    private func targetURL(of target: TargetFile, from updater: Updater) throws -> URL {
+        do {
+            return try updater.targetURL(for: target)
+        } catch let error as TUFError {
+            throw FeedPublisherError(error)
+        }
+    }
+
+    /// Fetches a target at `url` under its length, checks its length and SHA-256, and decodes
+    /// it against its facts.
+    private func check(_ entry: ReleaseCatalog.Entry, at url: URL) async throws {
+        let (target, facts, sha256) = (entry.target, entry.facts, entry.sha256)
         var hash = SHA256Stream(), length: Int64 = 0
         var decoded = SHA256Stream()
         var decodeError: Error?
@@ -165,7 +174,8 @@ public struct FeedVerifier: Sendable {
         } catch let error as any TargetEncodingFailure {
             throw FeedPublisherError(target.path, "\(facts.encoding.name): \(error)")
         } catch {
-            throw FeedPublisherError(target.path, "cannot read \(stored): \(error)")
+            throw FeedPublisherError(
+                target.path, "cannot read \(url.isFileURL ? url.path : url.absoluteString): \(error)")
         }
         guard decoder.produced == facts.uncompressedLength, decoded.hexDigest() == facts.uncompressedSHA256 else {
             throw FeedPublisherError(

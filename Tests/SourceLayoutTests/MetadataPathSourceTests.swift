@@ -25,13 +25,11 @@ final class MetadataPathSourceTests: XCTestCase {
         "Sources/FeedPublisher/MetadataWriter.swift: name": "its callers' names: N.ROLE.json, N an integer",
         "Sources/FeedPublisher/Feed.swift: name": "a name read from FEED's own directory listing",
         "Sources/FeedPublisher/Rotate.swift: name": "N.root.json of the root before, N an integer",
-        "Sources/FeedPublisher/FeedVerifier.swift: stored": "entry.stored.string, a checked RelativePath",
         "Sources/FeedPublisher/FeedVerifier.swift: UUID().uuidString": "a scratch directory named by a UUID",
         "Sources/FeedPublisher/Publish.swift: try FeedLayout.storedName(of: path, sha256: blob.sha256)":
             "storedName checks every name (RelativePath)",
         "Sources/FeedPublisher/FeedLayout.swift: name": "FeedLayout.path itself: its callers are read as layout.path(",
         "Sources/FeedPublisher/FeedPull.swift: name": "root.json, timestamp.json or N.ROLE.json, N an integer",
-        "Sources/FeedPublisher/FeedPull.swift: stored.string": "FeedLayout.storedPath(of:document:), a RelativePath",
         "Sources/FeedPublisher/HostedFeed.swift: document": "N.root.json, N an integer",
         "Sources/FeedPublisher/HostedFeedCheck.swift: UUID().uuidString": "a scratch directory named by a UUID",
         "Sources/FeedPublisher/HostedFeedCheck.swift: name": "root.json, timestamp.json or N.ROLE.json, N an integer",
