@@ -181,14 +181,12 @@ public final class Updater {
     public func targetInfo(for path: String) async throws -> TargetFile? {
         if !refreshed { try await refresh() }
         var toVisit: [(role: String, delegator: String)] = [(Targets.type, Root.type)]
-        var visited: [(String, String)] = []
-        var remaining = configuration.maximumDelegations
-        while remaining > 0, let (role, delegator) = toVisit.popLast() {
-            if visited.contains(where: { $0 == (role, delegator) }) { continue }
+        var visited: Set<String> = []
+        while visited.count <= configuration.maximumDelegations, let (role, delegator) = toVisit.popLast() {
+            if visited.contains(role) { continue }
             let targets = try await loadTargets(role, delegator: delegator)
             if let target = targets.targets[path] { return target }
-            visited.append((role, delegator))
-            remaining -= 1
+            visited.insert(role)
             guard let delegations = targets.delegations else { continue }
             var children: [(String, String)] = []
             for child in delegations.roles(for: path) {

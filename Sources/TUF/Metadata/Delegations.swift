@@ -41,12 +41,14 @@ public struct Delegations: Sendable {
         return nil
     }
 
-    /// The roles trusted for a target path, in order, each with whether it is terminating.
+    /// The roles trusted for a target path, in order, each with whether it is terminating: the
+    /// listed roles whose paths match, or the one succinct bin of the path, which is terminating
+    /// (TAP 15: no other role is trusted for a path its bin is).
     public func roles(for targetPath: String) -> [(name: String, terminating: Bool)] {
         if let roles {
             return roles.filter { $0.isDelegated(targetPath) }.map { ($0.name, $0.terminating) }
         }
-        if let succinctRoles { return [(succinctRoles.roleName(for: targetPath), false)] }
+        if let succinctRoles { return [(succinctRoles.roleName(for: targetPath), true)] }
         return []
     }
 }
