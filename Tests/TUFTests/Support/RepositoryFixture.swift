@@ -19,6 +19,9 @@ final class RepositoryFixture {
     var targets: [TargetFile] = []
     /// Whether timestamp lists snapshot's length and hashes.
     var hashesInTimestamp = true
+    /// Whether the next root says consistent snapshots (the documents this fixture writes are
+    /// versioned and its targets hash-prefixed whatever root says).
+    var consistentSnapshot = true
     private(set) var rootDocuments: [Data] = []
 
     init(_ test: AnyObject? = nil) throws {
@@ -54,7 +57,8 @@ final class RepositoryFixture {
                 root: RoleKeys(keyIDs: try ids(rootKeys), threshold: rootThreshold),
                 timestamp: RoleKeys(keyIDs: try ids(timestampKeys), threshold: timestampThreshold),
                 snapshot: RoleKeys(keyIDs: try ids([snapshotKey]), threshold: 1),
-                targets: RoleKeys(keyIDs: try ids([targetsKey]), threshold: 1))
+                targets: RoleKeys(keyIDs: try ids([targetsKey]), threshold: 1)),
+            consistentSnapshot: consistentSnapshot
         )
     }
 
