@@ -79,13 +79,15 @@ extension DBGenSubcommands {
                 let outcome: UpdateInstaller.Outcome
                 if let database {
                     outcome = try installer.installDatabase(at: database, sha256: sha256)
+                } else if let patch {
+                    outcome = try installer.installPatch(at: patch, sha256: sha256)
                 } else {
-                    outcome = try installer.installPatch(at: patch!, sha256: sha256)
+                    throw ValidationError("give --database or --patch")
                 }
                 print(outcome.userVersion)
                 if outcome.wasAlreadyInstalled {
                     DBGenPrinter().write(
-                        "\(database ?? patch!): note: already installed (user_version \(outcome.userVersion)); nothing changed"
+                        "\(database ?? patch ?? ""): note: already installed (user_version \(outcome.userVersion)); nothing changed"
                     )
                 }
             } catch let error as LayeredDatabaseError {

@@ -22,8 +22,7 @@ package struct ReleaseChoice {
     ///   unreadable or contradict themselves.
     package init(targets: [String: TargetFile]) throws {
         var candidates: [Candidate] = []
-        for path in targets.keys.sorted() {
-            let target = targets[path]!
+        for (path, target) in targets.sorted(by: { $0.key < $1.key }) {
             let facts: ReleaseFacts?
             do {
                 facts = try ReleaseFacts(of: target)
@@ -120,9 +119,9 @@ package struct ReleaseChoice {
         }
         var chain: [Candidate] = []
         var node = target
-        while !identities.contains(node), let patch = via[node] {
+        while !identities.contains(node), let patch = via[node], let base = patch.facts.base {
             chain.append(patch)
-            node = patch.facts.base!.sha256
+            node = base.sha256
         }
         return chain.reversed()
     }
