@@ -87,6 +87,7 @@ extension Feed {
             summary.databaseLength = whole.length
             var kept: [(maker: PatchMaker, patch: TargetBlob.Encoded, path: String, facts: ReleaseFacts)] = []
             for (index, result) in results.enumerated() {
+                // swift-format-ignore: NeverForceUnwrap
                 let (maker, patch) = (made[index].0!, made[index].1) // every index below results.count made one
                 let smaller = patch.length < result.target.length
                 summary.patches.append(

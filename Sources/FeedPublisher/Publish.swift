@@ -111,6 +111,8 @@ extension Feed {
             summary.databaseLength = whole.length
             var kept: [(maker: PatchMaker, patch: TargetBlob.Encoded, path: String, base: DatabaseVersion)] = []
             for (index, base) in bases.enumerated() {
+                // Every index below the results' count made a patch maker (as in BaseRelease).
+                // swift-format-ignore: NeverForceUnwrap
                 let (maker, patch) = (made[index].0!, made[index].1)
                 summary.patches.append(
                     .init(

@@ -34,10 +34,14 @@ package struct DatabaseOption: Hashable, Sendable {
         all.first { $0.name == name }
     }
 
+    // The three below name options of `all` above, so named(_:) finds each.
+    // swift-format-ignore: NeverForceUnwrap
     /// `SQLITE_DBCONFIG_DEFENSIVE`: writes to shadow tables and `writable_schema` tricks refused.
     package static var defensive: DatabaseOption { named("defensive")! }
+    // swift-format-ignore: NeverForceUnwrap
     /// `SQLITE_DBCONFIG_WRITABLE_SCHEMA`.
     package static var writableSchema: DatabaseOption { named("writable_schema")! }
+    // swift-format-ignore: NeverForceUnwrap
     /// `SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION`: the `load_extension()` SQL function and C API.
     package static var loadExtension: DatabaseOption { named("load_extension")! }
 }

@@ -36,6 +36,8 @@ extension Statement {
     /// Column `index` of the current row as a ``ColumnValue`` (`sqlite3_column_value`).
     @inlinable
     package func value(_ index: Int32) -> ColumnValue {
+        // Sqlite3_column_value is not NULL for a column of the current row (the caller's index is in range).
+        // swift-format-ignore: NeverForceUnwrap
         ColumnValue(sqlite3_column_value(handle, index)!)
     }
 }

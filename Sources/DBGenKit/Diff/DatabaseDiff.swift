@@ -90,6 +90,8 @@ public final class DatabaseDiff {
         try writePatch { bytes in
             var offset = 0
             while offset < bytes.count {
+                // Bytes is not empty while offset < bytes.count, so it has a base address.
+                // swift-format-ignore: NeverForceUnwrap
                 let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }

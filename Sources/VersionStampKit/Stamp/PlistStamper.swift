@@ -38,6 +38,8 @@ enum PlistStamper {
                 if rendered[itsFormat] == nil {
                     rendered[itsFormat] = try context.render(itsFormat, dirtyMarker: dirtyMarker)
                 }
+                // Rendered[itsFormat] was set just above when it was missing.
+                // swift-format-ignore: NeverForceUnwrap
                 values.append((assignment.keyPath, rendered[itsFormat]!))
             }
             planned = try keyEdits(values, in: document)
