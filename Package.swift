@@ -196,7 +196,7 @@ let package = Package(
         // PrivacyInfo.xcprivacy: the required-reason APIs that FeedClient and what it links call
         // (FeedClientTests' PrivacyManifestTests keeps it true); the Apple APIs it and HTTPTransport
         // call, with their OS versions, are in its DocC catalog (URLLoadingAvailabilityTests).
-        // LayeredDatabase: DatabaseUpdater installs what the feed's client verified (Update/).
+        // LayeredDatabase: UpdateInstaller installs what the feed's client verified (Update/).
         .target(
             name: "FeedClient",
             dependencies: ["TUF", "HTTPTransport", "FileSystemKit", "CZlib", "CBZip2", "LayeredDatabase"],

@@ -64,11 +64,11 @@ extension Feed {
                 catalog.releases.filter {
                     $0.facts.dataEpoch == epoch && $0.facts.result.userVersion > base.userVersion
                 }.prefix(options.patchesFrom))
-            let made = try ConcurrentWork.map(results.count + 1) { index -> (PatchMaker?, TargetBlob.Deflated) in
+            let made = try ConcurrentWork.map(results.count + 1) { index -> (PatchMaker?, TargetBlob.Encoded) in
                 guard index < results.count else {
                     return (
                         nil,
-                        try TargetBlob.deflate(
+                        try TargetBlob.encode(
                             basePath, to: work + "/base.sqlite." + options.compression.fileExtension, encoding: encoding
                         )
                     )
@@ -85,8 +85,9 @@ extension Feed {
                 throw FeedPublisherError(database, "the file changed while it was being added; add it again")
             }
             summary.databaseLength = whole.length
-            var kept: [(maker: PatchMaker, patch: TargetBlob.Deflated, path: String, facts: ReleaseFacts)] = []
+            var kept: [(maker: PatchMaker, patch: TargetBlob.Encoded, path: String, facts: ReleaseFacts)] = []
             for (index, result) in results.enumerated() {
+                // swift-format-ignore: NeverForceUnwrap
                 let (maker, patch) = (made[index].0!, made[index].1) // every index below results.count made one
                 let smaller = patch.length < result.target.length
                 summary.patches.append(
@@ -105,7 +106,7 @@ extension Feed {
             }
             _ = try ConcurrentWork.map(kept.count) { try kept[$0].maker.prove(kept[$0].patch, target: kept[$0].path) }
             var targets = state.targetFiles
-            var blobs: [(TargetBlob.Deflated, String)] = []
+            var blobs: [(TargetBlob.Encoded, String)] = []
             for patch in kept {
                 targets.append(try Self.target(patch.path, patch.patch, patch.facts))
                 blobs.append((patch.patch, patch.path))

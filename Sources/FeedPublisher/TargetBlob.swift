@@ -7,8 +7,8 @@ import Foundation
 /// ``TargetEncoding`` says so and ``SQLPacker`` can); ``TargetEncoding`` decodes it again, as a
 /// device does.
 enum TargetBlob {
-    /// What compressing a file gave: the blob's length and SHA-256, the input's length and SHA-256.
-    struct Deflated {
+    /// What encoding a file gave: the blob's length and SHA-256, the input's length and SHA-256.
+    struct Encoded {
         let path: String
         /// The encoding the blob is in (a patch asked to be packed may not have been).
         let encoding: TargetEncoding
@@ -18,9 +18,10 @@ enum TargetBlob {
         let uncompressedSHA256: String
     }
 
-    /// Compresses `source` into `destination` in `encoding`: packed first when it names a
-    /// packing and the file can be packed (else as it is, and the result's encoding says so).
-    static func deflate(_ source: String, to destination: String, encoding: TargetEncoding) throws -> Deflated {
+    /// Encodes `source` into `destination` in `encoding`: packed first when it names a
+    /// packing and the file can be packed (else as it is, and the result's encoding says so),
+    /// then compressed.
+    static func encode(_ source: String, to destination: String, encoding: TargetEncoding) throws -> Encoded {
         try FeedPublisherError.about(source) {
             var encoding = encoding
             var input = source
@@ -34,7 +35,7 @@ enum TargetBlob {
             defer { if input != source { unlink(input) } }
             let length = try encoding.compression.compress(fileAt: input, to: destination)
             let size = try FileManager.default.attributesOfItem(atPath: source)[.size] as? NSNumber
-            return Deflated(
+            return Encoded(
                 path: destination, encoding: encoding, length: length,
                 sha256: try ContentHash.sha256(ofFileAt: destination),
                 uncompressedLength: size?.int64Value ?? 0,

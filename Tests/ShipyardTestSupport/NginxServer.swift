@@ -1,3 +1,6 @@
+// A test server: the URL it builds from 127.0.0.1, its port and a path is always one.
+// swift-format-ignore-file: NeverForceUnwrap
+
 import Foundation
 #if canImport(Darwin)
 import Darwin

@@ -90,6 +90,8 @@ public final class DatabaseDiff {
         try writePatch { bytes in
             var offset = 0
             while offset < bytes.count {
+                // Bytes is not empty while offset < bytes.count, so it has a base address.
+                // swift-format-ignore: NeverForceUnwrap
                 let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
@@ -144,7 +146,7 @@ private final class PatchHeaderHashes: @unchecked Sendable {
         let (oldHash, newHash) = try hashes.get(), (oldVersion, newVersion) = try versions.get()
         return PatchHeader(
             base: DatabaseVersion(userVersion: oldVersion, sha256: oldHash),
-            target: DatabaseVersion(userVersion: newVersion, sha256: newHash)
+            result: DatabaseVersion(userVersion: newVersion, sha256: newHash)
         ).text
     }
 }

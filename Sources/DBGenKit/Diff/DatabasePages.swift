@@ -149,6 +149,7 @@ final class DatabasePages {
         var done = 0
         while done < buffer.count {
             // A non-empty buffer has a base address.
+            // swift-format-ignore: NeverForceUnwrap
             let count = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else {

@@ -76,6 +76,7 @@ struct RecordMerge {
             if hasOld && hasNew && old.rowid == new.rowid {
                 let rowid = old.rowid
                 // (A page is never empty: its base address is not nil.)
+                // swift-format-ignore: NeverForceUnwrap
                 if samePageSize, old.isFirstOnLeaf, new.isFirstOnLeaf,
                     memcmp(old.leafPage.baseAddress!, new.leafPage.baseAddress!, pageSize) == 0,
                     let count = try old.skipLeafIfLocal()

@@ -14,7 +14,7 @@ extension DBGenCommand.FeedCommand {
             discussion: """
                 Follows the root chain from ROOT, then checks timestamp, snapshot and targets \
                 (signatures, thresholds, versions, expiry, lengths and hashes), then every \
-                target: its length and SHA-256, its facts, its inflated length and SHA-256, and \
+                target: its length and SHA-256, its facts, its decoded length and SHA-256, and \
                 that each patch's base and result are releases of the feed. Exit 1 naming the \
                 document or target and the check that failed; a summary on success. Root, \
                 targets and snapshot must stay valid --min-validity days more (30), so CI sees \

@@ -14,7 +14,7 @@ extension DBGenCommand {
                 metadata against ROOT (the root the app bundles; later runs trust what DIR/.feed \
                 keeps), chooses the newest release offered to this client (channel, data format, \
                 rollout bucket, critical) and installs it into DIR by the cheapest chain of patches \
-                or the whole file, each download resumable, verified and inflated under its \
+                or the whole file, each download resumable, verified and decoded under its \
                 declared length. Prints what it did on standard error (or that nothing is new, \
                 and which newer releases this client is not offered and why: their channel, \
                 data formats or rollout) and exits 0; on any failure prints WHAT: error: WHY, exits 1, and the database in \
