@@ -1,5 +1,6 @@
 import FileSystemKit
 import Foundation
+import LayeredDatabase
 
 /// How a feed target's bytes are compressed: the `compression` of its ``ReleaseFacts`` and the
 /// extension of its target path. Everything that compresses or decompresses a target goes
@@ -64,7 +65,10 @@ package protocol StreamFailure: Error, CustomStringConvertible {}
 
 extension StreamCompressor {
     /// Compresses the file at `source` into `destination` (created or truncated) with this
-    /// compressor, read and written in pieces (POSIX I/O); returns its length.
+    /// compressor, read and written in pieces; returns its length. `source` (a database, or a
+    /// patch) is read through SQLite's VFS (`DatabaseFile`): a publish compresses a release
+    /// while its diffs hold SQLite's locks on the same file, which a descriptor closed here
+    /// would drop.
     func compress(fileAt source: String, to destination: String) throws -> Int64 {
         let descriptor = POSIXFile.open(destination, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
         guard descriptor >= 0 else { throw FileSystemError(.open, path: destination, code: errno) }
@@ -75,7 +79,7 @@ extension StreamCompressor {
             guard code == 0 else { throw FileSystemError(.write, path: destination, code: code) }
             written += Int64(bytes.count)
         }
-        try ContentHash.forEachChunk(ofFileAt: source) { try append($0, to: write) }
+        try DatabaseFile.forEachChunk(ofFileAt: source) { try append($0, to: write) }
         try finish(to: write)
         return written
     }
