@@ -103,7 +103,7 @@ package final class DatabaseFileReader {
             // xRead takes an Int32 count: large buffers go in pieces of 1 GiB at most.
             let count = min(buffer.count - done, 1 << 30)
             errno = 0
-            let status = xRead(file, base + done, Int32(count), sqlite3_int64(offset) + sqlite3_int64(done))
+            let status = xRead(file, base + done, Int32(count), offset + Int64(done))
             if status == ResultCode.SQLITE_IOERR_SHORT_READ.rawValue {
                 throw DatabaseFileReadError(.read, path: path, code: 0)
             }
