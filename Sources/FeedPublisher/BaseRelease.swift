@@ -43,7 +43,7 @@ extension Feed {
             let encoding = TargetEncoding(compression: options.compression)
             let base = DatabaseVersion(
                 userVersion: try Self.userVersion(of: database),
-                sha256: try FeedPublisherError.about(database) { try ContentHash.sha256(ofFileAt: database) })
+                sha256: try FeedPublisherError.about(database) { try DatabaseFile.sha256(of: database) })
             var summary = PublishSummary(
                 release: base, isBaseOnly: true, wasAlreadyPublished: false, databaseLength: 0, patches: [],
                 targetsVersion: state.targets.header.version)
@@ -56,9 +56,7 @@ extension Feed {
             // The base is read by every patch maker; a copy in the scratch directory keeps the
             // updater that proves each patch away from the file given.
             let basePath = work + "/base.sqlite"
-            try FeedPublisherError.about(database) {
-                try FileManager.default.copyItem(atPath: database, toPath: basePath)
-            }
+            try FeedPublisherError.about(database) { try Self.copyDatabase(database, to: basePath) }
             // Patches only to releases of the current epoch: devices install no other.
             let results = Array(
                 catalog.releases.filter {
@@ -121,6 +119,20 @@ extension Feed {
             try writer.publish(targets: targets, over: state, signedBy: [key])
             summary.targetsVersion = state.targets.header.version + 1
             return summary
+        }
+    }
+
+    /// Copies the database at `source` into a new file at `destination`, read through SQLite's
+    /// VFS (`DatabaseFile`): a descriptor of the source opened and closed here (as
+    /// `FileManager.copyItem` does) would drop every lock a connection of the process holds
+    /// on it, SQLite's SHARED lock included.
+    static func copyDatabase(_ source: String, to destination: String) throws {
+        let descriptor = POSIXFile.open(destination, O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+        guard descriptor >= 0 else { throw FileSystemError(.open, path: destination, code: errno) }
+        defer { close(descriptor) }
+        try DatabaseFile.forEachChunk(ofFileAt: source) { bytes in
+            let code = POSIXFile.writeAll(descriptor, bytes)
+            guard code == 0 else { throw FileSystemError(.write, path: destination, code: code) }
         }
     }
 }

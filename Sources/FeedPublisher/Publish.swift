@@ -48,7 +48,7 @@ extension Feed {
             let compression = options.compression
             let release = DatabaseVersion(
                 userVersion: try Self.userVersion(of: database),
-                sha256: try FeedPublisherError.about(database) { try ContentHash.sha256(ofFileAt: database) })
+                sha256: try FeedPublisherError.about(database) { try DatabaseFile.sha256(of: database) })
             var wholeFacts = options.facts(
                 kind: .database, encoding: TargetEncoding(compression: compression),
                 uncompressedLength: try Self.length(of: database), uncompressedSHA256: release.sha256, base: nil,

@@ -1,6 +1,7 @@
 import FeedClient
 import FileSystemKit
 import Foundation
+import LayeredDatabase
 
 /// A target's bytes on disk: compressed from a database or patch (``TargetCompression``, the
 /// codec's highest level, so the same input gives the same bytes; a patch packed first when its
@@ -21,6 +22,8 @@ enum TargetBlob {
     /// Encodes `source` into `destination` in `encoding`: packed first when it names a
     /// packing and the file can be packed (else as it is, and the result's encoding says so),
     /// then compressed.
+    /// `source` is read through SQLite's VFS (`DatabaseFile`): a release is compressed while
+    /// the diffs of the same publish hold SQLite's locks on it.
     static func encode(_ source: String, to destination: String, encoding: TargetEncoding) throws -> Encoded {
         try FeedPublisherError.about(source) {
             var encoding = encoding
@@ -39,7 +42,7 @@ enum TargetBlob {
                 path: destination, encoding: encoding, length: length,
                 sha256: try ContentHash.sha256(ofFileAt: destination),
                 uncompressedLength: size?.int64Value ?? 0,
-                uncompressedSHA256: try ContentHash.sha256(ofFileAt: source))
+                uncompressedSHA256: try DatabaseFile.sha256(of: source))
         }
     }
 }

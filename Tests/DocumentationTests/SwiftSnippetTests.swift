@@ -82,7 +82,7 @@ final class SwiftSnippetTests: XCTestCase {
 
             <!-- swift: continues -->
             ```swift
-            let updater = DatabaseUpdater(bundledPath: resources + "/food.sqlite", updatesDirectory: "/tmp/u")
+            let installer = UpdateInstaller(bundledPath: resources + "/food.sqlite", updatesDirectory: "/tmp/u")
             ```
 
             <!-- swift: manifest dependencies -->

@@ -98,6 +98,17 @@ extension DBGenError {
         DBGenError(.output, reason, at: SourceLocation(file: path))
     }
 
+    /// A database was written or replaced while it was diffed (its device, inode, size or
+    /// modification time is not what it was when the diff opened it): the patch and its header
+    /// would describe no single file.
+    static func changedDuringDiff(path: String) -> DBGenError {
+        DBGenError(
+            .unreadableDatabase,
+            "the file changed while it was being diffed (written or replaced: its size, modification time "
+                + "or inode is not what it was); diff it again",
+            at: SourceLocation(file: path))
+    }
+
     /// `--table` names a table that is in neither database.
     static func noSuchTable(name: String) -> DBGenError {
         DBGenError(.noSuchTable, "no such table in either database: \(name)")

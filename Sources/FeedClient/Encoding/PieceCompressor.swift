@@ -1,5 +1,6 @@
 import FileSystemKit
 import Foundation
+import LayeredDatabase
 
 /// A compressor fed piece by piece: ``append(_:to:)`` and then ``finish(to:)`` hand each
 /// compressed piece to `sink`; ``compress(fileAt:to:)`` runs it over a file.
@@ -24,7 +25,9 @@ package final class PieceCompressor<Codec: CompressingCodec> {
     }
 
     /// Compresses the file at `source` into `destination` (created or truncated), read and
-    /// written in pieces (POSIX I/O); returns its length.
+    /// written in pieces; returns its length. `source` (a database, or a patch) is read through
+    /// SQLite's VFS (`DatabaseFile`): a publish compresses a release while its diffs hold
+    /// SQLite's locks on the same file, which a descriptor closed here would drop.
     package func compress(fileAt source: String, to destination: String) throws -> Int64 {
         let descriptor = POSIXFile.open(destination, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
         guard descriptor >= 0 else { throw FileSystemError(.open, path: destination, code: errno) }
@@ -35,7 +38,7 @@ package final class PieceCompressor<Codec: CompressingCodec> {
             guard code == 0 else { throw FileSystemError(.write, path: destination, code: code) }
             written += Int64(bytes.count)
         }
-        try ContentHash.forEachChunk(ofFileAt: source) { try append($0, to: write) }
+        try DatabaseFile.forEachChunk(ofFileAt: source) { try append($0, to: write) }
         try finish(to: write)
         return written
     }

@@ -237,7 +237,7 @@ public final class FeedUpdater: Sendable {
         let identities: Set<String> =
             try self.inEffect {
                 resets
-                    ? [try ContentHash.sha256(ofFileAt: bundledDatabasePath)]
+                    ? [try DatabaseFile.sha256(of: bundledDatabasePath)]
                     : try updateInstaller.contentIdentitiesInEffect()
             }
         if identities.contains(release.facts.result.sha256) { return plan(nil, []) }
