@@ -81,7 +81,6 @@ final class CurlTransfer: @unchecked Sendable {
                 shipyard_curl_setopt_pointer(easy, CURLOPT_HTTPHEADER, fieldList),
                 shipyard_curl_setopt_pointer(easy, CURLOPT_PROTOCOLS_STR, "http,https"),
                 shipyard_curl_setopt_pointer(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"),
-                shipyard_curl_setopt_pointer(easy, CURLOPT_USERAGENT, "Shipyard"),
                 shipyard_curl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer),
                 // A POST follows no redirect: its answer is the redirect (libcurl would turn a 302
                 // into a GET, or send the body again elsewhere).

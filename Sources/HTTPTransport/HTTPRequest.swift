@@ -1,11 +1,14 @@
 import Foundation
+import ShipyardVersion
 
 /// One exchange: a GET, or a POST with its body; where, with which header fields, and the
 /// limits it runs under, all fixed before it is sent.
 ///
 /// Every request is sent with `Accept-Encoding: identity` (a field of that name given here is
 /// dropped): the transport never decodes a compressed answer, so the bytes counted against
-/// ``maximumBodyLength`` are the bytes received.
+/// ``maximumBodyLength`` are the bytes received. It says who asks with
+/// `User-Agent: Shipyard/VERSION` (``userAgent``, `ShipyardVersion.current`), unless
+/// ``headerFields`` has a `User-Agent` of its own.
 public struct HTTPRequest: Sendable {
     /// What is fetched or posted to (`http` or `https`). A GET follows redirects to either; a
     /// POST follows none: a redirect is its answer (its body is not sent twice, nor elsewhere).
@@ -66,36 +69,21 @@ public struct HTTPRequest: Sendable {
         60 + Double(max(0, length)) / 16_384
     }
 
+    /// The `User-Agent` every request carries unless it gives its own: `Shipyard/0.2.0`, the
+    /// version being `ShipyardVersion.current`, so a host's logs tell which release of the client asked.
+    public static let userAgent = "Shipyard/\(ShipyardVersion.current)"
+
     /// The fields sent: ``headerFields`` without any `Accept-Encoding`, then `Accept-Encoding:
-    /// identity`; for a POST that names no `Content-Type`, `Content-Type: application/octet-stream`
-    /// (each transport would otherwise add a form's type of its own).
+    /// identity`, then ``userAgent`` unless ``headerFields`` names a `User-Agent`; for a POST that
+    /// names no `Content-Type`, `Content-Type: application/octet-stream` (each transport would
+    /// otherwise add a form's type of its own).
     var sentFields: [HTTPField] {
         var fields = headerFields.filter { $0.name.lowercased() != "accept-encoding" }
         if method == .post, !fields.contains(where: { $0.name.lowercased() == "content-type" }) {
             fields.append(HTTPField("Content-Type", "application/octet-stream"))
         }
+        let named = headerFields.contains { $0.name.lowercased() == "user-agent" }
         return fields + [HTTPField("Accept-Encoding", "identity")]
-    }
-}
-
-/// The methods the transport sends.
-public enum HTTPMethod: String, Hashable, Sendable {
-    /// A GET: no body sent; redirects followed.
-    case get = "GET"
-    /// A POST of the request's body; redirects not followed.
-    case post = "POST"
-}
-
-/// One header field: a name and its value.
-public struct HTTPField: Hashable, Sendable {
-    /// The field's name, as sent.
-    public var name: String
-    /// Its value.
-    public var value: String
-
-    /// The field `name: value`.
-    public init(_ name: String, _ value: String) {
-        self.name = name
-        self.value = value
+            + (named ? [] : [HTTPField("User-Agent", Self.userAgent)])
     }
 }

@@ -12,7 +12,7 @@ final class FolderLayeringTests: XCTestCase {
         "DBGenCommandLine": ["", "Options", "Subcommands"],
         "LayeredDatabase": ["", "Rows", "Sync", "Migration", "Updates", "Open"],
         "VersionStampKit": ["", "Plist", "Repository", "History", "Format", "Configuration", "Stamp"],
-        "FeedClient": ["", "Transport", "Update"],
+        "FeedClient": ["", "Encoding", "Transport", "Update"],
         "SyncClient": ["", "Transport", "Store", "Session"],
         "TUF": ["", "JSON", "Metadata", "Trust", "Client"],
     ]

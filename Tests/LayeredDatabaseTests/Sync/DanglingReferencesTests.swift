@@ -46,7 +46,7 @@ final class DanglingReferencesTests: LayeredDatabaseTestCase {
         var database = try open(fixture)
         XCTAssertEqual(try database.danglingReferences(), [])
         let v8 = try fixture.version("v8.sqlite", "DELETE FROM food WHERE pk = 2; PRAGMA user_version = 8;")
-        try fixture.updater.installDatabase(at: v8)
+        try fixture.installer.installDatabase(at: v8)
         XCTAssertEqual(try database.danglingReferences(), [], "the open database keeps its shipped data")
         XCTAssertTrue(try database.switchToNewestShippedData())
         let reference = ShippedReference(
@@ -65,7 +65,7 @@ final class DanglingReferencesTests: LayeredDatabaseTestCase {
         _ = try open(fixture)
         XCTAssertEqual(try conflicts(fixture), "", "the first open checks: nothing dangles")
         let v8 = try fixture.version("v8.sqlite", "DELETE FROM food WHERE pk = 2; PRAGMA user_version = 8;")
-        try fixture.updater.installDatabase(at: v8)
+        try fixture.installer.installDatabase(at: v8)
         let database = try open(fixture) // an open after an update
         XCTAssertEqual(try conflicts(fixture), "favourite|f2|food_pk|dangling-reference|2\n")
         XCTAssertFalse(try database.switchToNewestShippedData())
@@ -76,7 +76,7 @@ final class DanglingReferencesTests: LayeredDatabaseTestCase {
         // row it handled, and it is not recorded again for the same shipped data.
         try sqlite3(fixture.user, "DELETE FROM shipyard_sync_conflicts;")
         let v9 = try fixture.version("v9.sqlite", "DELETE FROM food WHERE pk IN (2, 3); PRAGMA user_version = 9;")
-        try fixture.updater.installDatabase(at: v9)
+        try fixture.installer.installDatabase(at: v9)
         XCTAssertTrue(try database.switchToNewestShippedData())
         XCTAssertEqual(
             try conflicts(fixture),
@@ -91,7 +91,7 @@ final class DanglingReferencesTests: LayeredDatabaseTestCase {
     func testAShippedTableThatIsGoneLeavesEveryReferenceDangling() throws {
         let fixture = try fixture(syncing: false)
         let v8 = try fixture.version("v8.sqlite", "DROP TABLE food; PRAGMA user_version = 8;")
-        try fixture.updater.installDatabase(at: v8)
+        try fixture.installer.installDatabase(at: v8)
         XCTAssertEqual(try open(fixture).danglingReferences().map(\.rowKey), ["f1", "f2", "f3"])
     }
 }

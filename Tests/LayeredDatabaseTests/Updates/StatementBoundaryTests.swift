@@ -1,5 +1,5 @@
-import CSQLite
 import Foundation
+import SQLiteCore
 import ShipyardTestSupport
 import XCTest
 
@@ -15,11 +15,7 @@ final class StatementBoundaryTests: XCTestCase {
         "tempo", "t", "e", "c", "(", ")", ",", "0", "9end", "[end]", "'end'", "\"trigger\"", "\u{1F600}",
     ]
 
-    private static func sqliteComplete(_ bytes: [UInt8]) -> Bool {
-        (bytes + [0]).withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { sqlite3_complete($0.baseAddress!) != 0 }
-        }
-    }
+    private static func sqliteComplete(_ bytes: [UInt8]) -> Bool { SQLiteLibrary.isComplete(bytes) }
 
     func testAgreesWithSQLiteAfterEveryByte() {
         var random = SeededGenerator(seed: 0x5EED_CAFE)
