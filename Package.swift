@@ -181,8 +181,8 @@ let package = Package(
         // (Debian: libcurl4-openssl-dev) gives the types and constants; nothing links libcurl.
         // Linux only: Apple platforms use URLSession, and their SDKs have no curl.h.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
-        // The raw HTTP client: a capped, streamed GET or POST with a deadline; no TUF, no Crypto (no
-        // product; public API for the package's clients): a GET with header fields (Range, If-Range,
+        // The raw HTTP client: a capped, streamed GET with a deadline; no TUF, no Crypto (no product;
+        // public API for the package's clients): a GET with header fields (Range, If-Range,
         // If-None-Match) or a POST of a body (the sync's requests; no redirect followed), the
         // answer's body streamed to a handler, a cap fixed
         // before the request on every byte accepted, `Accept-Encoding: identity` and compressed

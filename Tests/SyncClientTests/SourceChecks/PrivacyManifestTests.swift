@@ -14,7 +14,7 @@ final class PrivacyManifestTests: XCTestCase {
             closure.sources,
             [
                 "Sources/CCurl", "Sources/FileSystemKit", "Sources/HTTPTransport", "Sources/LayeredDatabase",
-                "Sources/SQLiteCore", "Sources/SyncClient", "Sources/SyncProtocol",
+                "Sources/SQLiteCore", "Sources/ShipyardVersion", "Sources/SyncClient", "Sources/SyncProtocol",
             ])
         XCTAssertEqual(closure.otherPackages, [], "SyncClient links no other package")
     }
