@@ -144,6 +144,72 @@ struct ImportFieldReader {
         }
     }
 
+    /// Reads a whole record at once when it is plain (csv mode): it ends with a row separator
+    /// among the bytes already read and holds no quote, and it is not the file's first (which
+    /// may start with a byte order mark). Appends the bytes of its first `columnCount` fields to
+    /// `arena` and their places to `fields` (a CR before the row separator dropped, as
+    /// ``readField(into:)`` drops it), and returns how many fields it has. Returns nil, having
+    /// consumed nothing, for any other record and for one of fewer than `columnCount` fields:
+    /// ``readField(into:)`` then takes it field by field.
+    mutating func readPlainRecord(
+        columnCount: Int, into arena: inout ImportByteArena, fields: inout ImportFieldList
+    ) -> Int? {
+        let column = UInt8(truncatingIfNeeded: columnSeparator)
+        let row = UInt8(truncatingIfNeeded: rowSeparator)
+        guard honoursQuotes, readFirstField, column != row, column != UInt8(ascii: "\""), row != UInt8(ascii: "\"")
+        else { return nil }
+        let base = UnsafeRawPointer(chunk)
+        let columnPattern = ImportByteSearch.repeated(column)
+        let rowPattern = ImportByteSearch.repeated(row)
+        let quotePattern = ImportByteSearch.repeated(UInt8(ascii: "\""))
+        let recordStart = position
+        let arenaStart = arena.count
+        let firstField = fields.count
+        fields.reserve(columnCount)
+        var found = 0
+        var fieldStart = recordStart
+        var keptEnd = recordStart
+        var index = recordStart
+        scan: while index + 8 <= end {
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            var matches =
+                ImportByteSearch.zeroBytes(word ^ columnPattern) | ImportByteSearch.zeroBytes(word ^ rowPattern)
+                | ImportByteSearch.zeroBytes(word ^ quotePattern)
+            while matches != 0 {
+                let at = index + matches.trailingZeroBitCount >> 3
+                matches &= matches &- 1
+                let byte = chunk[at]
+                if byte == column {
+                    if found < columnCount {
+                        fields.appendReserved(start: arenaStart + fieldStart - recordStart, length: at - fieldStart)
+                        keptEnd = at
+                    }
+                    found += 1
+                    fieldStart = at + 1
+                } else if byte == row {
+                    var length = at - fieldStart
+                    if length > 0 && chunk[at - 1] == UInt8(ascii: "\r") { length -= 1 }
+                    if found < columnCount {
+                        fields.appendReserved(start: arenaStart + fieldStart - recordStart, length: length)
+                        keptEnd = fieldStart + length
+                    }
+                    found += 1
+                    guard found >= columnCount else { break scan }
+                    arena.append(chunk + recordStart, count: keptEnd - recordStart)
+                    position = at + 1
+                    line += 1
+                    terminator = rowSeparator
+                    return found
+                } else {
+                    break scan // a quote
+                }
+            }
+            index += 8
+        }
+        fields.truncate(to: firstField)
+        return nil
+    }
+
     private mutating func readCSVField(into arena: inout ImportByteArena) -> Bool {
         var c = nextByte()
         if c == Self.endOfFile {
@@ -286,6 +352,18 @@ struct ImportFormat: Equatable, Sendable {
 enum ImportByteSearch {
     private static let ones: UInt64 = 0x0101_0101_0101_0101
     private static let highBits: UInt64 = 0x8080_8080_8080_8080
+    private static let lowBits: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+
+    /// `byte` in each of a word's eight bytes.
+    @inline(__always)
+    static func repeated(_ byte: UInt8) -> UInt64 { ones &* UInt64(byte) }
+
+    /// The high bit of each byte of `word` that is zero, and of no other (exact, unlike the
+    /// borrow trick of ``firstIndex(of:or:in:from:to:)``, which may flag bytes above a match).
+    @inline(__always)
+    static func zeroBytes(_ word: UInt64) -> UInt64 {
+        ~(((word & lowBits) &+ lowBits) | word | lowBits)
+    }
 
     /// The index of the first byte in `start..<end` equal to `a` or `b`, or `end`.
     @inline(__always)
