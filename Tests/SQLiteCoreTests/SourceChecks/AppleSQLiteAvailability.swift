@@ -27,6 +27,7 @@ enum AppleSQLiteAvailability {
     static let functions: [String: Entry] = [
         // Library and connections
         "sqlite3_libversion": .unannotated,
+        "sqlite3_libversion_number": .unannotated,
         "sqlite3_sourceid": .introduced(["macOS": [10, 7], "iOS": [4, 0]]),
         "sqlite3_open_v2": .unannotated,
         "sqlite3_close_v2": .introduced(["macOS": [10, 10], "iOS": [8, 2]]),
