@@ -145,69 +145,85 @@ struct ImportFieldReader {
     }
 
     /// Reads a whole record at once when it is plain (csv mode): it ends with a row separator
-    /// among the bytes already read and holds no quote, and it is not the file's first (which
-    /// may start with a byte order mark). Appends the bytes of its first `columnCount` fields to
-    /// `arena` and their places to `fields` (a CR before the row separator dropped, as
-    /// ``readField(into:)`` drops it), and returns how many fields it has. Returns nil, having
-    /// consumed nothing, for any other record and for one of fewer than `columnCount` fields:
-    /// ``readField(into:)`` then takes it field by field.
+    /// among the bytes already read, its quoted fields (if any) hold no quote and no row
+    /// separator and end with a separator (or CR and the row separator), and it is not the
+    /// file's first (which may start with a byte order mark). Appends the bytes of its first
+    /// `columnCount` fields to `arena` and their places to `fields` (a CR before the row
+    /// separator dropped, as ``readField(into:)`` drops it), and returns how many fields it has.
+    /// Returns nil, having consumed nothing, for any other record and for one of fewer than
+    /// `columnCount` fields: ``readField(into:)`` then takes it field by field.
     mutating func readPlainRecord(
         columnCount: Int, into arena: inout ImportByteArena, fields: inout ImportFieldList
     ) -> Int? {
         let column = UInt8(truncatingIfNeeded: columnSeparator)
         let row = UInt8(truncatingIfNeeded: rowSeparator)
-        guard honoursQuotes, readFirstField, column != row, column != UInt8(ascii: "\""), row != UInt8(ascii: "\"")
-        else { return nil }
+        let quote = UInt8(ascii: "\"")
+        guard honoursQuotes, readFirstField, column != row, column != quote, row != quote else { return nil }
         let base = UnsafeRawPointer(chunk)
         let columnPattern = ImportByteSearch.repeated(column)
         let rowPattern = ImportByteSearch.repeated(row)
-        let quotePattern = ImportByteSearch.repeated(UInt8(ascii: "\""))
+        let quotePattern = ImportByteSearch.repeated(quote)
         let recordStart = position
-        let arenaStart = arena.count
+        let arenaStart = arena.count &- recordStart
         let firstField = fields.count
         fields.reserve(columnCount)
         var found = 0
         var fieldStart = recordStart
         var keptEnd = recordStart
         var index = recordStart
-        scan: while index + 8 <= end {
+        var complete = false
+        /// Ends the field of `start..<end`, followed by the byte at `separator`; true at the
+        /// end of the record.
+        func endField(_ start: Int, _ end: Int, separator: Int) -> Bool {
+            if found < columnCount {
+                fields.appendReserved(start: arenaStart &+ start, length: end &- start)
+                keptEnd = end
+            }
+            found &+= 1
+            fieldStart = separator &+ 1
+            return chunk[separator] == row
+        }
+        scan: while index &+ 8 <= end {
             let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
             var matches =
                 ImportByteSearch.zeroBytes(word ^ columnPattern) | ImportByteSearch.zeroBytes(word ^ rowPattern)
                 | ImportByteSearch.zeroBytes(word ^ quotePattern)
             while matches != 0 {
-                let at = index + matches.trailingZeroBitCount >> 3
+                let at = index &+ matches.trailingZeroBitCount >> 3
                 matches &= matches &- 1
                 let byte = chunk[at]
                 if byte == column {
-                    if found < columnCount {
-                        fields.appendReserved(start: arenaStart + fieldStart - recordStart, length: at - fieldStart)
-                        keptEnd = at
-                    }
-                    found += 1
-                    fieldStart = at + 1
+                    _ = endField(fieldStart, at, separator: at)
                 } else if byte == row {
-                    var length = at - fieldStart
-                    if length > 0 && chunk[at - 1] == UInt8(ascii: "\r") { length -= 1 }
-                    if found < columnCount {
-                        fields.appendReserved(start: arenaStart + fieldStart - recordStart, length: length)
-                        keptEnd = fieldStart + length
-                    }
-                    found += 1
-                    guard found >= columnCount else { break scan }
-                    arena.append(chunk + recordStart, count: keptEnd - recordStart)
-                    position = at + 1
-                    line += 1
-                    terminator = rowSeparator
-                    return found
-                } else {
-                    break scan // a quote
+                    var length = at &- fieldStart
+                    if length > 0 && chunk[at &- 1] == UInt8(ascii: "\r") { length &-= 1 }
+                    complete = endField(fieldStart, fieldStart &+ length, separator: at)
+                    break scan
+                } else if at == fieldStart {
+                    // A quoted field: its text runs to the next quote, which a separator follows.
+                    let close = ImportByteSearch.firstIndex(of: quote, or: row, in: chunk, from: at &+ 1, to: end)
+                    guard close &+ 2 < end, chunk[close] == quote else { break scan }
+                    var separator = close &+ 1
+                    if chunk[separator] == UInt8(ascii: "\r") && chunk[separator &+ 1] == row { separator &+= 1 }
+                    guard chunk[separator] == column || chunk[separator] == row else { break scan }
+                    complete = endField(at &+ 1, close, separator: separator)
+                    if complete { break scan }
+                    index = separator &+ 1
+                    continue scan
                 }
+                // A quote inside an unquoted field is one of its bytes.
             }
-            index += 8
+            index &+= 8
         }
-        fields.truncate(to: firstField)
-        return nil
+        guard complete, found >= columnCount else {
+            fields.truncate(to: firstField)
+            return nil
+        }
+        arena.append(chunk + recordStart, count: keptEnd &- recordStart)
+        position = fieldStart
+        line &+= 1
+        terminator = rowSeparator
+        return found
     }
 
     private mutating func readCSVField(into arena: inout ImportByteArena) -> Bool {

@@ -44,34 +44,48 @@ enum ImportNumericAffinity {
     @inline(__always)
     static func convert(_ text: UnsafePointer<UInt8>, count: Int) -> Value {
         let negative = count > 0 && text[0] == UInt8(ascii: "-")
-        var index = negative ? 1 : 0
-        let first = index
+        let first = negative ? 1 : 0
+        var index = first
         var significand: Int64 = 0
-        var digits = 0
         var point = -1
         while index < count {
             let byte = text[index]
             let digit = byte &- 0x30
             if digit <= 9 {
                 significand = significand &* 10 &+ Int64(digit)
-                digits += 1
             } else if byte == UInt8(ascii: ".") && point < 0 {
                 point = index
-            } else if byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) || byte == UInt8(ascii: "+")
-                || byte | 0x20 == UInt8(ascii: "e")
-            {
-                return convertSlowly(text, count: count)
             } else {
-                return .text // no number has this byte here
+                return otherByte(byte, text, count: count)
             }
-            index += 1
+            index &+= 1
         }
+        let digits = count &- first &- (point < 0 ? 0 : 1)
         guard digits > 0 && digits <= 18 else { return convertSlowly(text, count: count) }
         if point < 0 { return .integer(negative ? -significand : significand) }
-        guard point > first && point < count - 1 else { return convertSlowly(text, count: count) }
-        if significand == 0 { return .integer(0) } // -0.0 and 0.0 alike
-        // sqlite3AtoF: the exponent is minus the fraction's digits, less the trailing zeros.
-        var exponent = count - 1 - point
+        guard point > first && point < count &- 1 else { return convertSlowly(text, count: count) }
+        return decimal(significand, negative: negative, fractionDigits: count &- 1 &- point)
+    }
+
+    /// A byte that is neither a digit nor the first point: a space, `+` or an exponent may
+    /// still make a number (SQLite's whole algorithm decides); anything else cannot.
+    @inline(never)
+    private static func otherByte(_ byte: UInt8, _ text: UnsafePointer<UInt8>, count: Int) -> Value {
+        if byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) || byte == UInt8(ascii: "+")
+            || byte | 0x20 == UInt8(ascii: "e")
+        {
+            return convertSlowly(text, count: count)
+        }
+        return .text
+    }
+
+    /// A plain decimal's value: ±significand / 10^fractionDigits as `sqlite3AtoF` computes it
+    /// (the trailing zeros taken off the exponent first), then ``integerAffinity(_:)``.
+    @inline(never)
+    private static func decimal(_ digits: Int64, negative: Bool, fractionDigits: Int) -> Value {
+        if digits == 0 { return .integer(0) } // -0.0 and 0.0 alike
+        var significand = digits
+        var exponent = fractionDigits
         while exponent > 0 && significand % 10 == 0 {
             significand /= 10
             exponent -= 1

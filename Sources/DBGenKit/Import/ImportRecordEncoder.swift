@@ -4,28 +4,25 @@ import Glibc
 import Darwin
 #endif
 
-/// Turns one record of a batch into what SQLite's insert would store for it: the rowid, and
-/// for each value the record's serial type and value (the record format,
-/// <https://www.sqlite.org/fileformat2.html#record_format>), with the affinities of
-/// ``ImportPageTarget`` applied as SQLite applies them (``ImportNumericAffinity``). A record it
-/// cannot vouch for (a NULL in a NOT NULL column, a key out of order or not an integer, a
-/// value too long) is refused, and SQLite's insert path takes over from it
-/// (``ImportPageImport``).
+/// Turns one record of a batch into the record SQLite's insert would store for it (the record
+/// format, <https://www.sqlite.org/fileformat2.html#record_format>) and its rowid, with the
+/// affinities of ``ImportPageTarget`` applied as SQLite applies them
+/// (``ImportNumericAffinity``). A record it cannot vouch for (a NULL in a NOT NULL column, a key
+/// out of order or not an integer, a value too long) is refused, and SQLite's insert path takes
+/// over from it (``ImportPageImport``).
 ///
-/// The encoded record stays in the encoder until the next ``encode(base:starts:lengths:field:checkNul:)``;
-/// ``ImportTableTreeWriter`` reads it from there, then ``commit()`` makes its rowid the largest.
+/// One pass over the values writes the header's serial types and the body side by side; the
+/// record stays in the encoder until the next ``encode(base:starts:lengths:field:checkNul:)``,
+/// ``ImportTableTreeWriter`` copies it into a page from there, then ``commit()`` makes its rowid
+/// the largest.
 final class ImportRecordEncoder {
-    /// Per value: the serial type.
-    let serials: UnsafeMutablePointer<UInt64>
-    /// Per value: an integer, a double's bits, or a text's length.
-    let values: UnsafeMutablePointer<UInt64>
-    /// Per value: where a text's bytes are (in the record's batch).
-    let texts: UnsafeMutablePointer<UnsafePointer<UInt8>?>
-    let columnCount: Int
-
     /// What the last encoded record is, and the rowids so far.
     struct State {
         var rowid: Int64 = 0
+        /// The serial types (without the header's size varint): `headerBytes` of them.
+        var headerBytes = 0
+        /// The body: `bodyBytes` of it.
+        var bodyBytes = 0
         /// The record header's size, with its own size varint.
         var headerSize = 0
         /// The header and the body.
@@ -33,10 +30,17 @@ final class ImportRecordEncoder {
         /// The largest rowid of the records committed (`hasRowid` false: none yet, the next is 1).
         var largestRowid: Int64 = 0
         var hasRowid = false
+        /// The body buffer's size.
+        var bodyCapacity = 0
     }
 
     /// The encoder's state (behind a pointer: the inner loop pays no exclusivity checks).
     let state: UnsafeMutablePointer<State>
+    /// The serial types of the last record (9 bytes a value at most).
+    let header: UnsafeMutablePointer<UInt8>
+    /// The body of the last record (grown for long values).
+    private(set) var body: UnsafeMutablePointer<UInt8>
+    let columnCount: Int
 
     private static let textKind: UInt8 = 0, numericKind: UInt8 = 1, realKind: UInt8 = 2, rowidKind: UInt8 = 3
     private let kinds: UnsafeMutablePointer<UInt8>
@@ -49,12 +53,7 @@ final class ImportRecordEncoder {
     init(target: ImportPageTarget, schemaFormat: Int, lengthLimit: Int) {
         columnCount = target.columns.count
         let count = max(columnCount, 1)
-        serials = .allocate(capacity: count)
-        serials.initialize(repeating: 0, count: count)
-        values = .allocate(capacity: count)
-        values.initialize(repeating: 0, count: count)
-        texts = .allocate(capacity: count)
-        texts.initialize(repeating: nil, count: count)
+        header = .allocate(capacity: 9 * count)
         kinds = .allocate(capacity: count)
         notNull = .allocate(capacity: count)
         for (index, column) in target.columns.enumerated() {
@@ -69,13 +68,13 @@ final class ImportRecordEncoder {
         smallIntegers = schemaFormat >= 4
         self.lengthLimit = lengthLimit
         state = .allocate(capacity: 1)
-        state.initialize(to: State())
+        state.initialize(to: State(bodyCapacity: 4096))
+        body = .allocate(capacity: 4096)
     }
 
     deinit {
-        serials.deallocate()
-        values.deallocate()
-        texts.deallocate()
+        header.deallocate()
+        body.deallocate()
         kinds.deallocate()
         notNull.deallocate()
         state.deallocate()
@@ -89,25 +88,29 @@ final class ImportRecordEncoder {
     ) -> Bool {
         let largest: Int64? = state.pointee.hasRowid ? state.pointee.largestRowid : nil
         var rowid: Int64?
-        var header = 0
-        var body = 0
+        var headerBytes = 0
+        var bodyBytes = 0
+        var out = body
         for column in 0..<columnCount {
             let length = lengths[field + column]
-            var serial: UInt64 = 0
             let kind = kinds[column]
-            if length < 0 {
-                if notNull[column] { return false }
-            } else {
+            var serial: UInt64 = 0
+            if length >= 0 {
                 let text = UnsafePointer(base + starts[field + column])
                 var count = length
                 if checkNul, count > 0, let nul = memchr(text, 0, count) {
                     count = UnsafeRawPointer(nul) - UnsafeRawPointer(text)
                 }
                 if count > lengthLimit { return false }
+                if bodyBytes &+ count &+ 8 > state.pointee.bodyCapacity {
+                    growBody(bodyBytes &+ count &+ 8)
+                    out = body
+                }
+                let at = out + bodyBytes
                 if kind == Self.textKind {
                     serial = UInt64(count) &* 2 &+ 13
-                    texts[column] = text
-                    values[column] = UInt64(count)
+                    copyBytes(from: text, to: at, count: count)
+                    bodyBytes &+= count
                 } else if kind == Self.rowidKind {
                     // MustBeInt: the key must be an integer under NUMERIC affinity, and come after
                     // every rowid so far (else SQLite searches for it, or refuses it).
@@ -119,30 +122,34 @@ final class ImportRecordEncoder {
                     switch ImportNumericAffinity.convert(text, count: count) {
                     case .text:
                         serial = UInt64(count) &* 2 &+ 13
-                        texts[column] = text
-                        values[column] = UInt64(count)
+                        copyBytes(from: text, to: at, count: count)
+                        bodyBytes &+= count
                     case .integer(let value):
                         serial = integerSerial(value)
                         if serial == 6 && kind == Self.realKind {
                             // REAL affinity: an 8-byte integer is stored as the real it stands for.
                             serial = 7
-                            values[column] = Double(value).bitPattern
+                            putBigEndian(Double(value).bitPattern, bytes: 8, at)
+                            bodyBytes &+= 8
                         } else {
-                            values[column] = UInt64(bitPattern: value)
+                            let size = Self.fixedSize(serial)
+                            putBigEndian(UInt64(bitPattern: value), bytes: size, at)
+                            bodyBytes &+= size
                         }
                     case .real(let value):
                         serial = 7
-                        values[column] = value.bitPattern
+                        putBigEndian(value.bitPattern, bytes: 8, at)
+                        bodyBytes &+= 8
                     }
                 }
+            } else if notNull[column] {
+                return false
             }
-            serials[column] = serial
             if serial < 128 {
-                header += 1
-                body += serial < 12 ? Self.fixedSize(serial) : Int((serial - 12) >> 1)
+                header[headerBytes] = UInt8(truncatingIfNeeded: serial)
+                headerBytes &+= 1
             } else {
-                header += varintLength(serial)
-                body += Int((serial - 12) >> 1)
+                headerBytes &+= putVarint(serial, header + headerBytes)
             }
         }
         if rowid == nil {
@@ -152,25 +159,55 @@ final class ImportRecordEncoder {
             rowid = next
         }
         // The header's own size, as SQLite counts it (OP_MakeRecord).
-        if header <= 126 {
-            header += 1
+        var headerSize = headerBytes
+        if headerSize <= 126 {
+            headerSize += 1
         } else {
-            let sizeLength = varintLength(UInt64(header))
-            header += sizeLength
-            if sizeLength < varintLength(UInt64(header)) { header += 1 }
+            let sizeLength = varintLength(UInt64(headerSize))
+            headerSize += sizeLength
+            if sizeLength < varintLength(UInt64(headerSize)) { headerSize += 1 }
         }
-        if header + body > lengthLimit { return false }
+        if headerSize + bodyBytes > lengthLimit { return false }
         state.pointee.rowid = rowid ?? 0
-        state.pointee.headerSize = header
-        state.pointee.payloadSize = header + body
+        state.pointee.headerBytes = headerBytes
+        state.pointee.bodyBytes = bodyBytes
+        state.pointee.headerSize = headerSize
+        state.pointee.payloadSize = headerSize + bodyBytes
         return true
     }
 
-    /// The record encoded last is in the table: its rowid is the largest.
+    /// The record encoded last is in the table: its rowid is the largest. A body grown for a
+    /// long value is given back.
     @inline(__always)
     func commit() {
         state.pointee.largestRowid = state.pointee.rowid
         state.pointee.hasRowid = true
+        if state.pointee.bodyCapacity > 1 << 20 { shrinkBody() }
+    }
+
+    /// Writes the record (header size, serial types, body) at `out`.
+    @inline(__always)
+    func writeRecord(to out: UnsafeMutablePointer<UInt8>) {
+        let record = state.pointee
+        let sizeLength = putVarint(UInt64(record.headerSize), out)
+        copyBytes(from: header, to: out + sizeLength, count: record.headerBytes)
+        (out + record.headerSize).update(from: body, count: record.bodyBytes)
+    }
+
+    private func growBody(_ minimum: Int) {
+        var capacity = state.pointee.bodyCapacity * 2
+        while capacity < minimum { capacity *= 2 }
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        grown.update(from: body, count: state.pointee.bodyCapacity)
+        body.deallocate()
+        body = grown
+        state.pointee.bodyCapacity = capacity
+    }
+
+    private func shrinkBody() {
+        body.deallocate()
+        body = .allocate(capacity: 4096)
+        state.pointee.bodyCapacity = 4096
     }
 
     /// The body bytes of serial types 0 to 11 (10 and 11 are reserved, never written).

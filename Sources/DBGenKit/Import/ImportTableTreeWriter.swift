@@ -119,13 +119,13 @@ final class ImportTableTreeWriter {
         var at = putVarint(UInt64(payload), cell)
         at += putVarint(rowid, cell + at)
         if !spills {
-            Self.writePayload(encoder, headerSize: record.headerSize, into: cell + at)
+            encoder.writeRecord(to: cell + at)
             return
         }
         if scratch.count < payload { scratch = [UInt8](repeating: 0, count: payload) }
         try scratch.withUnsafeMutableBufferPointer { buffer in
             guard let whole = buffer.baseAddress else { return }
-            Self.writePayload(encoder, headerSize: record.headerSize, into: whole)
+            encoder.writeRecord(to: whole)
             (cell + at).update(from: whole, count: local)
             try spill(whole + local, count: payload - local, pointerAt: cell + at + local)
         }
@@ -136,37 +136,6 @@ final class ImportTableTreeWriter {
     private func localSize(of payload: Int) -> Int {
         let surplus = minLocal + (payload - minLocal) % (usableSize - 4)
         return surplus <= maxLocal ? surplus : minLocal
-    }
-
-    /// The record's header (its size, the serial types) and body.
-    @inline(__always)
-    private static func writePayload(
-        _ encoder: ImportRecordEncoder, headerSize: Int, into start: UnsafeMutablePointer<UInt8>
-    ) {
-        let serials = encoder.serials, values = encoder.values, texts = encoder.texts
-        var header = start + putVarint(UInt64(headerSize), start)
-        var body = start + headerSize
-        for column in 0..<encoder.columnCount {
-            let serial = serials[column]
-            if serial < 128 {
-                header.pointee = UInt8(truncatingIfNeeded: serial)
-                header += 1
-            } else {
-                header += putVarint(serial, header)
-            }
-            switch serial {
-            case 0, 8, 9:
-                break
-            case 1, 2, 3, 4, 5, 6, 7:
-                let size = ImportRecordEncoder.fixedSize(serial)
-                putBigEndian(values[column], bytes: size, body)
-                body += size
-            default:
-                let count = Int(values[column])
-                if let text = texts[column] { copyBytes(from: text, to: body, count: count) }
-                body += count
-            }
-        }
     }
 
     /// Writes `count` bytes at `bytes` to a new chain of overflow pages; the first one's number
