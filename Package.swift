@@ -154,15 +154,32 @@ let package = Package(
         // target that needs swift-crypto) and FileSystemKit for atomic writes; no networking:
         // what a signed feed's publisher and its client share.
         .target(name: "TUF", dependencies: ["FileSystemKit", .product(name: "Crypto", package: "swift-crypto")]),
+        // libcurl for HTTPTransport on Linux, loaded with dlopen at the first request, so that a
+        // command that makes none (most of dbgen's) never maps libcurl or what it links. curl.h
+        // (Debian: libcurl4-openssl-dev) gives the types and constants; nothing links libcurl.
+        // Linux only: Apple platforms use URLSession, and their SDKs have no curl.h.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
+        // Shipyard's raw HTTP client (no product; public API for the package's clients): a GET with
+        // header fields (Range, If-Range, If-None-Match), its body streamed to a handler, a cap fixed
+        // before the request on every byte accepted, `Accept-Encoding: identity` and compressed
+        // answers refused, a total deadline and a stall timeout on every request. libcurl (CCurl)
+        // on Linux, driven from a thread of its own that sleeps while the server is silent;
+        // URLSession's delegate API on Apple platforms. It links neither TUF nor Crypto: FeedClient
+        // and the user database's sync client share it (scripts/check-app-links.sh checks it).
+        .target(
+            name: "HTTPTransport",
+            dependencies: [.byName(name: "CCurl", condition: .when(platforms: [.linux]))]),
         // The over-the-air client an app links beside LayeredDatabase, so that an app that does not
-        // update over the air links no networking: Transport/ is its HTTP (URLSession,
-        // FoundationNetworking on Linux): TUF's metadata fetcher and the resumable, capped, hashed
-        // download of a target. PrivacyInfo.xcprivacy: the required-reason APIs that FeedClient
-        // and what it links call (FeedClientTests' PrivacyManifestTests keeps it true); the Apple
-        // APIs it calls, with their OS versions, are in its DocC catalog (URLLoadingAvailabilityTests).
+        // update over the air links no networking: Transport/ is its HTTP over HTTPTransport
+        // (URLSession on Apple platforms, libcurl loaded at the first request on Linux): TUF's
+        // metadata fetcher and the resumable, capped, hashed download of a target.
+        // PrivacyInfo.xcprivacy: the required-reason APIs that FeedClient and what it links call
+        // (FeedClientTests' PrivacyManifestTests keeps it true); the Apple APIs it and HTTPTransport
+        // call, with their OS versions, are in its DocC catalog (URLLoadingAvailabilityTests).
         // LayeredDatabase: DatabaseUpdater installs what the feed's client verified (Update/).
         .target(
-            name: "FeedClient", dependencies: ["TUF", "FileSystemKit", "CZlib", "CBZip2", "LayeredDatabase"],
+            name: "FeedClient",
+            dependencies: ["TUF", "HTTPTransport", "FileSystemKit", "CZlib", "CBZip2", "LayeredDatabase"],
             resources: [.copy("PrivacyInfo.xcprivacy")]),
         // The release side of the feed (`dbgen keys`, `dbgen feed`, `dbgen publish`): keys, signed
         // metadata, whole databases and `dbgen diff` patches as deflated targets, each patch applied
@@ -301,6 +318,9 @@ let package = Package(
             dependencies: [
                 "FeedClient", "FileSystemKit", "DBGenKit", "LayeredDatabase", "TUF", "dbgen", "ShipyardTestSupport",
             ]),
+        // The HTTP client against the fault-injecting server: caps in every framing, refused encodings,
+        // deadlines and stalls, redirects, cancellation.
+        .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "ShipyardTestSupport"]),
         // python-tuf reads every feed the publisher writes; sqlite3 applies its patches.
         .testTarget(
             name: "FeedPublisherTests",

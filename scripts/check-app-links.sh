@@ -6,6 +6,10 @@
 # package (swift-crypto's Crypto would compile BoringSSL, about 790 C files, on Linux) and no C
 # target besides the system's sqlite3 (CSQLite). Package.swift says why.
 #
+# What the raw HTTP client links (HTTPTransport, below FeedClient, which the user database's sync
+# client shares): no product of another package (no Crypto), neither TUF nor FeedClient, and no C
+# target but CCurl (curl.h's types and the dlopen of libcurl, on Linux only).
+#
 # What a consumer that builds the plugins from source compiles: the closure of
 # dbgen-plugin-tool (the dbgen the plugins run) must hold no product but swift-argument-parser's
 # ArgumentParser (no Crypto), neither TUF nor FeedClient, and no C target but CShellExtensions
@@ -26,6 +30,7 @@ targets = {t["name"]: t for t in json.load(open(sys.argv[1]))["targets"]}
 rules = {
     "LayeredDatabase": ("an app", set(), set(), {"CSHA256"}),
     "dbgen-plugin-tool": ("the plugins built from source", {"ArgumentParser"}, {"TUF", "FeedClient"}, {"CShellExtensions", "CSHA256"}),
+    "HTTPTransport": ("the HTTP client", set(), {"TUF", "FeedClient"}, {"CCurl"}),
 }
 failed = False
 for root, (user, products, forbidden, c_targets) in rules.items():

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Shipyard builds and tests with, when any is missing.
+# libcurl4-openssl-dev: curl.h, for HTTPTransport's CCurl (libcurl itself is loaded at the first request).
 # sqlite3, sqlite3-tools (sqldiff), git, python3, make (depfiles) and bsdutils (script: a terminal) are the tests' oracles;
 # nginx serves feeds to the over-the-air tests (Tests/ShipyardTestSupport/NginxServer.swift);
+# faketime runs the feed commands and a device a year later (Tests/EndToEndTests/FeedLifetimeCommandTests.swift);
 # strace traces dbgen's locks and syncs (scripts/check-file-locks.sh) and what versionstamp opens (a test); shellcheck and actionlint check the
 # GitHub Actions workflow. Idempotent and quick when everything is present; called by the README's commands and
 # by .ci/run. Needs root (or sudo) only when something has to be installed. python-tuf, the TUF tests' oracle,
 # comes from PyPI (at the end).
 set -euo pipefail
 
-packages=(pkg-config libsqlite3-dev libgit2-dev libxml2-dev zlib1g-dev libbz2-dev sqlite3 sqlite3-tools git python3 make bsdutils strace shellcheck nginx)
+packages=(pkg-config libsqlite3-dev libgit2-dev libxml2-dev zlib1g-dev libbz2-dev libcurl4-openssl-dev sqlite3 sqlite3-tools git python3 make bsdutils strace faketime shellcheck nginx)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

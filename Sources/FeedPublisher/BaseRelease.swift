@@ -12,10 +12,17 @@ extension Feed {
     /// newer than it is made now (each proven by ``PatchMaker``, kept only when smaller than that
     /// release's whole file, carrying that release's channel, rollout and data formats), and every
     /// later ``publish(_:key:keySource:options:)`` makes one from it too. Then the next targets,
-    /// snapshot and timestamp are signed by `key`.
+    /// snapshot and timestamp are signed by `key` (and the next root, when root expires soon, as
+    /// ``publish(_:key:keySource:options:)`` renews it).
     ///
     /// A database the feed already holds (as a release or a base) writes nothing
     /// (``PublishSummary/wasAlreadyPublished``): a release is a patch base already.
+    ///
+    /// The base is written under the feed's data epoch (FeedClient's `DataEpoch`), and patches are
+    /// made only to releases of that epoch (devices install no other), but a base stays one
+    /// across `rotate --reset-data`: it is the data an app bundles, which devices that drop an
+    /// earlier epoch's data have in effect again, so every later publish, of any epoch, makes a
+    /// patch from it and `prune` keeps it.
     ///
     /// - Throws: ``FeedPublisherError`` naming the file, key, target or document; the feed's
     ///   metadata is then as it was.
@@ -28,8 +35,10 @@ extension Feed {
         try options.validate()
         return try withLock {
             let state = try FeedState.load(layout)
-            try state.requireSigner(key, source: keySource, roles: [Targets.type, Snapshot.type, Timestamp.type])
-            let catalog = try ReleaseCatalog(state.targets)
+            try state.requireSigner(
+                key, source: keySource, roles: [Targets.type, Snapshot.type, Timestamp.type], action: "add a base")
+            let catalog = try state.catalog()
+            let epoch = try state.dataEpoch()
             let work = try makeWorkDirectory()
             let encoding = TargetEncoding(compression: options.compression)
             let base = DatabaseVersion(
@@ -38,7 +47,7 @@ extension Feed {
             var summary = PublishSummary(
                 release: base, isBaseOnly: true, wasAlreadyPublished: false, databaseLength: 0, patches: [],
                 targetsVersion: state.targets.header.version)
-            if let existing = catalog.release(base.sha256) {
+            if let existing = catalog.database(base.sha256) {
                 summary.isBaseOnly = existing.facts.baseOnly
                 summary.wasAlreadyPublished = true
                 summary.databaseLength = existing.target.length
@@ -50,8 +59,11 @@ extension Feed {
             try FeedPublisherError.about(database) {
                 try FileManager.default.copyItem(atPath: database, toPath: basePath)
             }
+            // Patches only to releases of the current epoch: devices install no other.
             let results = Array(
-                catalog.releases.filter { $0.facts.result.userVersion > base.userVersion }.prefix(options.patchesFrom))
+                catalog.releases.filter {
+                    $0.facts.dataEpoch == epoch && $0.facts.result.userVersion > base.userVersion
+                }.prefix(options.patchesFrom))
             let made = try ConcurrentWork.map(results.count + 1) { index -> (PatchMaker?, TargetBlob.Deflated) in
                 guard index < results.count else {
                     return (
@@ -62,7 +74,7 @@ extension Feed {
                     )
                 }
                 let directory = work + "/patch-\(index)"
-                let resultPath = try restore(results[index].target, results[index].facts, into: directory)
+                let resultPath = try restore(results[index], into: directory)
                 let maker = PatchMaker(
                     basePath: basePath, releasePath: resultPath, work: directory,
                     encoding: TargetEncoding(compression: options.compression, packing: options.packing))
@@ -99,10 +111,12 @@ extension Feed {
                 blobs.append((patch.patch, patch.path))
             }
             let wholePath = FeedLayout.releasePath(result: base.sha256, compression: options.compression)
-            let wholeFacts = options.facts(kind: .database, blob: whole, base: nil, result: base)
+            var wholeFacts = options.facts(kind: .database, blob: whole, base: nil, result: base)
+            wholeFacts.dataEpoch = epoch
             targets.append(try Self.target(wholePath, whole, wholeFacts))
             blobs.append((whole, wholePath))
             for (blob, path) in blobs { try place(blob, as: path) }
+            summary.renewedRootVersion = try renewRootIfDue(state, key: key, keySource: keySource)
             try writer.publish(targets: targets, over: state, signedBy: [key])
             summary.targetsVersion = state.targets.header.version + 1
             return summary

@@ -37,11 +37,15 @@ public struct Feed: Sendable {
     /// - Throws: ``FeedPublisherError`` naming the directory when it is not empty or cannot be
     ///   created, or `--recovery-key` when one is `key`'s public key.
     public func initialize(key: Ed25519SigningKey, recoveryKeys: [PublicKey] = []) throws {
+        try clock.validate()
         let recovery = try RecoveryKey.distinct(recoveryKeys, refusing: [key.keyID])
         let directory = layout.directory
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw FeedPublisherError(directory, "not a directory") }
+            guard isDirectory.boolValue else {
+                throw FeedPublisherError(
+                    directory, "a file, not a directory: a feed is created in a new or empty directory")
+            }
             let entries = try FeedPublisherError.about(directory) {
                 try FileManager.default.contentsOfDirectory(atPath: directory)
             }
@@ -53,31 +57,18 @@ public struct Feed: Sendable {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             }
         }
-        try withLock {
-            try writer.writeRoot(version: 1, naming: key, recovery: recovery, signedBy: [key])
+        try withLock(creating: true) {
+            try writer.writeRoot(version: 1, naming: key, recovery: recovery, dataEpoch: 0, signedBy: [key])
             try writer.publish(targets: [], targetsVersion: 1, snapshotVersion: 1, timestampVersion: 1, signedBy: [key])
         }
     }
 
-    /// Signs the next timestamp (same snapshot, new expiry): what a cron job runs so that the
-    /// feed does not expire. Returns the new timestamp version.
-    ///
-    /// - Throws: ``FeedPublisherError``: the feed's documents, or a key root does not name for
-    ///   timestamp (naming `keySource`).
-    @discardableResult
-    public func resignTimestamp(key: Ed25519SigningKey, keySource: String) throws -> Int64 {
-        try withLock {
-            let state = try FeedState.load(layout)
-            try state.requireSigner(key, source: keySource, roles: [Timestamp.type])
-            let version = state.timestamp.header.version + 1
-            try writer.writeTimestamp(version: version, snapshot: state.timestamp.snapshotMeta, signedBy: [key])
-            return version
-        }
-    }
-
     /// Runs `body` holding the feed's lock, in a fresh scratch directory (`.feed-work`, removed
-    /// before and after: one a killed command left is stale once the lock is held).
-    func withLock<T>(_ body: () throws -> T) throws -> T {
+    /// before and after: one a killed command left is stale once the lock is held), after
+    /// checking the clock and, unless `creating`, that there is a feed.
+    func withLock<T>(creating: Bool = false, _ body: () throws -> T) throws -> T {
+        try clock.validate()
+        if !creating { try layout.requireFeed() }
         let lock = try FeedPublisherError.about(layout.directory) { try SidecarLock.acquire(at: layout.lockPath) }
         defer { lock.release() }
         try? FileManager.default.removeItem(atPath: layout.workPath)

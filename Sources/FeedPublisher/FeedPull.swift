@@ -20,7 +20,9 @@ extension Feed {
     /// continues from what devices hold: every root version from 1 on, `root.json`,
     /// `timestamp.json`, and the current snapshot and targets documents, each byte as hosted,
     /// read as a device trusting `root` reads them (``HostedFeed``); then every target they
-    /// list, fetched under its length and checked against its SHA-256. The copy is then
+    /// list, fetched under its length and checked against its SHA-256, each kept under its
+    /// content-addressed name (a target path or hash that cannot name a file under `targets/` is
+    /// refused, naming the hosted targets document). The copy is then
     /// verified as `feed verify` does (every target inflated against its facts, each patch's base
     /// and result releases of the feed) and only then renamed into place: on any failure
     /// `directory` is as it was. An expired document is refused, as a device refuses it (a host
@@ -32,11 +34,11 @@ extension Feed {
     public static func pull(
         from url: URL, into directory: String, root: Data, fetcher: Fetcher, allowExpired: Bool = false,
         now: Date = Date()
-    ) throws -> PullSummary {
+    ) async throws -> PullSummary {
         let layout = FeedLayout(directory: directory)
         let staging = try makeStaging(for: layout.directory)
         defer { try? FileManager.default.removeItem(atPath: staging) }
-        let hosted = try HostedFeed.read(
+        let hosted = try await HostedFeed.read(
             url, root: root, fetcher: fetcher, store: URL(fileURLWithPath: staging + "/.hosted-metadata"))
         let headers: [(String, SignedHeader)] = [
             ("\(hosted.root.header.version).root.json", hosted.root.header),
@@ -62,19 +64,22 @@ extension Feed {
             let path = staging + "/" + name
             try FeedPublisherError.about(path) { try AtomicFile.replace(path, with: data, tag: "tmp") }
         }
+        let targetsName = HostedFeed.name("\(hosted.targets.header.version).targets.json", at: url)
         for target in hosted.targets.targets.values.sorted(by: { $0.path < $1.path }) {
-            guard let stored = target.storedName else { throw FeedPublisherError(target.path, "hashes: no sha256") }
-            let source = url.appendingPathComponent(stored)
+            // The path and hash a key holder signed name the file only as checked names: nothing
+            // is fetched from outside the hosted targets/ nor written outside the feed.
+            let stored = try FeedLayout.storedPath(of: target, document: targetsName).path
+            let source = url.appendingPathComponent(stored.string)
             let data: Data
             do {
-                data = try fetcher.fetch(source, maximumLength: Int(clamping: target.length))
+                data = try await fetcher.fetch(source, maximumLength: Int(clamping: target.length))
                 try target.verify(data)
             } catch let error as TUFError {
                 throw FeedPublisherError(target.path, FeedVerifier.error(error).reason + " (\(source.absoluteString))")
             } catch {
                 throw FeedPublisherError(target.path, "cannot fetch \(source.absoluteString): \(error)")
             }
-            let path = staging + "/" + stored
+            let path = stored.under(staging)
             try FeedPublisherError.about(path) {
                 try FileManager.default.createDirectory(
                     atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -82,16 +87,12 @@ extension Feed {
             }
         }
         try FeedPublisherError.about(staging) { try FileManager.default.removeItem(atPath: hosted.store.path) }
-        let verification = try FeedVerifier(
+        let verification = try await FeedVerifier(
             feedURL: URL(fileURLWithPath: staging, isDirectory: true), root: root, fetcher: FileFetcher(),
             referenceTime: .distantPast
         ).verify()
         try FeedPublisherError.about(layout.directory) {
-            guard rename(staging, layout.directory) == 0 else {
-                throw FeedPublisherError(
-                    layout.directory, "cannot move the pulled feed into place: \(String(cString: strerror(errno)))")
-            }
-            DurableSync.synchronizeDirectory(containing: layout.directory)
+            try AtomicFile.moveDirectoryIntoPlace(staging, as: layout.directory)
         }
         return PullSummary(
             verification: verification, expired: expired.map { "\($0.0) expired at \($0.1.expiresText)" },

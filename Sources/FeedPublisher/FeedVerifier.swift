@@ -20,13 +20,16 @@ public struct FeedVerification: Equatable, Sendable {
     public var patchCount: Int
     /// The bytes of every target together.
     public var totalBytes: Int64
+    /// The trusted root's data epoch (FeedClient's `DataEpoch`).
+    public var dataEpoch: Int64 = 0
 }
 
 /// Checks a feed as a device would: the root chain from a trusted root, then timestamp,
 /// snapshot and targets (TUF's ``Updater``), then every target: its length and SHA-256 (the
 /// blob read once, hashed and inflated as it is read), its facts, and its inflated length and
-/// SHA-256 as the facts declare; a patch's base and result must be releases the feed lists.
-public struct FeedVerifier {
+/// SHA-256 as the facts declare; a patch's base and result must be releases the feed lists, and
+/// no target may claim a data epoch above root's (devices would ignore it).
+public struct FeedVerifier: Sendable {
     /// Where the metadata is (a directory's `file:` URL, or `http(s):`).
     public let feedURL: URL
     /// The trusted root's bytes (the root an app bundles).
@@ -35,6 +38,13 @@ public struct FeedVerifier {
     public let fetcher: Fetcher
     /// The time expiry is checked against.
     public let referenceTime: Date
+    /// How long root, targets and snapshot must stay valid after ``referenceTime``
+    /// (`--min-validity`, 30 days; 0: only unexpired), so that CI sees an expiry coming. The
+    /// timestamp, a day's document the cron signs again, need only be unexpired.
+    public var minimumValidity: TimeInterval = 30 * 86_400
+    /// How errors name the trusted root (`--root`'s path): "is ROOT this feed's root?" when
+    /// the feed's documents are signed by other keys than it names.
+    public var rootName = "the trusted root"
 
     /// A verifier of the feed at `feedURL`.
     public init(feedURL: URL, root: Data, fetcher: Fetcher, referenceTime: Date = Date()) {
@@ -47,10 +57,10 @@ public struct FeedVerifier {
     /// Verifies the feed.
     ///
     /// - Throws: ``FeedPublisherError`` naming the document or target and the check that failed.
-    public func verify() throws -> FeedVerification { try verifyTargets().verification }
+    public func verify() async throws -> FeedVerification { try await verifyTargets().verification }
 
     /// Verifies the feed; returns what was checked and the trusted top-level targets.
-    func verifyTargets() throws -> (verification: FeedVerification, targets: Targets) {
+    func verifyTargets() async throws -> (verification: FeedVerification, targets: Targets) {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
             "shipyard-feed-verify-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -61,9 +71,20 @@ public struct FeedVerifier {
                 metadataDirectory: scratch, metadataBaseURL: feedURL,
                 targetBaseURL: feedURL.appendingPathComponent("targets"), fetcher: fetcher, bootstrapRoot: root,
                 referenceTime: referenceTime)
-            try updater.refresh()
+            do {
+                try await updater.refresh()
+            } catch let error as TUFError {
+                guard case .belowThreshold(let document, _, _, _, _) = error,
+                    let reason = await ForeignRoot.reason(
+                        for: error, trusted: updater.trusted.root, feedURL: feedURL, fetcher: fetcher,
+                        rootName: rootName)
+                else { throw error }
+                throw FeedPublisherError(document, reason)
+            }
         } catch let error as TUFError {
             throw Self.error(error)
+        } catch let error as FeedPublisherError {
+            throw error
         } catch {
             throw FeedPublisherError(feedURL.absoluteString, "\(error)")
         }
@@ -71,11 +92,28 @@ public struct FeedVerifier {
         guard let targets = trusted.targets[Targets.type], let snapshot = trusted.snapshot,
             let timestamp = trusted.timestamp
         else { throw FeedPublisherError(feedURL.absoluteString, "the refresh trusted no targets") }
-        let catalog = try ReleaseCatalog(targets)
+        try checkValidity([
+            ("root.json", trusted.root.header), ("\(snapshot.header.version).snapshot.json", snapshot.header),
+            ("\(targets.header.version).targets.json", targets.header),
+        ])
+        let catalog = try ReleaseCatalog(targets, document: "targets.json")
+        let epoch: Int64
+        do {
+            epoch = try DataEpoch.of(trusted.root)
+        } catch let error as TUFError {
+            throw Self.error(error)
+        }
         let releaseHashes = Set((catalog.releases + catalog.bases).map(\.facts.result.sha256))
         var total: Int64 = 0
-        for (target, facts) in catalog.entries {
-            try check(target, facts)
+        for entry in catalog.entries {
+            let (target, facts) = (entry.target, entry.facts)
+            try await check(entry)
+            if facts.dataEpoch > epoch {
+                throw FeedPublisherError(
+                    target.path,
+                    "custom.shipyard.data_epoch: \(facts.dataEpoch) is above root's data epoch \(epoch): "
+                        + "devices ignore it (only a root can raise the epoch)")
+            }
             if let base = facts.base, !releaseHashes.contains(base.sha256) {
                 throw FeedPublisherError(target.path, "base: release \(base.sha256) is not in the feed")
             }
@@ -88,16 +126,28 @@ public struct FeedVerifier {
             rootVersion: trusted.root.header.version, timestampVersion: timestamp.header.version,
             snapshotVersion: snapshot.header.version, targetsVersion: targets.header.version,
             releases: catalog.releases.map(\.facts.result), bases: catalog.bases.map(\.facts.result),
-            patchCount: catalog.entries.filter { $0.facts.kind == .patch }.count, totalBytes: total)
+            patchCount: catalog.entries.filter { $0.facts.kind == .patch }.count, totalBytes: total,
+            dataEpoch: epoch)
         return (verification, targets)
+    }
+
+    /// Refuses a document that expires within ``minimumValidity``.
+    private func checkValidity(_ documents: [(String, SignedHeader)]) throws {
+        let days = String(format: "%g", minimumValidity / 86_400)
+        for (document, header) in documents where header.expires.timeIntervalSince(referenceTime) < minimumValidity {
+            let left = String(format: "%.1f", header.expires.timeIntervalSince(referenceTime) / 86_400)
+            throw FeedPublisherError(
+                document,
+                "expires at \(header.expiresText), in \(left) days: less than --min-validity \(days) days; "
+                    + "run `dbgen feed timestamp FEED --key KEY`, which renews every role that expires within 60 "
+                    + "days (from a cron job, it keeps the feed valid)")
+        }
     }
 
     /// Fetches a target under its length, checks its length and SHA-256, and inflates it
     /// against its facts.
-    private func check(_ target: TargetFile, _ facts: ReleaseFacts) throws {
-        guard let sha256 = target.sha256, let stored = target.storedName else {
-            throw FeedPublisherError(target.path, "hashes: no sha256")
-        }
+    private func check(_ entry: ReleaseCatalog.Entry) async throws {
+        let (target, facts, sha256, stored) = (entry.target, entry.facts, entry.sha256, entry.stored.string)
         let url = feedURL.appendingPathComponent(stored)
         var hash = SHA256Stream(), length: Int64 = 0
         var inflated = SHA256Stream()
@@ -117,7 +167,9 @@ public struct FeedVerifier {
             if url.isFileURL {
                 try ContentHash.forEachChunk(ofFileAt: url.path, feed)
             } else {
-                try fetcher.fetch(url, maximumLength: Int(clamping: target.length)).withUnsafeBytes { try feed($0) }
+                try await fetcher.fetch(url, maximumLength: Int(clamping: target.length)).withUnsafeBytes {
+                    try feed($0)
+                }
             }
             guard length == target.length else {
                 throw FeedPublisherError(target.path, "length: \(length) bytes, targets.json lists \(target.length)")

@@ -31,7 +31,7 @@ struct HostedFeed {
     /// - Throws: ``FeedPublisherError`` naming the hosted document (its URL) and the check that
     ///   failed, a root version the host lacks, or a hosted copy of `root`'s version that is not
     ///   `root` (a feed created anew, which devices holding the old one refuse).
-    static func read(_ url: URL, root: Data, fetcher: Fetcher, store: URL) throws -> HostedFeed {
+    static func read(_ url: URL, root: Data, fetcher: Fetcher, store: URL) async throws -> HostedFeed {
         let recorder = RecordingFetcher(fetcher)
         let updater: Updater
         do {
@@ -39,7 +39,7 @@ struct HostedFeed {
             updater = try Updater(
                 metadataDirectory: store, metadataBaseURL: url, targetBaseURL: url.appendingPathComponent("targets"),
                 fetcher: recorder, bootstrapRoot: root, referenceTime: .distantPast)
-            try updater.refresh()
+            try await updater.refresh()
         } catch let error as TUFError {
             let local = FeedVerifier.error(error)
             throw FeedPublisherError(Self.name(local.subject, at: url), local.reason)
@@ -57,7 +57,7 @@ struct HostedFeed {
         }
         var documents = recorder.documents
         documents["root.json"] = documents["\(trusted.root.header.version).root.json"] ?? root
-        try readEarlierRoots(upTo: root, at: url, fetcher: fetcher, into: &documents)
+        try await readEarlierRoots(upTo: root, at: url, fetcher: fetcher, into: &documents)
         return HostedFeed(url: url, trusted: trusted, documents: documents, store: store)
     }
 
@@ -65,7 +65,7 @@ struct HostedFeed {
     /// signed by the one before) into a copy of `root` itself.
     private static func readEarlierRoots(
         upTo root: Data, at url: URL, fetcher: Fetcher, into documents: inout [String: Data]
-    ) throws {
+    ) async throws {
         let version = try FeedPublisherError.about("--root") { try Metadata(data: root, document: "root.json") }
             .header.version
         var chain: TrustedMetadataSet?
@@ -73,7 +73,7 @@ struct HostedFeed {
             let document = "\(number).root.json"
             let data: Data
             do {
-                data = try fetcher.fetch(url.appendingPathComponent(document), maximumLength: 512_000)
+                data = try await fetcher.fetch(url.appendingPathComponent(document), maximumLength: 512_000)
                 if var trusted = chain {
                     try trusted.updateRoot(data, document: document)
                     chain = trusted

@@ -25,22 +25,23 @@ extension FeedVerifier {
     ///   version with the same bytes (a device never fetches a version it holds again);
     /// - a device holding the hosted metadata refreshes from this feed without an error (TUF's
     ///   ``Updater``, as a device runs it: rollbacks, signatures by the keys it trusts);
+    /// - this feed's root does not lower the hosted root's data epoch (FeedClient's `DataEpoch`);
     /// - every release and base hosted is still in this feed, but releases older than all of
-    ///   this feed's (what `dbgen feed prune` drops).
+    ///   this feed's, by data epoch then `user_version` (what `dbgen feed prune` drops).
     ///
     /// Run it after ``verify()``: the targets' bytes are that check's.
     ///
     /// - Throws: ``FeedPublisherError`` naming this feed's document (or the hosted target) and why.
-    public func check(againstHosted hostedURL: URL, fetcher hostedFetcher: Fetcher) throws -> HostedFeedCheck {
+    public func check(againstHosted hostedURL: URL, fetcher hostedFetcher: Fetcher) async throws -> HostedFeedCheck {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
             "shipyard-feed-against-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let hosted = try HostedFeed.read(hostedURL, root: root, fetcher: hostedFetcher, store: scratch)
-        let rootData = try local("root.json")
+        let hosted = try await HostedFeed.read(hostedURL, root: root, fetcher: hostedFetcher, store: scratch)
+        let rootData = try await local("root.json")
         let localRoot = try parse("root.json", rootData, Root.init)
         for version in 1...min(localRoot.header.version, hosted.root.header.version) {
             let name = "\(version).root.json"
-            guard let data = try? local(name) else { continue } // an upload leaves the hosted copy
+            guard let data = try? await local(name) else { continue } // an upload leaves the hosted copy
             guard data == hosted.documents[name] else {
                 throw FeedPublisherError(
                     localName(name),
@@ -48,16 +49,16 @@ extension FeedVerifier {
                         + Self.startFromPull)
             }
         }
-        let timestampData = try local("timestamp.json")
+        let timestampData = try await local("timestamp.json")
         let timestamp = try parse("timestamp.json", timestampData, Timestamp.init)
         let snapshotName = "\(timestamp.snapshotMeta.version).snapshot.json"
-        let snapshotData = try local(snapshotName)
+        let snapshotData = try await local(snapshotName)
         let snapshot = try parse(snapshotName, snapshotData, Snapshot.init)
         guard let targetsMeta = snapshot.meta["targets.json"] else {
             throw FeedPublisherError(localName(snapshotName), "it does not list targets.json")
         }
         let targetsName = "\(targetsMeta.version).targets.json"
-        let targetsData = try local(targetsName)
+        let targetsData = try await local(targetsName)
         let comparisons: [(String, Int64, Int64, Data, String)] = [
             ("root.json", localRoot.header.version, hosted.root.header.version, rootData, "root.json"),
             (
@@ -87,12 +88,17 @@ extension FeedVerifier {
                         + "hosted one keep it and never see this one (nothing new for them)" + Self.startFromPull)
             }
         }
-        let taken = try refreshAsADevice(holding: hosted)
+        let taken = try await refreshAsADevice(holding: hosted)
         guard taken.header.version == targetsMeta.version else {
             throw FeedPublisherError(
                 localName(targetsName), "devices holding the hosted feed keep targets version \(taken.header.version)")
         }
-        try checkReleasesKept(hosted: try ReleaseCatalog(hosted.targets), local: try ReleaseCatalog(taken))
+        try checkDataEpoch(local: localRoot, hosted: hosted.root)
+        try checkReleasesKept(
+            hosted: try ReleaseCatalog(
+                hosted.targets,
+                document: HostedFeed.name("\(hosted.targets.header.version).targets.json", at: hostedURL)),
+            local: try ReleaseCatalog(taken, document: localName(targetsName)))
         return HostedFeedCheck(
             rootVersion: hosted.root.header.version, timestampVersion: hosted.timestamp.header.version,
             snapshotVersion: hosted.snapshot.header.version, targetsVersion: hosted.targets.header.version,
@@ -103,12 +109,12 @@ extension FeedVerifier {
         " (a feed created anew, or an old copy? start from the hosted one: `dbgen feed pull URL FEED --root ROOT`)"
 
     /// What a device holding the hosted metadata trusts after refreshing from this feed.
-    private func refreshAsADevice(holding hosted: HostedFeed) throws -> Targets {
+    private func refreshAsADevice(holding hosted: HostedFeed) async throws -> Targets {
         do {
             let updater = try Updater(
                 metadataDirectory: hosted.store, metadataBaseURL: feedURL, fetcher: fetcher,
                 referenceTime: referenceTime)
-            try updater.refresh()
+            try await updater.refresh()
             guard let targets = updater.trusted.targets[Targets.type] else {
                 throw FeedPublisherError(feedURL.absoluteString, "the refresh trusted no targets")
             }
@@ -124,7 +130,25 @@ extension FeedVerifier {
         }
     }
 
-    /// Every hosted base, and every hosted release not older than all of this feed's, is in this feed.
+    /// This feed's root does not lower the hosted root's data epoch (FeedClient's `DataEpoch`):
+    /// devices that installed data under the hosted one refuse a root that does.
+    private func checkDataEpoch(local: Root, hosted: Root) throws {
+        let (localEpoch, hostedEpoch): (Int64, Int64)
+        do {
+            (localEpoch, hostedEpoch) = (try DataEpoch.of(local), try DataEpoch.of(hosted))
+        } catch let error as TUFError {
+            throw FeedPublisherError(localName("root.json"), "\(error)")
+        }
+        guard localEpoch >= hostedEpoch else {
+            throw FeedPublisherError(
+                localName("root.json"),
+                "data epoch \(localEpoch) is below the hosted root's \(hostedEpoch): devices that installed the "
+                    + "hosted feed's data refuse it as a rollback" + Self.startFromPull)
+        }
+    }
+
+    /// Every hosted base, and every hosted release not older than all of this feed's (by data
+    /// epoch, then `user_version`, as devices order them), is in this feed.
     private func checkReleasesKept(hosted: ReleaseCatalog, local: ReleaseCatalog) throws {
         let kept = Set((local.releases + local.bases).map(\.facts.result.sha256))
         for base in hosted.bases where !kept.contains(base.facts.result.sha256) {
@@ -133,9 +157,10 @@ extension FeedVerifier {
                 "the hosted base user_version \(base.facts.result.userVersion) is not in this feed: devices bundling "
                     + "it would download whole files" + Self.startFromPull)
         }
-        let oldest = local.releases.last?.facts.result.userVersion
+        let oldest = local.releases.last.map { ($0.facts.dataEpoch, $0.facts.result.userVersion) }
         for release in hosted.releases where !kept.contains(release.facts.result.sha256) {
-            if let oldest, release.facts.result.userVersion < oldest { continue } // pruned: the oldest go first
+            // Pruned: the oldest go first (an earlier epoch's, whatever their user_version).
+            if let oldest, (release.facts.dataEpoch, release.facts.result.userVersion) < oldest { continue }
             throw FeedPublisherError(
                 release.target.path,
                 "the hosted release user_version \(release.facts.result.userVersion) is not in this feed, and "
@@ -145,9 +170,9 @@ extension FeedVerifier {
     }
 
     /// The bytes of one of this feed's documents.
-    private func local(_ name: String) throws -> Data {
+    private func local(_ name: String) async throws -> Data {
         do {
-            return try fetcher.fetch(feedURL.appendingPathComponent(name), maximumLength: 5_000_000)
+            return try await fetcher.fetch(feedURL.appendingPathComponent(name), maximumLength: 5_000_000)
         } catch {
             throw FeedPublisherError(localName(name), "cannot read it: \(error)")
         }

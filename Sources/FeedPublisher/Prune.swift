@@ -11,13 +11,16 @@ public struct PruneSummary: Equatable, Sendable {
     public var removedTargets: [String]
     /// The files deleted under `targets/` (after the metadata that no longer names them was written).
     public var deletedFiles: [String]
+    /// The new root version when root, about to expire, was renewed (same keys).
+    public var renewedRootVersion: Int64? = nil
 }
 
 extension Feed {
     /// Keeps the newest `keep` releases and every base-only release (``ReleaseFacts/baseOnly``:
     /// apps bundle those): drops every other release's targets (its whole
     /// database, the patches to it, and the patches from it) from the next targets, snapshot and
-    /// timestamp, signed by `key`; then, once `timestamp.json` makes that metadata live, deletes
+    /// timestamp, signed by `key` (and the next root, naming the same keys, when root expires
+    /// soon); then, once `timestamp.json` makes that metadata live, deletes
     /// the dropped targets' files. A file the live metadata names is never deleted. With nothing
     /// to drop, nothing is written.
     ///
@@ -28,8 +31,9 @@ extension Feed {
         guard keep >= 1 else { throw FeedPublisherError("--keep", "\(keep): at least the newest release stays") }
         return try withLock {
             let state = try FeedState.load(layout)
-            try state.requireSigner(key, source: keySource, roles: [Targets.type, Snapshot.type, Timestamp.type])
-            let catalog = try ReleaseCatalog(state.targets)
+            try state.requireSigner(
+                key, source: keySource, roles: [Targets.type, Snapshot.type, Timestamp.type], action: "prune")
+            let catalog = try state.catalog()
             let kept = catalog.releases.prefix(keep).map(\.facts.result)
             let keptHashes = Set(kept.map(\.sha256) + catalog.bases.map(\.facts.result.sha256))
             let dropped = Set(
@@ -40,12 +44,16 @@ extension Feed {
             var summary = PruneSummary(kept: kept, removedTargets: dropped.sorted(), deletedFiles: [])
             guard !dropped.isEmpty else { return summary }
             let remaining = state.targetFiles.filter { !dropped.contains($0.path) }
+            summary.renewedRootVersion = try renewRootIfDue(state, key: key, keySource: keySource)
             try writer.publish(targets: remaining, over: state, signedBy: [key])
-            let live = Set(remaining.compactMap(\.storedName))
-            for target in state.targetFiles where dropped.contains(target.path) {
-                guard let stored = target.storedName, !live.contains(stored) else { continue }
-                if (try? FileManager.default.removeItem(atPath: layout.path(stored))) != nil {
-                    summary.deletedFiles.append(stored)
+            // Only the catalog's files are deleted: their names are checked (no path a key
+            // holder signs deletes a file outside the feed), and a blob a remaining target
+            // names is kept.
+            let remainingPaths = Set(remaining.map(\.path))
+            let live = Set(catalog.entries.filter { remainingPaths.contains($0.target.path) }.map(\.stored))
+            for entry in catalog.entries where dropped.contains(entry.target.path) && !live.contains(entry.stored) {
+                if (try? FileManager.default.removeItem(atPath: layout.path(entry.stored))) != nil {
+                    summary.deletedFiles.append(entry.stored.string)
                 }
             }
             return summary

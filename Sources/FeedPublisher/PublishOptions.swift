@@ -145,4 +145,6 @@ public struct PublishSummary: Equatable, Sendable {
     public var patches: [Patch]
     /// The new targets version (the old one when nothing was written).
     public var targetsVersion: Int64
+    /// The new root version when root, about to expire, was renewed (same keys).
+    public var renewedRootVersion: Int64? = nil
 }

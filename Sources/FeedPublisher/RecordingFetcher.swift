@@ -14,18 +14,20 @@ final class RecordingFetcher: Fetcher, @unchecked Sendable {
         self.fetcher = fetcher
     }
 
-    func fetch(_ url: URL, maximumLength: Int) throws -> Data {
-        let data = try fetcher.fetch(url, maximumLength: maximumLength)
-        lock.lock()
-        defer { lock.unlock() }
-        recorded[url.lastPathComponent] = data
+    func fetch(_ url: URL, maximumLength: Int) async throws -> Data {
+        let data = try await fetcher.fetch(url, maximumLength: maximumLength)
+        locked { recorded[url.lastPathComponent] = data }
         return data
     }
 
     /// What was fetched, by name.
-    var documents: [String: Data] {
+    var documents: [String: Data] { locked { recorded } }
+
+    /// `body` holding the lock (synchronous, so never held across a suspension; NSLock's
+    /// `withLock` needs macOS 14 / iOS 17).
+    private func locked<T>(_ body: () -> T) -> T {
         lock.lock()
         defer { lock.unlock() }
-        return recorded
+        return body()
     }
 }

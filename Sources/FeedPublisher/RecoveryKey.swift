@@ -42,3 +42,40 @@ public enum RecoveryKey {
         return distinct
     }
 }
+
+extension Feed {
+    /// Names each of `recoveryKeys` for the root role in the next root, signed by `key` (the
+    /// main key, which root names for every role): a feed made without a recovery key gets one,
+    /// and a device that trusts an earlier root follows (the new root is signed by a key the
+    /// old one names for root). Root is otherwise as it was: the same keys for the same roles,
+    /// the same data epoch.
+    /// Returns the new root version, or nil when root names every one of them already (nothing
+    /// is then written).
+    ///
+    /// - Throws: ``FeedPublisherError`` naming `keySource` when `key` is not the main key (a
+    ///   recovery key stays offline), or `--recovery-key` when one is a key that signs releases.
+    @discardableResult
+    public func addRecoveryKeys(_ recoveryKeys: [PublicKey], key: Ed25519SigningKey, keySource: String) throws
+        -> Int64?
+    {
+        try withLock {
+            let state = try FeedState.load(layout)
+            try state.requireSigner(key, source: keySource, roles: Root.topLevelRoles, action: "add a recovery key")
+            var keys = state.root.keys
+            var rootKeyIDs = state.root.roles[Root.type]?.keyIDs ?? []
+            for recoveryKey in try RecoveryKey.distinct(recoveryKeys, refusing: state.mainKeyIDs) {
+                let keyID = try FeedPublisherError.about("--recovery-key") { try recoveryKey.keyID }
+                guard !rootKeyIDs.contains(keyID) else { continue }
+                keys[keyID] = recoveryKey
+                rootKeyIDs.append(keyID)
+            }
+            guard rootKeyIDs.count > state.root.roles[Root.type]?.keyIDs.count ?? 0 else { return nil }
+            var roles = state.root.roles
+            roles[Root.type] = RoleKeys(keyIDs: rootKeyIDs, threshold: state.root.roles[Root.type]?.threshold ?? 1)
+            let version = state.root.header.version + 1
+            try writer.writeRoot(
+                version: version, keys: keys, roles: roles, dataEpoch: try state.dataEpoch(), signedBy: [key])
+            return version
+        }
+    }
+}

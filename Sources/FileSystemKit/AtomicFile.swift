@@ -73,6 +73,19 @@ package enum AtomicFile {
         DurableSync.synchronizeDirectory(containing: destination)
     }
 
+    /// Moves a directory that only this process filled (`source`) to `destination`, an absent
+    /// path or an empty directory beside it, and syncs the parent so that the move survives a
+    /// crash. The files inside are expected to be synced already.
+    ///
+    /// - Throws: ``FileSystemError`` `.rename` naming `destination`; `source` is then where it
+    ///   was.
+    package static func moveDirectoryIntoPlace(_ source: String, as destination: String) throws {
+        guard rename(source, destination) == 0 else {
+            throw FileSystemError(.rename, path: destination, code: errno)
+        }
+        DurableSync.synchronizeDirectory(containing: destination)
+    }
+
     /// Makes the modification time of `path` (a file only this process writes) fall in a
     /// whole second after `second`, so that a replacement is never taken for the file it
     /// replaces by a tool that compares modification times to the second. swift-driver is one:

@@ -1,5 +1,6 @@
 // tuf-client: the client-under-test CLI of the TUF conformance suite (CLIENT-CLI.md of
-// theupdateframework/tuf-conformance), over TUF's Updater and FeedClient's HTTPFetcher. No logic here.
+// theupdateframework/tuf-conformance), over TUF's Updater and FeedClient's HTTPFetcher (async: top-level
+// code awaits them). No logic here.
 import FeedClient
 import Foundation
 import TUF
@@ -47,7 +48,7 @@ struct CLIError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-func run(_ arguments: Arguments) throws {
+func run(_ arguments: Arguments) async throws {
     let metadataDirectory = URL(fileURLWithPath: try arguments.one("--metadata-dir"))
     let log: (String) -> Void = { line in
         if arguments.verbose { FileHandle.standardError.write(Data("tuf-client: \(line)\n".utf8)) }
@@ -64,14 +65,16 @@ func run(_ arguments: Arguments) throws {
         let root = try Data(contentsOf: URL(fileURLWithPath: arguments.positional[1]))
         try MetadataStore(directory: metadataDirectory).store(root, for: "root")
     case "refresh":
-        try updater().refresh()
+        try await updater().refresh()
     case "download":
         let targetDirectory = URL(fileURLWithPath: try arguments.one("--target-dir"))
         let client = try updater(targetBaseURL: try arguments.url("--target-base-url"))
         for name in arguments.options["--target-name"] ?? [] {
-            guard let target = try client.targetInfo(for: name) else { throw TUFError.targetNotFound(path: name) }
+            guard let target = try await client.targetInfo(for: name) else {
+                throw TUFError.targetNotFound(path: name)
+            }
             if client.cachedTarget(target, in: targetDirectory) == nil {
-                try client.download(target, to: targetDirectory)
+                try await client.download(target, to: targetDirectory)
             } else {
                 log("\(name) is already downloaded")
             }
@@ -82,7 +85,7 @@ func run(_ arguments: Arguments) throws {
 }
 
 do {
-    try run(try Arguments(Array(CommandLine.arguments.dropFirst())))
+    try await run(try Arguments(Array(CommandLine.arguments.dropFirst())))
     exit(0)
 } catch {
     FileHandle.standardError.write(Data("tuf-client: error: \(error)\n".utf8))

@@ -248,7 +248,8 @@ final class FeedCommandTests: XCTestCase {
         XCTAssertEqual(try dbgen(["publish", "feed", "v1.sqlite", "--key", "main.key"]).status, 0)
         let byRecovery = try dbgen(["publish", "feed", "v2.sqlite", "--key", "recovery.key"])
         XCTAssertEqual(byRecovery.status, 1)
-        XCTAssertTrue(byRecovery.stderrText.contains("is not a targets key of root.json"), byRecovery.stderrText)
+        XCTAssertTrue(
+            byRecovery.stderrText.contains("is this feed's recovery key: it signs only root"), byRecovery.stderrText)
         let before = tree("feed")
         let badRotation = try dbgen(
             ["feed", "rotate", "feed", "--key", "main.key", "--new-key", "new.key", "--recovery-key", "zz"])

@@ -68,13 +68,15 @@ final class AdministrationTests: XCTestCase {
         let writer = MetadataWriter(layout: FeedLayout(directory: fixture.feedPath), clock: fixture.clock)
         let state = try FeedState.load(FeedLayout(directory: fixture.feedPath))
         try writer.publish(targets: [], over: state, signedBy: [stranger])
-        try writer.writeRoot(version: 2, naming: stranger, signedBy: [stranger])
+        try writer.writeRoot(version: 2, naming: stranger, dataEpoch: 0, signedBy: [stranger])
         XCTAssertThrowsError(try fixture.verify(root: bundled)) { error in
             let error = error as? FeedPublisherError
             XCTAssertEqual(error?.subject, "2.root.json")
             XCTAssertTrue(
                 error?.reason.contains("signatures: 0 valid of the 1 required from root's keys") ?? false,
                 "\(String(describing: error))")
+            // The feed's own 1.root.json is the bundled root: not another feed's, an attack.
+            XCTAssertFalse(error?.reason.contains("this feed's root?") ?? true, "\(String(describing: error))")
         }
         XCTAssertThrowsError(try PythonTUFClient.read(feed: fixture.feedPath, root: bundled, in: fixture.directory)) {
             XCTAssertTrue("\($0)".contains("UnsignedMetadataError"), "\($0)")
@@ -86,7 +88,9 @@ final class AdministrationTests: XCTestCase {
         try fixture.initialize()
         let before = try fixture.tree()
         fixture.clock.timestampLifetime = 7200
-        XCTAssertEqual(try fixture.feed.resignTimestamp(key: fixture.key, keySource: "k"), 2)
+        XCTAssertEqual(
+            try fixture.feed.resignTimestamp(key: fixture.key, keySource: "k"),
+            RenewalSummary(timestampVersion: 2, repaired: [:]))
         let after = try fixture.tree()
         XCTAssertEqual(Set(after.keys), Set(before.keys))
         XCTAssertEqual(after.filter { before[$0.key] != $0.value }.map(\.key), ["timestamp.json"])

@@ -20,11 +20,25 @@ final class BaseReleaseTests: XCTestCase {
             updatesDirectory: updates, dataFormat: 1)
     }
 
-    private func bundledCheck(_ database: String, _ fixture: FeedFixture) throws -> BundledReleaseCheck {
-        try FeedVerifier(
+    private func bundledCheck(_ database: String, _ fixture: FeedFixture) async throws -> BundledReleaseCheck {
+        try await FeedVerifier(
             feedURL: URL(fileURLWithPath: fixture.feedPath, isDirectory: true), root: fixture.rootData,
             fetcher: FileFetcher()
         ).verify(bundled: database).1
+    }
+
+    /// The error the bundled check throws, or nil (a failed assertion) when it passes.
+    private func bundledCheckError(
+        _ database: String, _ fixture: FeedFixture, file: StaticString = #filePath, line: UInt = #line
+    ) async -> FeedPublisherError? {
+        do {
+            let check = try await bundledCheck(database, fixture)
+            XCTFail("the bundled check passed: \(check)", file: file, line: line)
+            return nil
+        } catch {
+            XCTAssertTrue(error is FeedPublisherError, "\(error)", file: file, line: line)
+            return error as? FeedPublisherError
+        }
     }
 
     func testAFeedStartedAfterTheAppShippedTakesTheBundledReleaseAsABaseAndDevicesBundlingItGetAPatch() async throws {
@@ -41,14 +55,12 @@ final class BaseReleaseTests: XCTestCase {
         let before = try await device(bundling: bundled, fixture, server).check()
         XCTAssertEqual(before.release?.userVersion, 3)
         XCTAssertFalse(before.usesPatches)
-        XCTAssertThrowsError(try bundledCheck(bundled, fixture)) { error in
-            let error = error as? FeedPublisherError
-            XCTAssertEqual(error?.subject, bundled)
-            XCTAssertTrue(
-                error?.reason.contains("would download the whole file: the feed does not hold this release") ?? false,
-                "\(String(describing: error))")
-            XCTAssertTrue(error?.reason.contains("--base-only") ?? false)
-        }
+        let unheld = await bundledCheckError(bundled, fixture)
+        XCTAssertEqual(unheld?.subject, bundled)
+        XCTAssertTrue(
+            unheld?.reason.contains("would download the whole file: the feed does not hold this release") ?? false,
+            "\(String(describing: unheld))")
+        XCTAssertTrue(unheld?.reason.contains("--base-only") ?? false)
         // A release cannot be added below the newest; a base can.
         XCTAssertThrowsError(try fixture.publish(bundled)) { error in
             XCTAssertTrue("\(error)".contains("is not greater than that of the newest release"), "\(error)")
@@ -63,7 +75,7 @@ final class BaseReleaseTests: XCTestCase {
             })
         XCTAssertTrue(facts.baseOnly)
         XCTAssertNil(facts.channel)
-        let check = try bundledCheck(bundled, fixture)
+        let check = try await bundledCheck(bundled, fixture)
         XCTAssertEqual(check.newest?.userVersion, 3)
         XCTAssertEqual(check.patchCount, 1)
         XCTAssertLessThan(check.bytes, check.wholeFileBytes)
@@ -79,8 +91,9 @@ final class BaseReleaseTests: XCTestCase {
         let v4 = try fixture.release("v4", version: 4, changedEvery: 20, seed: "c")
         let published = try fixture.publish(v4, options: PublishOptions(patchesFrom: 1))
         XCTAssertEqual(published.patches.map(\.base.userVersion), [3, 1])
-        XCTAssertEqual(try bundledCheck(bundled, fixture).patchCount, 1)
-        let verification = try fixture.verify()
+        let later = try await bundledCheck(bundled, fixture)
+        XCTAssertEqual(later.patchCount, 1)
+        let verification = try await fixture.verification()
         XCTAssertEqual(verification.releases.map(\.userVersion), [4, 3, 2])
         XCTAssertEqual(verification.bases.map(\.userVersion), [1])
         // python-tuf reads the feed: every target, the base's facts as written.
@@ -102,9 +115,11 @@ final class BaseReleaseTests: XCTestCase {
         let plan = try await device(bundling: old, fixture, server).update()
         XCTAssertTrue(plan.isNothingNew, "a device on older data is not offered the base")
         XCTAssertEqual(plan.withheld, [], "nor is it a release withheld from it")
-        XCTAssertEqual(try fixture.verify().releases, [])
+        let verification = try await fixture.verification()
+        XCTAssertEqual(verification.releases, [])
         // Devices bundling the base: nothing newer yet, and that is no failure.
-        XCTAssertNil(try bundledCheck(base, fixture).newest)
+        let check = try await bundledCheck(base, fixture)
+        XCTAssertNil(check.newest)
     }
 
     func testBaseOnlyRefusesTheFactsOfAReleaseAndAddsNothingTheFeedHolds() throws {
@@ -128,29 +143,28 @@ final class BaseReleaseTests: XCTestCase {
         XCTAssertEqual(try fixture.tree(), before)
     }
 
-    func testTheBundledCheckFailsWhenNoPatchLeadsFromTheBundledRelease() throws {
+    func testTheBundledCheckFailsWhenNoPatchLeadsFromTheBundledRelease() async throws {
         let fixture = try FeedFixture(self)
         try fixture.initialize()
         let bundled = try fixture.release("v1", version: 1)
         try fixture.publish(bundled)
-        XCTAssertNil(try bundledCheck(bundled, fixture).newest, "published first: nothing newer yet")
+        let first = try await bundledCheck(bundled, fixture)
+        XCTAssertNil(first.newest, "published first: nothing newer yet")
         try fixture.publish(
             try fixture.release("v2", version: 2, changedEvery: 40), options: PublishOptions(patchesFrom: 0))
-        XCTAssertThrowsError(try bundledCheck(bundled, fixture)) { error in
-            let error = error as? FeedPublisherError
-            XCTAssertEqual(error?.subject, bundled)
-            XCTAssertTrue(
-                error?.reason.contains("would download the whole file of user_version 2") ?? false,
-                "\(String(describing: error))")
-            XCTAssertTrue(error?.reason.contains("the feed has no patch from it") ?? false)
-        }
+        let error = await bundledCheckError(bundled, fixture)
+        XCTAssertEqual(error?.subject, bundled)
+        XCTAssertTrue(
+            error?.reason.contains("would download the whole file of user_version 2") ?? false,
+            "\(String(describing: error))")
+        XCTAssertTrue(error?.reason.contains("the feed has no patch from it") ?? false)
         try fixture.publish(try fixture.release("v3", version: 3, changedEvery: 30, seed: "b"))
-        let check = try bundledCheck(bundled, fixture)
+        let check = try await bundledCheck(bundled, fixture)
         XCTAssertEqual(check.newest?.userVersion, 3)
         XCTAssertEqual(check.patchCount, 1, "the next publish patched from it again")
     }
 
-    func testPruneKeepsBasesAndTheirPatchesToTheReleasesKept() throws {
+    func testPruneKeepsBasesAndTheirPatchesToTheReleasesKept() async throws {
         let fixture = try FeedFixture(self)
         try fixture.initialize()
         let bundled = try fixture.release("v1", version: 1)
@@ -160,9 +174,10 @@ final class BaseReleaseTests: XCTestCase {
         try fixture.publish(bundled, options: PublishOptions(baseOnly: true))
         let summary = try fixture.feed.prune(key: fixture.key, keySource: "test.key", keep: 1)
         XCTAssertEqual(summary.kept.map(\.userVersion), [4])
-        let verification = try fixture.verify()
+        let verification = try await fixture.verification()
         XCTAssertEqual(verification.bases.map(\.userVersion), [1])
         XCTAssertEqual(verification.patchCount, 1, "the base's patch to release 4")
-        XCTAssertEqual(try bundledCheck(bundled, fixture).patchCount, 1)
+        let check = try await bundledCheck(bundled, fixture)
+        XCTAssertEqual(check.patchCount, 1)
     }
 }

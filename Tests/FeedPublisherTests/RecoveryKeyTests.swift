@@ -64,10 +64,17 @@ final class RecoveryKeyTests: XCTestCase {
             try fixture.feed.publish(fixture.directory.url("v1.sqlite").path, key: recovery, keySource: "recovery.key")
         ) { error in
             XCTAssertEqual((error as? FeedPublisherError)?.subject, "recovery.key")
-            XCTAssertTrue("\(error)".contains("is not a targets key of root.json (version 1)"), "\(error)")
+            XCTAssertEqual(
+                (error as? FeedPublisherError)?.reason,
+                "key \(recovery.publicHex) is this feed's recovery key: it signs only root (`dbgen feed rotate`, "
+                    + "when the main key is lost or leaked); publish with the main key (\(fixture.key.publicHex))")
         }
-        XCTAssertThrowsError(try fixture.feed.resignTimestamp(key: recovery, keySource: "recovery.key"))
-        XCTAssertThrowsError(try fixture.feed.prune(key: recovery, keySource: "recovery.key", keep: 1))
+        XCTAssertThrowsError(try fixture.feed.resignTimestamp(key: recovery, keySource: "recovery.key")) { error in
+            XCTAssertTrue("\(error)".contains("sign the timestamp with the main key"), "\(error)")
+        }
+        XCTAssertThrowsError(try fixture.feed.prune(key: recovery, keySource: "recovery.key", keep: 1)) { error in
+            XCTAssertTrue("\(error)".contains("is this feed's recovery key"), "\(error)")
+        }
     }
 
     func testARecoveryKeyReplacesALostMainKeyTwiceAndTheFirstRootFollows() throws {
@@ -148,12 +155,53 @@ final class RecoveryKeyTests: XCTestCase {
 }
 
 extension RecoveryKeyTests {
+    func testARecoveryKeyAddedToAFeedMadeWithoutOneIsReadByPythonTUFAndReplacesALostKey() throws {
+        let fixture = try FeedFixture(self)
+        try fixture.initialize()
+        let bundled = fixture.rootData
+        try fixture.publish(try fixture.release("v1", version: 1))
+        let recovery = Ed25519SigningKey()
+        XCTAssertThrowsError(
+            try fixture.feed.addRecoveryKeys([fixture.key.publicKey], key: fixture.key, keySource: "main.key")
+        ) { error in
+            XCTAssertEqual((error as? FeedPublisherError)?.subject, "--recovery-key")
+        }
+        XCTAssertEqual(
+            try fixture.feed.addRecoveryKeys(
+                [recovery.publicKey, recovery.publicKey], key: fixture.key, keySource: "main.key"), 2)
+        let root = try Metadata(data: fixture.rootData, document: "root.json")
+        XCTAssertEqual(root.signatures.map(\.keyID), [fixture.key.keyID])
+        XCTAssertEqual(try pythonRoles(fixture, from: bundled), roles(main: fixture.key, recovery: [recovery]))
+        XCTAssertEqual(
+            try PythonTUFClient.read(feed: fixture.feedPath, root: bundled, in: fixture.directory).first, "2 2 2 2")
+        XCTAssertEqual(try fixture.verify(root: bundled).rootVersion, 2)
+        // Named already: nothing written. The recovery key adds none: it stays offline.
+        let before = try fixture.tree()
+        XCTAssertThrowsError(
+            try fixture.feed.addRecoveryKeys([Ed25519SigningKey().publicKey], key: recovery, keySource: "recovery.key")
+        ) { error in
+            XCTAssertTrue("\(error)".contains("add a recovery key with the main key"), "\(error)")
+        }
+        XCTAssertNil(try fixture.feed.addRecoveryKeys([recovery.publicKey], key: fixture.key, keySource: "main.key"))
+        XCTAssertEqual(try fixture.tree(), before)
+        // The main key is lost: the recovery key added later replaces it; the first root follows.
+        let newKey = Ed25519SigningKey()
+        XCTAssertEqual(
+            try fixture.feed.rotate(
+                oldKey: recovery, oldKeySource: "recovery.key", newKey: newKey, newKeySource: "new"), 3)
+        try fixture.feed.publish(
+            try fixture.release("v2", version: 2, changedEvery: 5), key: newKey, keySource: "new.key")
+        XCTAssertEqual(try pythonRoles(fixture, from: bundled), roles(main: newKey, recovery: [recovery]))
+        XCTAssertEqual(try fixture.verify(root: bundled).releases.map(\.userVersion), [2, 1])
+    }
+
     func testARecoveryKilledAfterItsRootIsCompletedByRunningItAgain() throws {
         let (fixture, recovery, bundled) = try feedWithRecoveryKeyAndOneRelease()
         // What a rotation killed after `root.json` leaves: the rest still signed by the lost key.
         let newKey = Ed25519SigningKey()
         let writer = MetadataWriter(layout: FeedLayout(directory: fixture.feedPath), clock: fixture.clock)
-        try writer.writeRoot(version: 2, naming: newKey, recovery: [recovery.publicKey], signedBy: [recovery, newKey])
+        try writer.writeRoot(
+            version: 2, naming: newKey, recovery: [recovery.publicKey], dataEpoch: 0, signedBy: [recovery, newKey])
         XCTAssertThrowsError(try fixture.verify(root: bundled)) { error in
             XCTAssertEqual((error as? FeedPublisherError)?.subject, "timestamp.json", "\(error)")
         }

@@ -190,10 +190,44 @@ public final class FaultInjectingHTTPServer: @unchecked Sendable {
                 left -= Int64(next.count)
             }
             close(connection)
+        case .chunked(let count):
+            var left = count
+            let piece = Data(count: 65_536)
+            var sending = send(Self.head(200, ["Transfer-Encoding: chunked"]), connection)
+            while sending, left > 0, !isStopped {
+                let next = piece.prefix(Int(min(left, Int64(piece.count))))
+                sending = send(
+                    Data(String(next.count, radix: 16).utf8) + Data("\r\n".utf8) + next + Data("\r\n".utf8), connection)
+                left -= Int64(next.count)
+            }
+            if sending { _ = send(Data("0\r\n\r\n".utf8), connection) }
+            close(connection)
+        case .encoded(let data, let encoding):
+            let fields = [
+                "Content-Encoding: \(encoding)", "Content-Length: \(data.count)", "Content-Type: application/json",
+            ]
+            _ = send(Self.head(200, fields), connection) && send(data, connection)
+            close(connection)
+        case .silent(let sendsHead):
+            if sendsHead { _ = send(Self.head(200, ["Content-Length: 1000"]), connection) }
+            waitUntilClosed(connection)
+            close(connection)
         case .redirect(let status, let path):
             let fields = ["Location: \(url(path).absoluteString)", "Content-Length: 0"]
             _ = send(Self.head(status, fields), connection)
             close(connection)
+        }
+    }
+
+    /// Returns once the client has closed `connection` (or reset it) or the server stops.
+    private func waitUntilClosed(_ connection: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !isStopped {
+            var entry = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+            guard poll(&entry, 1, 50) > 0 else { continue }
+            let count = recv(connection, &buffer, buffer.count, 0)
+            if count < 0, errno == EINTR || errno == EAGAIN { continue }
+            if count <= 0 { return }
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// An independent program whose answer a test compares with Shipyard's: the sqlite3 shell,
 /// sqldiff, git, python3 (plistlib), make (depfiles), script (a terminal), strace (what a
-/// process opens).
+/// process opens); and faketime, which runs a command at a shifted clock (a feed a year later).
 ///
 /// `scripts/setup.sh` installs every oracle, so a missing one is a broken set-up: asking for
 /// it throws ``OracleMissing`` and the test fails. It never skips.
@@ -21,6 +21,9 @@ public enum Oracle: String, CaseIterable, Sendable {
     case script
     /// strace, which lists the system calls a command makes.
     case strace
+    /// faketime (Debian's `faketime`, libfaketime), which runs a command with the clock moved
+    /// (`faketime '+400 days' COMMAND`).
+    case faketime
 
     /// The oracle's absolute path, found on `PATH`.
     public func path() throws -> String {

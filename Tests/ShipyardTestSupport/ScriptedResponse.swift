@@ -24,6 +24,15 @@ public enum ScriptedResponse: Sendable {
     /// answer) and a `Content-Length` of `declaredLength`, or none when nil; stops when the
     /// client goes away.
     case endless(count: Int64, declaredLength: Int64?)
+    /// 200 with `Transfer-Encoding: chunked` and `count` zero bytes in 64 KiB chunks (never held
+    /// in memory), then the last chunk; stops when the client goes away.
+    case chunked(count: Int64)
+    /// 200 with `body` as sent, declared compressed with `Content-Encoding: encoding` (whatever
+    /// the request's `Accept-Encoding` said), with its length.
+    case encoded(Data, encoding: String)
+    /// Holds the connection open and sends nothing more (after a 200 head declaring 1,000 bytes when
+    /// `sendsHead`, else nothing at all) until the client goes away or the server stops.
+    case silent(sendsHead: Bool)
     /// A redirect (301, 302, 307...) to `path` on the same server.
     case redirect(Int, to: String)
 }

@@ -83,22 +83,22 @@ final class PythonWrittenRepositoryTests: XCTestCase {
             targetBaseURL: repository.url("targets"), fetcher: FileFetcher(),
             bootstrapRoot: try Data(contentsOf: repository.url("metadata/1.root.json"))
         )
-        try updater.refresh()
+        try synchronously { try await updater.refresh() }
         XCTAssertEqual(updater.trusted.root.header.version, 2)
         XCTAssertEqual(updater.trusted.snapshot?.header.version, 1)
 
-        let top = try XCTUnwrap(try updater.targetInfo(for: "top.txt"))
+        let top = try XCTUnwrap(try synchronously { try await updater.targetInfo(for: "top.txt") })
         XCTAssertEqual(top.custom, .object(JSONObject([("user_version", .integer(7)), ("channel", .string("beta"))])))
         XCTAssertEqual(top.hashes.map(\.algorithm), ["sha256", "sha512"])
         let downloads = try TemporaryDirectory("swift-downloads", removedAfter: self)
-        let topFile = try updater.download(top, to: downloads.url)
+        let topFile = try synchronously { try await updater.download(top, to: downloads.url) }
         XCTAssertEqual(try Data(contentsOf: topFile), Data("top-level target\n".utf8))
 
-        let delegated = try XCTUnwrap(try updater.targetInfo(for: "data/food.db"))
-        let file = try updater.download(delegated, to: downloads.url)
+        let delegated = try XCTUnwrap(try synchronously { try await updater.targetInfo(for: "data/food.db") })
+        let file = try synchronously { try await updater.download(delegated, to: downloads.url) }
         XCTAssertEqual(try Data(contentsOf: file), Data("a delegated target\n".utf8))
         XCTAssertEqual(file.lastPathComponent, "data%2Ffood.db")
-        XCTAssertNil(try updater.targetInfo(for: "data/other.txt"))
+        XCTAssertNil(try synchronously { try await updater.targetInfo(for: "data/other.txt") })
 
         let stored = try FileManager.default.contentsOfDirectory(atPath: client.path).sorted()
         XCTAssertEqual(stored, ["data-role.json", "root.json", "snapshot.json", "targets.json", "timestamp.json"])

@@ -64,7 +64,7 @@ final class RollbackAttackTests: XCTestCase {
         try client.refresh()
         try repository.write(old, "timestamp.json")
         let fresh = try client.updater()
-        XCTAssertThrowsError(try fresh.refresh()) { error in
+        XCTAssertThrowsError(try synchronously { try await fresh.refresh() }) { error in
             XCTAssertEqual(error as? TUFError, .rollback(document: "timestamp.json", trusted: 2, received: 1))
         }
     }

@@ -29,7 +29,7 @@ final class SignatureAttackTests: XCTestCase {
         try client.assertRefused(
             .belowThreshold(
                 document: "timestamp.json", role: "timestamp", valid: 0, threshold: 1,
-                problems: ["key \(try prefix(repository.timestampKeys[0])): bad signature"]
+                problems: ["key \(repository.timestampKeys[0].publicKey.publicValue): bad signature"]
             ))
     }
 
@@ -43,6 +43,20 @@ final class SignatureAttackTests: XCTestCase {
             .belowThreshold(
                 document: "timestamp.json", role: "timestamp", valid: 0, threshold: 1,
                 problems: ["key \(try prefix(stranger)) is not a key of timestamp"]
+            ))
+    }
+
+    /// A key root defines for another role (a root-only key, as a recovery key is) is named by its
+    /// public key, as `dbgen keys generate` printed it; a key root does not define, by its id.
+    func testSignatureOfAKeyOfAnotherRoleNamesItsPublicKey() throws {
+        let repository = try RepositoryFixture()
+        let client = try ClientFixture(repository)
+        try client.refresh()
+        try repository.publishTimestamp(signedBy: [repository.rootKeys[0]])
+        try client.assertRefused(
+            .belowThreshold(
+                document: "timestamp.json", role: "timestamp", valid: 0, threshold: 1,
+                problems: ["key \(repository.rootKeys[0].publicKey.publicValue) is not a key of timestamp"]
             ))
     }
 

@@ -15,11 +15,11 @@ final class TargetVerificationTests: XCTestCase {
         let repository = try RepositoryFixture()
         let client = try ClientFixture(repository)
         let updater = try client.updater()
-        let target = try XCTUnwrap(try updater.targetInfo(for: "file.txt"))
-        let file = try updater.download(target, to: client.targetsURL)
+        let target = try XCTUnwrap(try synchronously { try await updater.targetInfo(for: "file.txt") })
+        let file = try synchronously { try await updater.download(target, to: client.targetsURL) }
         XCTAssertEqual(try Data(contentsOf: file), Data("the target's content\n".utf8))
         XCTAssertEqual(updater.cachedTarget(target, in: client.targetsURL), file)
-        XCTAssertNil(try updater.targetInfo(for: "missing.txt"))
+        XCTAssertNil(try synchronously { try await updater.targetInfo(for: "missing.txt") })
     }
 
     func testTargetWithOtherBytesIsRefused() throws {
@@ -29,8 +29,8 @@ final class TargetVerificationTests: XCTestCase {
         try tampered.write(to: served)
         let client = try ClientFixture(repository)
         let updater = try client.updater()
-        let target = try XCTUnwrap(try updater.targetInfo(for: "file.txt"))
-        XCTAssertThrowsError(try updater.download(target, to: client.targetsURL)) { error in
+        let target = try XCTUnwrap(try synchronously { try await updater.targetInfo(for: "file.txt") })
+        XCTAssertThrowsError(try synchronously { try await updater.download(target, to: client.targetsURL) }) { error in
             XCTAssertEqual(
                 error as? TUFError,
                 .lengthOrHashMismatch(
@@ -46,8 +46,8 @@ final class TargetVerificationTests: XCTestCase {
         try Data(repeating: 0x41, count: 1_000_000).write(to: servedFile(repository))
         let client = try ClientFixture(repository)
         let updater = try client.updater()
-        let target = try XCTUnwrap(try updater.targetInfo(for: "file.txt"))
-        XCTAssertThrowsError(try updater.download(target, to: client.targetsURL)) { error in
+        let target = try XCTUnwrap(try synchronously { try await updater.targetInfo(for: "file.txt") })
+        XCTAssertThrowsError(try synchronously { try await updater.download(target, to: client.targetsURL) }) { error in
             XCTAssertEqual(error as? FetchError, .tooLarge(url: self.servedFile(repository).absoluteString, limit: 21))
         }
     }
@@ -57,8 +57,8 @@ final class TargetVerificationTests: XCTestCase {
         try Data("short".utf8).write(to: servedFile(repository))
         let client = try ClientFixture(repository)
         let updater = try client.updater()
-        let target = try XCTUnwrap(try updater.targetInfo(for: "file.txt"))
-        XCTAssertThrowsError(try updater.download(target, to: client.targetsURL)) { error in
+        let target = try XCTUnwrap(try synchronously { try await updater.targetInfo(for: "file.txt") })
+        XCTAssertThrowsError(try synchronously { try await updater.download(target, to: client.targetsURL) }) { error in
             XCTAssertEqual(
                 error as? TUFError, .lengthOrHashMismatch(document: "file.txt", reason: "5 bytes, expected 21")
             )

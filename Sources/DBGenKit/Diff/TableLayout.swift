@@ -123,4 +123,13 @@ struct TableLayout: Equatable {
         }
         return "SELECT \(columns) FROM \(SQLIdentifier.quote(schema)).\(SQLIdentifier.quote(table)) ORDER BY \(order)"
     }
+
+    /// For a table keyed by rowid: `SELECT key, data… FROM schema.table WHERE key >= ?1
+    /// ORDER BY key` (`>` when not `inclusive`), the rows from a rowid on, in key order.
+    func selectSQL(fromRowid inclusive: Bool, schema: String = "main") -> String {
+        let columns = allColumns.map(SQLIdentifier.quote).joined(separator: ", ")
+        let key = SQLIdentifier.quote(keyColumns[0])
+        return "SELECT \(columns) FROM \(SQLIdentifier.quote(schema)).\(SQLIdentifier.quote(table)) "
+            + "WHERE \(key) \(inclusive ? ">=" : ">") ?1 ORDER BY \(key)"
+    }
 }

@@ -29,6 +29,12 @@ public enum DownloadError: Error, Hashable, Sendable, CustomStringConvertible {
     case hashMismatch(url: URL, expected: String, actual: String)
     /// No byte arrived for `seconds`: the transfer was stopped. The partial file is kept.
     case stalled(url: URL, seconds: Double)
+    /// The transfer was still under way after its total deadline, `seconds`: it was stopped.
+    /// The partial file is kept for a later run to resume.
+    case deadlineExceeded(url: URL, seconds: Double)
+    /// The server compressed its answer with this `Content-Encoding` although `identity` was
+    /// asked for: refused from the head, nothing of it decoded or kept.
+    case compressed(url: URL, encoding: String)
     /// The network failed: the `URLError` code and its description. The partial file is kept.
     case transport(url: URL, code: Int, reason: String)
     /// Reading or writing the staging file at `path` failed with `errno` `code` (`ENOSPC`:
@@ -42,7 +48,8 @@ public enum DownloadError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .httpStatus(let url, _, _), .rangeNotSatisfiable(let url, _), .unexpectedContentRange(let url, _, _),
             .fileChanged(let url, _, _), .tooManyBytes(let url, _), .truncated(let url, _, _),
-            .hashMismatch(let url, _, _), .stalled(let url, _), .transport(let url, _, _),
+            .hashMismatch(let url, _, _), .stalled(let url, _), .deadlineExceeded(let url, _),
+            .compressed(let url, _), .transport(let url, _, _),
             .staging(let url, _, _, _), .cancelled(let url):
             return url
         }
@@ -71,6 +78,10 @@ public enum DownloadError: Error, Hashable, Sendable, CustomStringConvertible {
             return "\(url): SHA-256 \(actual), the metadata says \(expected); the file was removed"
         case .stalled(_, let seconds):
             return "\(url): no data for \(seconds) seconds"
+        case .deadlineExceeded(_, let seconds):
+            return "\(url): not done within \(seconds) seconds; the partial file is kept"
+        case .compressed(_, let encoding):
+            return "\(url): the answer is compressed (Content-Encoding: \(encoding)) although identity was asked for"
         case .transport(_, let code, let reason):
             return "\(url): network error \(code): \(reason)"
         case .staging(_, let path, _, let reason):

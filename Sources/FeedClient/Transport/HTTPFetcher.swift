@@ -1,29 +1,37 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTPTransport
 import TUF
 
-/// Fetches over HTTP(S) with URLSession's delegate API (available from iOS 13 / macOS 10.15), never
-/// accepting more bytes than the cap: a declared length over the cap is refused before the body, and the
-/// transfer is cancelled as soon as the body passes it.
+/// Fetches metadata documents over HTTP(S) for TUF's updater, through HTTPTransport (URLSession's
+/// delegate API on Apple platforms, from iOS 13 / macOS 10.15; libcurl on Linux), never
+/// accepting more bytes than the cap: a declared length over the cap is refused from the head,
+/// a body is cut as soon as it passes the cap, and a compressed answer (`Content-Encoding`,
+/// although `identity` is asked for) is refused, never decoded. Every request has a stall
+/// timeout and a total deadline (`HTTPRequest.deadline(forBodyOf:)` of the cap).
 public final class HTTPFetcher: Fetcher, @unchecked Sendable {
-    private let configuration: URLSessionConfiguration
+    private let client: HTTPClient
+    /// How long a request may go without receiving a byte.
+    public let stallTimeout: TimeInterval
 
-    /// A fetcher using a session of this configuration (ephemeral, 30 s timeout by default).
-    public init(configuration: URLSessionConfiguration? = nil) {
-        if let configuration {
-            self.configuration = configuration
-        } else {
-            let ephemeral = URLSessionConfiguration.ephemeral
-            ephemeral.timeoutIntervalForRequest = 30
-            ephemeral.requestCachePolicy = .reloadIgnoringLocalCacheData
-            self.configuration = ephemeral
-        }
+    #if canImport(Darwin)
+    /// A fetcher using sessions of this configuration (ephemeral by default), with caching off;
+    /// no request may go `stallTimeout` seconds without a byte (the configuration's
+    /// `timeoutIntervalForRequest`, 30 s by default).
+    public init(configuration: URLSessionConfiguration? = nil, stallTimeout: TimeInterval? = nil) {
+        client = HTTPClient(configuration: configuration ?? .ephemeral)
+        self.stallTimeout = stallTimeout ?? configuration?.timeoutIntervalForRequest ?? 30
     }
+    #else
+    /// A fetcher (libcurl, loaded at the first request); no request may go `stallTimeout`
+    /// seconds without a byte.
+    public init(stallTimeout: TimeInterval = 30) {
+        client = HTTPClient()
+        self.stallTimeout = stallTimeout
+    }
+    #endif
 
-    public func fetch(_ url: URL, maximumLength: Int) throws -> Data {
-        switch try fetch(url, maximumLength: maximumLength, ifNoneMatch: nil) {
+    public func fetch(_ url: URL, maximumLength: Int) async throws -> Data {
+        switch try await fetch(url, maximumLength: maximumLength, ifNoneMatch: nil) {
         case .modified(let data, _): return data
         case .notModified: throw HTTPFetchError.status(url: url.absoluteString, code: 304)
         }
@@ -40,94 +48,51 @@ public final class HTTPFetcher: Fetcher, @unchecked Sendable {
 
     /// Fetches `url` with `If-None-Match: etag` when `etag` is given (a conditional GET: a
     /// 304 answer costs no body), under the same cap and errors as ``fetch(_:maximumLength:)``.
-    public func fetch(_ url: URL, maximumLength: Int, ifNoneMatch etag: String?) throws -> ConditionalAnswer {
-        let transfer = CappedTransfer(url: url, maximumLength: maximumLength, acceptsNotModified: etag != nil)
-        let session = URLSession(configuration: configuration, delegate: transfer, delegateQueue: nil)
-        defer { session.invalidateAndCancel() }
-        var request = URLRequest(url: url)
-        if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-        session.dataTask(with: request).resume()
-        transfer.done.wait()
-        return try transfer.result!.get()
+    public func fetch(_ url: URL, maximumLength: Int, ifNoneMatch etag: String?) async throws -> ConditionalAnswer {
+        let collector = CappedBody()
+        let request = HTTPRequest(
+            url: url, headerFields: etag.map { [HTTPField("If-None-Match", $0)] } ?? [],
+            maximumBodyLength: Int64(maximumLength), stallTimeout: stallTimeout)
+        let name = url.absoluteString
+        let head: HTTPResponseHead
+        do {
+            head = try await client.send(request, to: collector)
+        } catch let error as HTTPTransferError {
+            switch error {
+            case .tooLarge: throw FetchError.tooLarge(url: name, limit: maximumLength)
+            case .stalled(_, let seconds): throw HTTPFetchError.stalled(url: name, seconds: seconds)
+            case .deadlineExceeded(_, let seconds): throw HTTPFetchError.deadlineExceeded(url: name, seconds: seconds)
+            case .compressed(_, let encoding): throw HTTPFetchError.compressed(url: name, encoding: encoding)
+            case .cancelled: throw HTTPFetchError.cancelled(url: name)
+            case .headersTooLarge, .connection, .unavailable:
+                throw HTTPFetchError.transport(url: name, reason: Self.reason(error))
+            }
+        }
+        switch head.status {
+        case 304 where etag != nil: return .notModified
+        case 200: return .modified(collector.data, etag: head.value("ETag"))
+        case 403, 404: throw FetchError.notFound(url: name)
+        default: throw HTTPFetchError.status(url: name, code: head.status)
+        }
+    }
+
+    /// The words of a transport error without its URL (HTTPFetchError adds it).
+    private static func reason(_ error: HTTPTransferError) -> String {
+        let text = error.description, prefix = error.url.absoluteString + ": "
+        return text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
     }
 }
 
-/// One transfer: collects the body under the cap and signals as soon as it has a result (a refusal does not
-/// wait for the transfer to wind down).
-private final class CappedTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    let url: URL
-    let maximumLength: Int
-    /// Whether a 304 is an answer (a conditional request) rather than a failure.
-    let acceptsNotModified: Bool
-    let done = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var body = Data()
-    private var etag: String?
-    private(set) var result: Result<HTTPFetcher.ConditionalAnswer, Error>?
+/// The body of a 200 (every other status is decided from the head alone), at most the request's
+/// cap: HTTPTransport counts every byte before it arrives here.
+private final class CappedBody: HTTPResponseHandler {
+    private(set) var data = Data()
 
-    init(url: URL, maximumLength: Int, acceptsNotModified: Bool) {
-        self.url = url
-        self.maximumLength = maximumLength
-        self.acceptsNotModified = acceptsNotModified
+    func head(_ head: HTTPResponseHead) throws -> HTTPBodyDecision {
+        head.status == 200 ? .receive : .skip
     }
 
-    /// Records the first result and wakes the caller; later ones are ignored.
-    private func finish(_ outcome: Result<HTTPFetcher.ConditionalAnswer, Error>) {
-        lock.lock()
-        let first = result == nil
-        if first { result = outcome }
-        lock.unlock()
-        if first { done.signal() }
-    }
-
-    func urlSession(
-        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
-    ) {
-        let name = url.absoluteString
-        if let http = response as? HTTPURLResponse, http.statusCode == 304, acceptsNotModified {
-            finish(.success(.notModified))
-            completionHandler(.cancel)
-            return
-        }
-        if let http = response as? HTTPURLResponse, http.statusCode != 200 {
-            finish(
-                .failure(
-                    http.statusCode == 403 || http.statusCode == 404
-                        ? FetchError.notFound(url: name) : HTTPFetchError.status(url: name, code: http.statusCode)))
-            completionHandler(.cancel)
-            return
-        }
-        if response.expectedContentLength > Int64(maximumLength) {
-            finish(.failure(FetchError.tooLarge(url: name, limit: maximumLength)))
-            completionHandler(.cancel)
-            return
-        }
-        lock.lock()
-        etag = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "ETag")
-        lock.unlock()
-        completionHandler(.allow)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        lock.lock()
-        let over = body.count + data.count > maximumLength
-        if !over { body.append(data) }
-        lock.unlock()
-        if over {
-            finish(.failure(FetchError.tooLarge(url: url.absoluteString, limit: maximumLength)))
-            dataTask.cancel()
-        }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        if let error {
-            finish(.failure(HTTPFetchError.transport(url: url.absoluteString, reason: error.localizedDescription)))
-        } else {
-            lock.lock()
-            let (body, etag) = (self.body, self.etag)
-            lock.unlock()
-            finish(.success(.modified(body, etag: etag)))
-        }
+    func body(_ bytes: UnsafeRawBufferPointer) throws {
+        data.append(contentsOf: bytes)
     }
 }

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTPTransport
 
 /// What identifies the version of a file a server sent, for `If-Range`: its strong ETag, else
 /// its Last-Modified date (a weak ETag may not be used in `If-Range`, RFC 9110 13.1.5).
@@ -12,10 +10,10 @@ struct ResponseValidator: Hashable, Sendable {
     var value: String
 
     /// The validator of `response`; nil when it has neither a strong ETag nor a Last-Modified.
-    init?(of response: HTTPURLResponse) {
-        if let etag = response.value(forHTTPHeaderField: "ETag"), !etag.hasPrefix("W/"), !etag.isEmpty {
+    init?(of response: HTTPResponseHead) {
+        if let etag = response.value("ETag"), !etag.hasPrefix("W/"), !etag.isEmpty {
             self.init(field: "ETag", value: etag)
-        } else if let date = response.value(forHTTPHeaderField: "Last-Modified"), !date.isEmpty {
+        } else if let date = response.value("Last-Modified"), !date.isEmpty {
             self.init(field: "Last-Modified", value: date)
         } else {
             return nil
@@ -41,8 +39,8 @@ struct ResponseValidator: Hashable, Sendable {
 
     /// Whether `response` carries a validator of the same kind that differs: then it is another
     /// version of the file (a server that ignored `If-Range`).
-    func isContradicted(by response: HTTPURLResponse) -> Bool {
-        guard let served = response.value(forHTTPHeaderField: field) else { return false }
+    func isContradicted(by response: HTTPResponseHead) -> Bool {
+        guard let served = response.value(field) else { return false }
         return served != value
     }
 }

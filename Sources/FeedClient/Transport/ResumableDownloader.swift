@@ -1,8 +1,6 @@
 import FileSystemKit
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTPTransport
 
 /// Downloads one file into a staging directory, resumably across runs of the app, never
 /// accepting more bytes than its metadata says and hashing every byte as it arrives.
@@ -10,29 +8,29 @@ import FoundationNetworking
 /// - A partial file staged by an earlier run, with the ETag or Last-Modified of the response it
 ///   came from, is resumed with `Range: bytes=N-` and `If-Range`: a 206 appends to it (its
 ///   staged bytes are hashed first), a 200 restarts from zero (the file changed on the server).
-/// - A response that declares or sends more bytes than the metadata's length is cut there.
+/// - A response that declares or sends more bytes than the metadata's length is cut there; a
+///   compressed one (`Content-Encoding`, although `identity` is asked for) is refused.
 /// - The file is returned only when its length and SHA-256 are the metadata's; a file of the
 ///   full length with another hash can never match and is removed.
-/// - A transfer with no data for the stall timeout stops; Task cancellation stops it too. The
-///   partial file then stays for the next run.
+/// - A transfer with no data for the stall timeout stops, and so does one still under way at
+///   its total deadline (`HTTPRequest.deadline(forBodyOf:)` of the file's length); Task
+///   cancellation stops it too. The partial file then stays for the next run.
 ///
-/// On Linux it runs on FoundationNetworking, which has neither background sessions nor resume
-/// data: the resume is this type's own Range + If-Range request on every platform.
+/// The resume is this type's own Range + If-Range request on every platform (no resume data:
+/// Linux's transport is libcurl, and a background session cannot stream).
 public final class ResumableDownloader: @unchecked Sendable {
-    /// The configuration each download's session is made with (a copy: never changed).
-    private let configuration: URLSessionConfiguration
+    private let client: HTTPClient
     /// How long a transfer may go without receiving a byte.
     public let stallTimeout: TimeInterval
 
+    #if canImport(Darwin)
     /// A downloader whose sessions use `configuration` (the app's own: expensive or constrained
     /// network access, proxies, additional headers...), copied; its caching is turned off, as
-    /// every byte is checked here. No transfer may go `stallTimeout` seconds without a byte.
+    /// every byte is checked here. No transfer may go `stallTimeout` seconds without a byte. A
+    /// background configuration is refused at each download (``DownloadError/transport(url:code:reason:)``):
+    /// background sessions run no data task, and only a data task streams each byte through the checks.
     public init(configuration: URLSessionConfiguration = .ephemeral, stallTimeout: TimeInterval = 60) {
-        let copy = configuration.copy() as! URLSessionConfiguration // swiftlint:disable:this force_cast
-        copy.requestCachePolicy = .reloadIgnoringLocalCacheData
-        copy.urlCache = nil
-        copy.timeoutIntervalForRequest = stallTimeout + 1
-        self.configuration = copy
+        client = HTTPClient(configuration: configuration)
         self.stallTimeout = stallTimeout
     }
 
@@ -43,25 +41,36 @@ public final class ResumableDownloader: @unchecked Sendable {
     public convenience init(session: URLSession, stallTimeout: TimeInterval = 60) {
         self.init(configuration: session.configuration, stallTimeout: stallTimeout)
     }
+    #else
+    /// A downloader (libcurl, loaded at the first download): no transfer may go `stallTimeout`
+    /// seconds without a byte.
+    public init(stallTimeout: TimeInterval = 60) {
+        client = HTTPClient()
+        self.stallTimeout = stallTimeout
+    }
+    #endif
 
     /// Where the verified file of `target` is kept in `stagingDirectory` (`SHA256`, beside any
     /// `SHA256.partial` and `SHA256.partial.validator` of an unfinished download).
-    public static func stagedFile(for target: DownloadTarget, in stagingDirectory: URL) -> URL {
-        StagingArea(directory: stagingDirectory, target: target).complete
+    ///
+    /// - Throws: ``DownloadError/staging(url:path:code:reason:)`` when the target's SHA-256 is
+    ///   not 64 hexadecimal digits (it names no file).
+    public static func stagedFile(for target: DownloadTarget, in stagingDirectory: URL) throws -> URL {
+        try StagingArea(directory: stagingDirectory, target: target).complete
     }
 
     /// Downloads `target` into `stagingDirectory` (created if missing; inside the app's updates
     /// directory), resuming what an earlier run staged there, and returns the verified file's
     /// URL (``stagedFile(for:in:)``): exactly the metadata's length and SHA-256.
     ///
-    /// `progress` is called (on a queue of the download's own) with the bytes staged so far.
+    /// `progress` is called (on the transfer's own thread or queue) with the bytes staged so far.
     ///
     /// - Throws: ``DownloadError``, naming the URL; see each case for what it leaves behind.
     public func download(
         _ target: DownloadTarget, into stagingDirectory: URL,
         progress: (@Sendable (DownloadProgress) -> Void)? = nil
     ) async throws -> URL {
-        let staging = StagingArea(directory: stagingDirectory, target: target)
+        let staging = try StagingArea(directory: stagingDirectory, target: target)
         try staging.prepare()
         if staging.exists(staging.complete) {
             let (hash, length) = try staging.hash(of: staging.complete)
@@ -78,10 +87,9 @@ public final class ResumableDownloader: @unchecked Sendable {
             ? try staging.hash(of: staging.partial) : (SHA256Stream(), 0)
         if length < target.length {
             let transfer = RangeTransfer(
-                staging: staging, configuration: configuration, stallTimeout: stallTimeout,
-                resumingFrom: validator, hash: hash, received: length, progress: progress)
+                staging: staging, resumingFrom: validator, hash: hash, received: length, progress: progress)
             do {
-                (hash, length) = try await transfer.run()
+                (hash, length) = try await transfer.run(with: client, stallTimeout: stallTimeout)
             } catch {
                 if staging.partialLength() == 0 { staging.discardPartial() } // nothing to resume
                 throw error

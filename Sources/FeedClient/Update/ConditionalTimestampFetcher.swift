@@ -3,13 +3,12 @@ import TUF
 
 /// The TUF updater's fetcher for one check: `timestamp.json` by a conditional GET
 /// (`If-None-Match` with the ETag of the stored timestamp; a 304 hands the updater the stored
-/// bytes, which it verifies again, expiry included), every other document as it is. Stops
-/// before the next request once the check's task is cancelled.
+/// bytes, which it verifies again, expiry included), every other document as it is. The
+/// check's task cancellation stops the request under way, and any later one before it starts.
 final class ConditionalTimestampFetcher: Fetcher, @unchecked Sendable {
     private let http: HTTPFetcher
     private let stored: (data: Data, etag: String?)?
     private let lock = NSLock()
-    private var cancelled = false
     private var fetchedETag: String?
     private var fetchedTimestamp: Data?
 
@@ -19,26 +18,23 @@ final class ConditionalTimestampFetcher: Fetcher, @unchecked Sendable {
         self.stored = stored
     }
 
-    /// Makes every later fetch throw `cancelled`.
-    func cancel() { locked { cancelled = true } }
-
     /// The timestamp this check received (the stored one after a 304) and its ETag.
     var timestamp: (data: Data, etag: String?)? {
         locked { fetchedTimestamp.map { ($0, fetchedETag) } }
     }
 
-    func fetch(_ url: URL, maximumLength: Int) throws -> Data {
-        if locked({ cancelled }) {
+    func fetch(_ url: URL, maximumLength: Int) async throws -> Data {
+        if Task.isCancelled {
             throw FeedUpdateError(
                 subject: FeedUpdateError.documentName(url.absoluteString), check: .cancelled, reason: "cancelled")
         }
         guard url.lastPathComponent == "timestamp.json" else {
-            return try http.fetch(url, maximumLength: maximumLength)
+            return try await http.fetch(url, maximumLength: maximumLength)
         }
         let etag = stored?.etag
         let (data, received): (Data, String?)
-        switch try http.fetch(url, maximumLength: maximumLength, ifNoneMatch: etag) {
-        case .notModified: (data, received) = (stored!.data, etag)
+        switch try await http.fetch(url, maximumLength: maximumLength, ifNoneMatch: etag) {
+        case .notModified: (data, received) = (stored?.data ?? Data(), etag) // 304 only answers a sent ETag
         case .modified(let body, let newETag): (data, received) = (body, newETag)
         }
         locked {

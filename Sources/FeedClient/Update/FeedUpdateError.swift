@@ -115,8 +115,10 @@ extension FeedUpdateError {
                 reason: "\(url): more than \(limit) bytes: refused before parsing")
         case HTTPFetchError.status(let url, let code):
             self.init(subject: Self.documentName(url), check: .httpStatus, reason: "\(url): HTTP status \(code)")
-        case HTTPFetchError.transport(let url, let reason):
-            self.init(subject: Self.documentName(url), check: .network, reason: "\(url): \(reason)")
+        case HTTPFetchError.cancelled(let url):
+            self.init(subject: Self.documentName(url), check: .cancelled, reason: "\(url): cancelled")
+        case let error as HTTPFetchError:
+            self.init(subject: Self.documentName(error.url), check: .network, reason: error.description)
         case let error as FeedUpdateError: self = error
         default: self.init(subject: "feed", check: .network, reason: "\(error)")
         }
@@ -131,7 +133,9 @@ extension FeedUpdateError {
         case .httpStatus(_, let status, _): check = status == 404 ? .notFound : .httpStatus
         case .staging: check = .storage
         case .cancelled: check = .cancelled
-        case .rangeNotSatisfiable, .unexpectedContentRange, .fileChanged, .stalled, .transport: check = .network
+        case .rangeNotSatisfiable, .unexpectedContentRange, .fileChanged, .stalled, .deadlineExceeded, .compressed,
+            .transport:
+            check = .network
         }
         self.init(subject: target, check: check, reason: error.description)
     }

@@ -2,9 +2,6 @@ import FileSystemKit
 import Foundation
 import LayeredDatabase
 import TUF
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Keeps an app's shipped database up to date from a signed feed (a TUF repository that
 /// `dbgen publish` writes): checks what is new, downloads the cheapest path to it, verifies
@@ -26,10 +23,14 @@ import FoundationNetworking
 ///   finds nothing new costs two requests (the next root's 404 and the timestamp's 304).
 /// - A release is offered when its channel (if any) is one the app follows, its data-format
 ///   range (if any) holds the app's, and its rollout fraction is above the device's bucket (a
-///   random number kept in the updates directory, never sent) or it is critical. The newest
-///   offered release newer than the database in effect is installed, by the cheapest chain of
-///   patches from the content in effect or the whole file. A newer release this client is not
-///   offered is in the plan's ``UpdatePlan/withheld``, with why (channel, data format, rollout).
+///   random number kept in the updates directory, never sent) or it is critical, and it was
+///   published under the trusted root's ``DataEpoch``. The newest offered release newer than the
+///   database in effect is installed, by the cheapest chain of patches from the content in
+///   effect or the whole file; when root raised the data epoch, the installed update of the
+///   earlier epoch is removed first and the newest release is installed from the bundled
+///   database, whatever the `user_version` removed (``UpdatePlan/resetsData``). A newer release
+///   of the epoch this client is not offered is in the plan's ``UpdatePlan/withheld``, with why
+///   (channel, data format, rollout).
 /// - Downloads go to the updates directory's staging area, resumable across launches (Range
 ///   with If-Range), hashed as they arrive, never longer than the metadata says; each is
 ///   inflated under its declared length and checked before `DatabaseUpdater` installs it
@@ -58,6 +59,7 @@ public final class FeedUpdater: Sendable {
     private let downloader: ResumableDownloader
     private let limits: UpdaterConfiguration
 
+    #if canImport(Darwin)
     /// An updater for the feed at `feedURL`.
     ///
     /// - Parameters:
@@ -67,13 +69,50 @@ public final class FeedUpdater: Sendable {
     ///   - updatesDirectory: The app-owned directory updates go into (created when missing).
     ///   - dataFormat: The data format this build of the app reads.
     ///   - channels: The channels the app follows (none: only releases for everyone).
-    ///   - session: The app's own session, whose configuration every request uses (a
-    ///     background or discretionary configuration, `allowsExpensiveNetworkAccess = false`...);
-    ///     nil: an ephemeral one.
-    ///   - stallTimeout: How long a download may go without a byte.
-    public init(
+    ///   - session: The app's own session, whose configuration every request uses (a default
+    ///     or ephemeral one: `allowsExpensiveNetworkAccess = false`, proxies, additional
+    ///     headers...); nil: an ephemeral one. Not a background configuration: background
+    ///     sessions run no data task, and every byte is checked as it streams in, so each
+    ///     request with one fails (``FeedUpdateError/Check/network``). To update while the app
+    ///     is not running, see the Background Assets extension in <doc:UpdatingOverTheAir>.
+    ///   - stallTimeout: How long a request may go without a byte.
+    public convenience init(
         feedURL: URL, bundledRoot: Data, bundledDatabasePath: String, updatesDirectory: String, dataFormat: Int64,
         channels: Set<String> = [], session: URLSession? = nil, stallTimeout: TimeInterval = 60
+    ) {
+        let configuration = session?.configuration ?? .ephemeral
+        self.init(
+            feedURL: feedURL, bundledRoot: bundledRoot, bundledDatabasePath: bundledDatabasePath,
+            updatesDirectory: updatesDirectory, dataFormat: dataFormat, channels: channels,
+            metadataFetcher: HTTPFetcher(configuration: configuration, stallTimeout: stallTimeout),
+            downloader: ResumableDownloader(configuration: configuration, stallTimeout: stallTimeout))
+    }
+    #else
+    /// An updater for the feed at `feedURL` (Linux: libcurl, loaded at the first request).
+    ///
+    /// - Parameters:
+    ///   - feedURL: Where the feed is served (the directory holding `root.json`).
+    ///   - bundledRoot: The feed's `root.json` as the app bundles it.
+    ///   - bundledDatabasePath: The database shipped in the app (only read).
+    ///   - updatesDirectory: The app-owned directory updates go into (created when missing).
+    ///   - dataFormat: The data format this build of the app reads.
+    ///   - channels: The channels the app follows (none: only releases for everyone).
+    ///   - stallTimeout: How long a request may go without a byte.
+    public convenience init(
+        feedURL: URL, bundledRoot: Data, bundledDatabasePath: String, updatesDirectory: String, dataFormat: Int64,
+        channels: Set<String> = [], stallTimeout: TimeInterval = 60
+    ) {
+        self.init(
+            feedURL: feedURL, bundledRoot: bundledRoot, bundledDatabasePath: bundledDatabasePath,
+            updatesDirectory: updatesDirectory, dataFormat: dataFormat, channels: channels,
+            metadataFetcher: HTTPFetcher(stallTimeout: stallTimeout),
+            downloader: ResumableDownloader(stallTimeout: stallTimeout))
+    }
+    #endif
+
+    private init(
+        feedURL: URL, bundledRoot: Data, bundledDatabasePath: String, updatesDirectory: String, dataFormat: Int64,
+        channels: Set<String>, metadataFetcher: HTTPFetcher, downloader: ResumableDownloader
     ) {
         self.feedURL = feedURL
         self.bundledRoot = bundledRoot
@@ -82,13 +121,8 @@ public final class FeedUpdater: Sendable {
         self.bundledDatabasePath = bundledDatabasePath
         self.updatesDirectory = updatesDirectory
         directory = FeedDirectory(updatesDirectory: updatesDirectory)
-        // swiftlint:disable:next force_cast
-        let configuration = (session?.configuration ?? .ephemeral).copy() as! URLSessionConfiguration
-        configuration.timeoutIntervalForRequest = min(configuration.timeoutIntervalForRequest, stallTimeout)
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        metadataFetcher = HTTPFetcher(configuration: configuration)
-        downloader = ResumableDownloader(configuration: configuration, stallTimeout: stallTimeout)
+        self.metadataFetcher = metadataFetcher
+        self.downloader = downloader
         limits = UpdaterConfiguration()
     }
 
@@ -113,8 +147,7 @@ public final class FeedUpdater: Sendable {
 
     private func checkHoldingLock() async throws -> UpdatePlan {
         do {
-            let targets = try await refreshMetadata()
-            let plan = try plan(from: targets)
+            let plan = try plan(from: try await refreshMetadata())
             if plan.isNothingNew { try directory.commitMetadata() }
             return plan
         } catch {
@@ -123,40 +156,38 @@ public final class FeedUpdater: Sendable {
         }
     }
 
-    /// Refreshes a staged copy of the trusted metadata (TUF's workflow, on a thread of its own:
-    /// the fetcher protocol is synchronous, and HTTPFetcher waits on a semaphore) and returns the
-    /// top-level targets.
-    private func refreshMetadata() async throws -> [String: TargetFile] {
+    /// Refreshes a staged copy of the trusted metadata (TUF's workflow, in the calling task:
+    /// the fetcher is async, and cancelling the task stops the request under way) and returns
+    /// the updater, whose top-level targets and root are trusted.
+    private func refreshMetadata() async throws -> Updater {
         let hasTrustedRoot = try directory.stageMetadata()
         let staged = directory.stagedMetadata
         let bootstrap = hasTrustedRoot && !bundledRootIsNewer() ? nil : bundledRoot
         let fetcher = ConditionalTimestampFetcher(http: metadataFetcher, stored: directory.storedTimestamp())
-        let (feedURL, limits) = (self.feedURL, self.limits)
-        let targets = try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Targets, Error>) in
-                // A thread of its own, not a dispatch worker: the fetcher waits on a semaphore for
-                // URLSession's delegate callbacks, which run on dispatch workers themselves.
-                let thread = Thread {
-                    continuation.resume(
-                        with: Result {
-                            let updater = try Updater(
-                                metadataDirectory: staged, metadataBaseURL: feedURL, fetcher: fetcher,
-                                bootstrapRoot: bootstrap, configuration: limits)
-                            try updater.refresh()
-                            guard let targets = updater.trusted.targets[Targets.type] else {
-                                throw TUFError.missingMeta(document: "targets.json", reason: "not trusted")
-                            }
-                            return targets
-                        }.mapError { FeedUpdateError(fetching: $0) })
-                }
-                thread.name = "FeedUpdater.metadata"
-                thread.start()
+        let updater: Updater
+        do {
+            updater = try Updater(
+                metadataDirectory: staged, metadataBaseURL: feedURL,
+                targetBaseURL: feedURL.appendingPathComponent("targets", isDirectory: true), fetcher: fetcher,
+                bootstrapRoot: bootstrap, configuration: limits)
+            do {
+                try await updater.refresh()
+            } catch let error as TUFError {
+                guard case .belowThreshold(let document, _, _, _, _) = error,
+                    let reason = await ForeignRoot.reason(
+                        for: error, trusted: updater.trusted.root, feedURL: feedURL, fetcher: fetcher,
+                        rootName: bootstrap == nil ? "the root this device trusts" : "the bundled root.json")
+                else { throw error }
+                throw FeedUpdateError(subject: document, check: .signature, reason: reason)
             }
-        } onCancel: {
-            fetcher.cancel()
+            guard updater.trusted.targets[Targets.type] != nil else {
+                throw TUFError.missingMeta(document: "targets.json", reason: "not trusted")
+            }
+        } catch {
+            throw FeedUpdateError(fetching: error)
         }
         if let timestamp = fetcher.timestamp { try directory.stageETag(timestamp.etag, of: timestamp.data) }
-        return targets.targets
+        return updater
     }
 
     /// Whether the app bundles a newer root than the one kept (an app update after a rotation).
@@ -169,23 +200,51 @@ public final class FeedUpdater: Sendable {
         return version(bundledRoot) > version(stored)
     }
 
-    private func plan(from targets: [String: TargetFile]) throws -> UpdatePlan {
-        let choice = try ReleaseChoice(targets: targets)
-        let policy = ClientPolicy(channels: channels, dataFormat: dataFormat, bucket: try directory.rolloutBucket())
+    /// The plan: the newest release offered of the trusted root's data epoch, from the data in
+    /// effect, or, when that epoch is above the one the installed update came under, from the
+    /// bundled database (the installed update is removed first, whatever its `user_version`).
+    private func plan(from updater: Updater) throws -> UpdatePlan {
+        let choice = try ReleaseChoice(targets: updater.trusted.targets[Targets.type]?.targets ?? [:])
+        let epoch: Int64
+        do {
+            epoch = try DataEpoch.of(updater.trusted.root)
+        } catch let error as TUFError {
+            throw FeedUpdateError(error)
+        }
+        let recorded = directory.recordedEpoch()
+        guard epoch >= recorded else {
+            throw FeedUpdateError(
+                subject: "root.json", check: .rollback,
+                reason: "data epoch \(epoch) is below \(recorded), the epoch of the data this device has installed")
+        }
+        let policy = ClientPolicy(
+            channels: channels, dataFormat: dataFormat, bucket: try directory.rolloutBucket(), dataEpoch: epoch)
         let inEffect = try inEffect { try databaseUpdater.databaseInEffect() }
+        let resets = epoch > recorded && inEffect.isInstalledUpdate
+        let base =
+            resets
+            ? try self.inEffect { try DatabaseInEffect.select(bundledPath: bundledDatabasePath, updatesDirectory: nil) }
+            : inEffect
         let identity = directory.stagedTimestampIdentity() ?? ""
-        let nothingNew = UpdatePlan(
-            userVersionInEffect: inEffect.userVersion, release: nil, steps: [],
-            withheld: choice.withheld(newerThan: inEffect.userVersion, policy: policy), metadataIdentity: identity)
-        guard let release = choice.newestOffered(to: policy), release.facts.result.userVersion > inEffect.userVersion
-        else { return nothingNew }
-        let identities = try self.inEffect { try databaseUpdater.contentIdentitiesInEffect() }
-        if identities.contains(release.facts.result.sha256) { return nothingNew }
-        let steps = choice.cheapestPath(from: identities, to: release, policy: policy).map(step(for:))
-        return UpdatePlan(
-            userVersionInEffect: inEffect.userVersion, release: release.facts.result, steps: steps,
-            withheld: choice.withheld(newerThan: release.facts.result.userVersion, policy: policy),
-            metadataIdentity: identity)
+        func plan(_ release: DatabaseVersion?, _ steps: [UpdateStep]) -> UpdatePlan {
+            UpdatePlan(
+                userVersionInEffect: inEffect.userVersion, release: release, steps: steps,
+                withheld: choice.withheld(newerThan: release?.userVersion ?? base.userVersion, policy: policy),
+                metadataIdentity: identity, resetsData: resets, dataEpoch: epoch)
+        }
+        guard let release = choice.newestOffered(to: policy), release.facts.result.userVersion > base.userVersion
+        else { return plan(nil, []) }
+        let identities: Set<String> =
+            try self.inEffect {
+                resets
+                    ? [try ContentHash.sha256(ofFileAt: bundledDatabasePath)]
+                    : try databaseUpdater.contentIdentitiesInEffect()
+            }
+        if identities.contains(release.facts.result.sha256) { return plan(nil, []) }
+        let steps = try choice.cheapestPath(from: identities, to: release, policy: policy).map {
+            try step(for: $0, from: updater)
+        }
+        return plan(release.facts.result, steps)
     }
 
     private func inEffect<T>(_ body: () throws -> T) throws -> T {
@@ -196,17 +255,18 @@ public final class FeedUpdater: Sendable {
         }
     }
 
-    /// The step of a target: its URL under the consistent-snapshot name `DIR/SHA256.NAME`.
-    private func step(for candidate: ReleaseChoice.Candidate) -> UpdateStep {
-        let sha256 = candidate.target.hashes.first { $0.algorithm == "sha256" }!.hex.lowercased()
-        let path = candidate.target.path
-        let slash = path.lastIndex(of: "/")
-        let name = slash.map { path[...$0] + "\(sha256)." + path[path.index(after: $0)...] } ?? "\(sha256).\(path)"
-        let encoded = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? name
-        let base = feedURL.absoluteString.hasSuffix("/") ? feedURL.absoluteString : feedURL.absoluteString + "/"
+    /// The step of a target, at the URL TUF's updater gives it (the consistent-snapshot name
+    /// `targets/DIR/SHA256.NAME` of a feed `dbgen publish` writes, every name checked).
+    private func step(for candidate: ReleaseChoice.Candidate, from updater: Updater) throws -> UpdateStep {
+        let target = candidate.target
+        let url: URL
+        do {
+            url = try updater.targetURL(for: target)
+        } catch {
+            throw FeedUpdateError(fetching: error)
+        }
         return UpdateStep(
-            path: path, url: URL(string: base + "targets/" + encoded)!, length: candidate.target.length,
-            sha256: sha256, facts: candidate.facts)
+            path: target.path, url: url, length: target.length, sha256: candidate.digest.hex, facts: candidate.facts)
     }
 
     // MARK: Update
@@ -233,6 +293,7 @@ public final class FeedUpdater: Sendable {
         }
         progress?(.planned(plan))
         do {
+            try resetData(for: plan)
             try await carryOut(plan, progress: progress)
         } catch {
             directory.discardStagedMetadata()
@@ -255,6 +316,22 @@ public final class FeedUpdater: Sendable {
                 reason: "the plan is not the latest check's: check again")
         }
         return plan
+    }
+
+    /// Before anything of a newer data epoch is installed: the installed update of an earlier
+    /// one is removed (the bundled database is then in effect), then the epoch is recorded. A
+    /// kill in between leaves the bundled database in effect and the old record, which the next
+    /// run finds with nothing installed and records again.
+    private func resetData(for plan: UpdatePlan) throws {
+        guard plan.dataEpoch > directory.recordedEpoch() else { return }
+        if plan.resetsData {
+            do {
+                try databaseUpdater.removeInstalledUpdate()
+            } catch {
+                throw FeedUpdateError(target: databaseUpdater.bundledPath, installing: error)
+            }
+        }
+        try directory.recordEpoch(plan.dataEpoch)
     }
 
     private func carryOut(_ plan: UpdatePlan, progress: (@Sendable (UpdateEvent) -> Void)?) async throws {

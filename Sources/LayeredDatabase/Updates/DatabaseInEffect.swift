@@ -45,7 +45,7 @@ public struct DatabaseInEffect: Equatable, Sendable {
         let connection = try Connection(
             uri: SQLiteURI.fileURI(path: path, parameters: [("mode", "ro"), ("immutable", "1")]))
         defer { connection.close() }
-        _ = try connection.scalar("SELECT count(*) FROM sqlite_schema")
+        _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
         return try connection.userVersion()
     }
 }

@@ -146,6 +146,33 @@ public struct DatabaseUpdater {
         }
     }
 
+    /// Removes the installed update, so that the bundled database is in effect again: for data
+    /// that must not stay whatever its `user_version` (a feed client removes what was installed
+    /// under an earlier data epoch, such as a release a leaked key published). Under the install
+    /// lock, the installed file and its content record are unlinked and the directory synced; a
+    /// ``LayeredDatabase`` already open reads the data it attached until it switches.
+    ///
+    /// - Returns: Whether there was an installed update.
+    /// - Throws: ``LayeredDatabaseError/fileSystem(path:operation:errno:)``.
+    @discardableResult
+    public func removeInstalledUpdate() throws -> Bool {
+        let directory = self.directory
+        guard FileManager.default.fileExists(atPath: directory.installedPath) else { return false }
+        return try directory.withLock {
+            directory.removeStaleTemporaries()
+            guard unlink(directory.installedPath) == 0 else {
+                guard errno == ENOENT else {
+                    throw LayeredDatabaseError.fileSystem(
+                        path: directory.installedPath, operation: "unlink", errno: errno)
+                }
+                return false
+            }
+            unlink(directory.contentRecordPath)
+            _ = DurableSync.synchronizeDirectory(containing: directory.installedPath)
+            return true
+        }
+    }
+
     /// Creates the directory if needed (removing it again if the install fails, it was created
     /// for it and nothing else has been put there since), takes its lock, removes stale
     /// temporaries, and reads what is in effect.

@@ -4,8 +4,11 @@ import Foundation
 ///
 /// `refresh()` brings root, timestamp, snapshot and top-level targets up to date (5.3–5.6);
 /// `targetInfo(for:)` finds a target by a pre-order depth-first walk of the delegations;
+/// `targetURL(for:)` is where a target is served (the one place its URL is built);
 /// `download(_:to:)` fetches a target under its length cap and verifies its length and hashes.
-/// Each trusted document is stored only after it is verified.
+/// Each trusted document is stored only after it is verified. The fetcher is async, and so are the
+/// steps that fetch: the caller's task waits without holding a thread, and its cancellation reaches
+/// the transport.
 public final class Updater {
     /// The configuration's caps and limits.
     public let configuration: UpdaterConfiguration
@@ -40,7 +43,7 @@ public final class Updater {
             rootData = bootstrapRoot
         } else {
             guard let stored = store.load(Root.type) else {
-                throw TUFError.storage(path: store.url(for: Root.type).path, reason: "no trusted root")
+                throw TUFError.storage(path: try store.url(for: Root.type).path, reason: "no trusted root")
             }
             rootData = stored
         }
@@ -58,11 +61,11 @@ public final class Updater {
     private static func withSlash(_ url: String) -> String { url.hasSuffix("/") ? url : url + "/" }
 
     /// Updates root (following the chain of versions), timestamp, snapshot and top-level targets.
-    public func refresh() throws {
-        try loadRoot()
-        try loadTimestamp()
-        try loadSnapshot()
-        _ = try loadTargets(Targets.type, delegator: Root.type)
+    public func refresh() async throws {
+        try await loadRoot()
+        try await loadTimestamp()
+        try await loadSnapshot()
+        _ = try await loadTargets(Targets.type, delegator: Root.type)
         refreshed = true
     }
 
@@ -74,13 +77,24 @@ public final class Updater {
         return url
     }
 
-    private func download(_ role: String, version: Int64?, maximumLength: Int) throws -> Data {
+    private func download(_ role: String, version: Int64?, maximumLength: Int) async throws -> Data {
         let url = try metadataURL(role, version: version)
         log("fetching \(url.absoluteString) (at most \(maximumLength) bytes)")
-        return try fetcher.fetch(url, maximumLength: maximumLength)
+        return try await fetcher.fetch(url, maximumLength: maximumLength)
     }
 
-    private func loadRoot() throws {
+    /// The cap on a snapshot or targets document: the length the signed metadata listing it
+    /// declares, else the configuration's own cap; a declared length above the hard maximum is
+    /// refused before anything is fetched.
+    private func cap(_ declared: Int64?, default own: Int, document: String) throws -> Int {
+        guard let declared else { return min(own, configuration.metadataHardMaximumLength) }
+        guard declared <= Int64(configuration.metadataHardMaximumLength) else {
+            throw TUFError.tooLarge(document: document, limit: configuration.metadataHardMaximumLength)
+        }
+        return Int(max(0, declared))
+    }
+
+    private func loadRoot() async throws {
         // A root at the largest version has no next one; the range stops there rather than overflow.
         let current = trusted.root.header.version
         guard current < Int64.max, configuration.maximumRootRotations > 0 else { return }
@@ -89,7 +103,7 @@ public final class Updater {
         for version in first...(overflow ? Int64.max : end) {
             let data: Data
             do {
-                data = try download(Root.type, version: version, maximumLength: configuration.rootMaximumLength)
+                data = try await download(Root.type, version: version, maximumLength: configuration.rootMaximumLength)
             } catch FetchError.notFound {
                 break
             }
@@ -101,7 +115,7 @@ public final class Updater {
         }
     }
 
-    private func loadTimestamp() throws {
+    private func loadTimestamp() async throws {
         if let local = store.load(Timestamp.type) {
             do {
                 try trusted.updateTimestamp(local, maximumBytes: configuration.timestampMaximumLength)
@@ -109,7 +123,8 @@ public final class Updater {
                 log("local timestamp not trusted as final: \(error)")
             }
         }
-        let data = try download(Timestamp.type, version: nil, maximumLength: configuration.timestampMaximumLength)
+        let data = try await download(
+            Timestamp.type, version: nil, maximumLength: configuration.timestampMaximumLength)
         do {
             try trusted.updateTimestamp(data, maximumBytes: configuration.timestampMaximumLength)
         } catch TUFError.sameVersion {
@@ -119,7 +134,7 @@ public final class Updater {
         try store.store(data, for: Timestamp.type)
     }
 
-    private func loadSnapshot() throws {
+    private func loadSnapshot() async throws {
         if let local = store.load(Snapshot.type) {
             do {
                 try trusted.updateSnapshot(local, trusted: true, maximumBytes: configuration.snapshotMaximumLength)
@@ -130,15 +145,15 @@ public final class Updater {
             }
         }
         guard let meta = trusted.timestamp?.snapshotMeta else { throw TUFError.outOfOrder("no timestamp") }
-        let length = meta.length.map { Int(clamping: $0) } ?? configuration.snapshotMaximumLength
-        let data = try download(
+        let length = try cap(meta.length, default: configuration.snapshotMaximumLength, document: "snapshot.json")
+        let data = try await download(
             Snapshot.type, version: trusted.root.consistentSnapshot ? meta.version : nil, maximumLength: length
         )
         try trusted.updateSnapshot(data, maximumBytes: length)
         try store.store(data, for: Snapshot.type)
     }
 
-    private func loadTargets(_ role: String, delegator: String) throws -> Targets {
+    private func loadTargets(_ role: String, delegator: String) async throws -> Targets {
         if let targets = trusted.targets[role], trusted.delegators[role] == delegator { return targets }
         if let local = store.load(role) {
             do {
@@ -152,8 +167,8 @@ public final class Updater {
         guard let meta = trusted.snapshot?.meta["\(role).json"] else {
             throw TUFError.missingMeta(document: "snapshot.json", reason: "\(role).json is not listed")
         }
-        let length = meta.length.map { Int(clamping: $0) } ?? configuration.targetsMaximumLength
-        let data = try download(
+        let length = try cap(meta.length, default: configuration.targetsMaximumLength, document: "\(role).json")
+        let data = try await download(
             role, version: trusted.root.consistentSnapshot ? meta.version : nil, maximumLength: length
         )
         let targets = try trusted.updateTargets(data, role: role, delegator: delegator, maximumBytes: length)
@@ -163,14 +178,14 @@ public final class Updater {
 
     /// The trusted description of a target, found by the delegation walk (refreshing first if needed),
     /// or nil when no role trusted for the path lists it.
-    public func targetInfo(for path: String) throws -> TargetFile? {
-        if !refreshed { try refresh() }
+    public func targetInfo(for path: String) async throws -> TargetFile? {
+        if !refreshed { try await refresh() }
         var toVisit: [(role: String, delegator: String)] = [(Targets.type, Root.type)]
         var visited: [(String, String)] = []
         var remaining = configuration.maximumDelegations
         while remaining > 0, let (role, delegator) = toVisit.popLast() {
             if visited.contains(where: { $0 == (role, delegator) }) { continue }
-            let targets = try loadTargets(role, delegator: delegator)
+            let targets = try await loadTargets(role, delegator: delegator)
             if let target = targets.targets[path] { return target }
             visited.append((role, delegator))
             remaining -= 1
@@ -193,32 +208,35 @@ public final class Updater {
 
     /// The local copy of a target if it exists and matches the trusted length and hashes.
     public func cachedTarget(_ target: TargetFile, in directory: URL) -> URL? {
-        let url = directory.appendingPathComponent(Self.localName(of: target))
-        guard let data = try? Data(contentsOf: url), (try? target.verify(data)) != nil else { return nil }
+        guard let url = try? TargetLocation.localFile(of: target, in: directory),
+            let data = try? Data(contentsOf: url), (try? target.verify(data)) != nil
+        else { return nil }
         return url
     }
 
-    /// Downloads a target (under its hash-prefixed name when root says consistent snapshots), accepting at
-    /// most its length, verifies length and hashes, and writes it atomically into `directory`.
-    @discardableResult
-    public func download(_ target: TargetFile, to directory: URL) throws -> URL {
+    /// Where `target` is served: under the target base URL, its path percent-encoded for a URL path,
+    /// its file name prefixed with its first hash (`DIR/HASH.NAME`) when root says consistent snapshots
+    /// and the configuration prefixes targets with their hash.
+    public func targetURL(for target: TargetFile) throws -> URL {
         guard let targetBaseURL else { throw TUFError.outOfOrder("no target base URL") }
-        var path = target.path
-        if trusted.root.consistentSnapshot && configuration.prefixTargetsWithHash, let hash = target.hashes.first {
-            if let slash = path.lastIndex(of: "/") {
-                path = path[...slash] + "\(hash.hex)." + path[path.index(after: slash)...]
-            } else {
-                path = "\(hash.hex).\(path)"
-            }
-        }
+        let prefix = trusted.root.consistentSnapshot && configuration.prefixTargetsWithHash ? target.hashes.first : nil
+        let path = try TargetLocation.served(target, hashPrefix: prefix).string
         let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
         guard let url = URL(string: targetBaseURL + encoded) else {
             throw TUFError.download(url: targetBaseURL + encoded, reason: "not a valid URL")
         }
+        return url
+    }
+
+    /// Downloads a target (from ``targetURL(for:)``), accepting at most its length, verifies length and
+    /// hashes, and writes it atomically into `directory`.
+    @discardableResult
+    public func download(_ target: TargetFile, to directory: URL) async throws -> URL {
+        let url = try targetURL(for: target)
         log("fetching \(url.absoluteString) (\(target.length) bytes)")
-        let data = try fetcher.fetch(url, maximumLength: Int(clamping: target.length))
+        let data = try await fetcher.fetch(url, maximumLength: Int(clamping: target.length))
         try target.verify(data)
-        let destination = directory.appendingPathComponent(Self.localName(of: target))
+        let destination = try TargetLocation.localFile(of: target, in: directory)
         try AtomicWrite.write(data, to: destination)
         return destination
     }

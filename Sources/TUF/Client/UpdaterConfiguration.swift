@@ -9,6 +9,10 @@ public struct UpdaterConfiguration: Sendable {
     public var timestampMaximumLength = 16_384
     public var snapshotMaximumLength = 2_000_000
     public var targetsMaximumLength = 5_000_000
+    /// The most bytes a snapshot or targets document may have, whatever length the signed
+    /// metadata that lists it declares: a declared length above this is refused before the
+    /// document is fetched, so no signed value lifts the client's own cap past it.
+    public var metadataHardMaximumLength = 10_000_000
     /// Whether targets are fetched under hash-prefixed names when root says consistent snapshots.
     public var prefixTargetsWithHash = true
 

@@ -1,4 +1,5 @@
 import Crypto
+import FileSystemKit
 import Foundation
 
 /// A delegated role: its keys and threshold, and the target paths it is trusted for.
@@ -14,6 +15,11 @@ public struct DelegatedRole: Sendable {
 
     init(_ reader: FieldReader) throws {
         name = try reader.string("name")
+        do {
+            _ = try URLQuoting.documentFileName(of: name)
+        } catch let error as CheckedNameError {
+            throw reader.fail("name", "cannot name a document: \(error)")
+        }
         keys = try RoleKeys(reader)
         terminating = try reader.bool("terminating")
         paths = reader.object.contains("paths") ? try reader.uniqueStrings("paths") : nil

@@ -1,4 +1,5 @@
 import Crypto
+import FileSystemKit
 import Foundation
 
 /// Succinct hash-bin delegation (TAP 15): `2^bit_length` roles named `PREFIX-HEX`, one per bin of the first
@@ -13,6 +14,11 @@ public struct SuccinctRoles: Sendable {
         keys = try RoleKeys(reader)
         bitLength = Int(try reader.integer("bit_length", in: 1...32))
         namePrefix = try reader.string("name_prefix")
+        do {
+            _ = try URLQuoting.documentFileName(of: "\(namePrefix)-" + String(repeating: "f", count: suffixLength))
+        } catch let error as CheckedNameError {
+            throw reader.fail("name_prefix", "cannot name the bins' documents: \(error)")
+        }
     }
 
     private var suffixLength: Int { String((1 << bitLength) - 1, radix: 16).count }

@@ -15,6 +15,7 @@ extension DBGenCommand {
                 """,
             subcommands: [
                 FeedInit.self, FeedPull.self, FeedVerify.self, FeedRotate.self, FeedTimestamp.self, FeedPrune.self,
+                FeedAddRecoveryKey.self,
             ])
     }
 }

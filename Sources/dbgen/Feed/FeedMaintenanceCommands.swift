@@ -21,9 +21,17 @@ extension DBGenCommand.FeedCommand {
                 again). The new root names the current recovery keys again, and each \
                 --recovery-key given here.
 
+                After a leak, --reset-data also raises the feed's data epoch: devices that \
+                follow the new root remove what they installed before it (what the leaked key \
+                published, even at user_version 2147483647; the bundled database is in effect \
+                again) and install the newest release you publish next, whatever its \
+                user_version. Only a root signed by the current root keys raises the epoch, so \
+                the leaked key, once rotated out, cannot.
+
                 Examples:
                   dbgen feed rotate feed --key old.key --new-key env:NEW_FEED_KEY
-                  dbgen feed rotate feed --key recovery.key --new-key new.key
+                  dbgen feed rotate feed --key recovery.key --new-key new.key --reset-data
+                  dbgen publish feed food-v5.sqlite --key new.key
                 """)
 
         @OptionGroup var signing: FeedSigningOptions
@@ -34,14 +42,21 @@ extension DBGenCommand.FeedCommand {
         @Option(help: FeedCommandSupport.recoveryKeyHelp)
         var recoveryKey: [String] = []
 
+        @Flag(
+            help: "Raise the data epoch: devices drop the data installed before (a leaked key's) for the next release.")
+        var resetData = false
+
         func run() throws {
             try FeedCommandSupport.run {
                 let recovery = try FeedCommandSupport.recoveryKeys(recoveryKey)
                 let (feed, keys) = try signing.open(withKeys: [newKey])
                 let version = try feed.rotate(
                     oldKey: keys[0].key, oldKeySource: keys[0].source, newKey: keys[1].key,
-                    newKeySource: keys[1].source, recoveryKeys: recovery)
-                print("wrote \(signing.feed)/\(version).root.json: the feed is signed by \(keys[1].key.publicHex)")
+                    newKeySource: keys[1].source, recoveryKeys: recovery, resetData: resetData)
+                let reset = resetData ? "; data epoch raised: devices drop older data for the next release" : ""
+                print(
+                    "wrote \(signing.feed)/\(version).root.json: the feed is signed by \(keys[1].key.publicHex)\(reset)"
+                )
             }
         }
     }
@@ -50,13 +65,21 @@ extension DBGenCommand.FeedCommand {
     struct FeedTimestamp: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "timestamp",
-            abstract: "Sign the next timestamp.json only (run it before the timestamp expires, e.g. from cron).",
+            abstract: "Sign the next timestamp.json, and renew every role near its expiry (a cron's job).",
             discussion: """
-                Devices refuse an expired timestamp (a frozen mirror cannot hold them back \
-                longer than its life), so a feed with no new release still needs a fresh one.
+                Devices refuse an expired document (a frozen mirror cannot hold them back \
+                longer than its life), so a feed with no new release still needs fresh ones. \
+                Run this from cron (daily, say) before the timestamp expires (--timestamp-expires, \
+                a day): it signs the next timestamp.json and renews root, targets and snapshot \
+                when one expires within 60 days (or half its lifetime when shorter): root as a \
+                new N.root.json naming the same keys, signed by KEY, which devices follow; \
+                targets and snapshot as new versions of the same content. Lifetimes: \
+                --root-expires, --targets-expires, --snapshot-expires (365d each), at most ten \
+                years. A document whose expiry no client reads (a year past 9999, from a \
+                duration of more than ten years) is signed again too.
 
                 Example:
-                  dbgen feed timestamp feed --key env:FEED_KEY --timestamp-expires 172800
+                  dbgen feed timestamp feed --key env:FEED_KEY --timestamp-expires 48h
                 """)
 
         @OptionGroup var signing: FeedSigningOptions
@@ -64,8 +87,19 @@ extension DBGenCommand.FeedCommand {
         func run() throws {
             try FeedCommandSupport.run {
                 let (feed, keys) = try signing.open()
-                let version = try feed.resignTimestamp(key: keys[0].key, keySource: keys[0].source)
-                print("wrote \(signing.feed)/timestamp.json version \(version)")
+                let summary = try feed.resignTimestamp(key: keys[0].key, keySource: keys[0].source)
+                for (document, expires) in summary.repaired.sorted(by: { $0.key < $1.key }) {
+                    FeedCommandSupport.note(
+                        "\(signing.feed)/\(document): its expires \"\(expires)\" is a date no client reads: signed again"
+                    )
+                }
+                let renewed = [
+                    summary.rootVersion.map { "root \($0)" }, summary.targetsVersion.map { "targets \($0)" },
+                    summary.snapshotVersion.map { "snapshot \($0)" },
+                ].compactMap { $0 }
+                print(
+                    "wrote \(signing.feed)/timestamp.json version \(summary.timestampVersion)"
+                        + (renewed.isEmpty ? "" : "; renewed " + renewed.joined(separator: ", ")))
             }
         }
     }
@@ -80,8 +114,10 @@ extension DBGenCommand.FeedCommand {
                 (their databases and the patches to and from them); their files are deleted \
                 only after timestamp.json makes that metadata live. A file the live metadata \
                 names is never deleted. Devices on a dropped release then get the whole database. \
-                Bases added with `publish --base-only` stay (apps bundle them), with their patches \
-                to the releases kept.
+                Newest means by data epoch, then user_version: after `feed rotate --reset-data` \
+                the earlier epoch's releases go first, whatever their user_version. Bases added \
+                with `publish --base-only` stay (apps bundle them), whatever their epoch, with \
+                their patches to the releases kept.
 
                 Example:
                   dbgen feed prune feed --key env:FEED_KEY --keep 10
@@ -103,6 +139,9 @@ extension DBGenCommand.FeedCommand {
                 print(
                     "kept \(summary.kept.count) releases; dropped \(summary.removedTargets.count) targets, "
                         + "deleted \(summary.deletedFiles.count) files")
+                if let version = summary.renewedRootVersion {
+                    print("renewed root: \(signing.feed)/\(version).root.json names the same keys")
+                }
             }
         }
     }

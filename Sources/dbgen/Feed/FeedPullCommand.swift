@@ -47,10 +47,13 @@ extension DBGenCommand.FeedCommand {
         func run() throws {
             try FeedCommandSupport.run {
                 let rootData = try FeedCommandSupport.trustedRoot(root)
-                let location = try FeedCommandSupport.location(url)
-                let summary = try Feed.pull(
-                    from: location.url, into: feed, root: rootData, fetcher: location.fetcher,
-                    allowExpired: allowExpired)
+                let location = try FeedCommandSupport.location(url, rootArgument: root)
+                let (feed, allowExpired) = (self.feed, self.allowExpired)
+                let summary = try AsyncWait.result {
+                    try await Feed.pull(
+                        from: location.url, into: feed, root: rootData, fetcher: location.fetcher,
+                        allowExpired: allowExpired)
+                }.get()
                 let result = summary.verification
                 for expired in summary.expired {
                     FeedCommandSupport.note(

@@ -15,14 +15,17 @@ extension DBGenCommand.FeedCommand {
                 (signatures, thresholds, versions, expiry, lengths and hashes), then every \
                 target: its length and SHA-256, its facts, its inflated length and SHA-256, and \
                 that each patch's base and result are releases of the feed. Exit 1 naming the \
-                document or target and the check that failed; a summary on success.
+                document or target and the check that failed; a summary on success. Root, \
+                targets and snapshot must stay valid --min-validity days more (30), so CI sees \
+                an expiry coming (`dbgen feed timestamp` from a cron renews them).
 
                 --against URL (the feed as hosted, before an upload over it): exit 1 when \
                 devices holding the hosted feed would refuse or ignore this one: a metadata \
                 version below the hosted one, or the same version with other content; a root \
-                chain that does not continue the hosted one; a hosted release or base missing \
-                (but the oldest releases, which `feed prune` drops). Start from the hosted feed \
-                with `dbgen feed pull`.
+                chain that does not continue the hosted one, or a root lowering its data epoch; \
+                a hosted release or base missing (but the oldest releases by data epoch, then \
+                user_version, which `feed prune` drops). Start from the hosted feed with \
+                `dbgen feed pull`.
 
                 --bundled FILE (the database an app bundles): exit 1 when devices bundling it \
                 would download the whole file rather than a patch (the feed does not hold it, or \
@@ -61,37 +64,46 @@ extension DBGenCommand.FeedCommand {
         @Option(help: ArgumentHelp("With --bundled: the data format the app reads.", valueName: "n"))
         var dataFormat: Int64 = 1
 
+        @Option(
+            help: ArgumentHelp(
+                "Fail when root, targets or snapshot expires within this many days (0 to 3650).", valueName: "days"))
+        var minValidity = 30
+
         func run() throws {
             try FeedCommandSupport.run {
-                guard let rootData = FileManager.default.contents(atPath: root) else {
-                    throw FeedPublisherError(root, "cannot read the trusted root")
+                guard (0...3_650).contains(minValidity) else {
+                    throw FeedPublisherError("--min-validity", "\(minValidity) is not a number of days from 0 to 3650")
                 }
-                let isRemote = feed.hasPrefix("http://") || feed.hasPrefix("https://")
-                let url: URL
-                if isRemote {
-                    guard let remote = URL(string: feed) else { throw FeedPublisherError(feed, "not a URL") }
-                    url = remote
-                } else {
-                    url = URL(fileURLWithPath: feed, isDirectory: true)
-                }
-                let fetcher: Fetcher = isRemote ? HTTPFetcher() : FileFetcher()
-                let verifier = FeedVerifier(feedURL: url, root: rootData, fetcher: fetcher)
-                var bundledCheck: BundledReleaseCheck?
-                let result: FeedVerification
-                if let bundled {
-                    (result, bundledCheck) = try verifier.verify(
-                        bundled: bundled, channels: Set(channel), dataFormat: dataFormat)
-                } else {
-                    result = try verifier.verify()
-                }
-                let hosted = try against.map { against in
-                    let location = try FeedCommandSupport.location(against)
-                    return try verifier.check(againstHosted: location.url, fetcher: location.fetcher)
-                }
+                let location = try FeedCommandSupport.location(feed, rootArgument: root)
+                let rootData = try FeedCommandSupport.trustedRoot(root)
+                var verifier = FeedVerifier(feedURL: location.url, root: rootData, fetcher: location.fetcher)
+                verifier.minimumValidity = TimeInterval(minValidity) * 86_400
+                verifier.rootName = root
+                // The task gets the verifier and the options' values, not the command.
+                let (result, bundledCheck, hosted) = try AsyncWait.result {
+                    [
+                        verifier, bundled, channels = Set(channel), dataFormat, against, root
+                    ] () async throws -> (FeedVerification, BundledReleaseCheck?, HostedFeedCheck?) in
+                    var bundledCheck: BundledReleaseCheck?
+                    let result: FeedVerification
+                    if let bundled {
+                        (result, bundledCheck) = try await verifier.verify(
+                            bundled: bundled, channels: channels, dataFormat: dataFormat)
+                    } else {
+                        result = try await verifier.verify()
+                    }
+                    var hosted: HostedFeedCheck?
+                    if let against {
+                        let location = try FeedCommandSupport.location(against, rootArgument: root)
+                        hosted = try await verifier.check(againstHosted: location.url, fetcher: location.fetcher)
+                    }
+                    return (result, bundledCheck, hosted)
+                }.get()
                 let newest = result.releases.first.map { ", newest user_version \($0.userVersion)" } ?? ""
+                let epoch = result.dataEpoch > 0 ? ", data epoch \(result.dataEpoch)" : ""
                 print(
                     "\(feed): verified: root \(result.rootVersion), timestamp \(result.timestampVersion), "
-                        + "snapshot \(result.snapshotVersion), targets \(result.targetsVersion); "
+                        + "snapshot \(result.snapshotVersion), targets \(result.targetsVersion)\(epoch); "
                         + "\(result.releases.count) releases\(newest), \(bases(result))\(result.patchCount) patches, "
                         + "\(result.totalBytes) bytes of targets")
                 if let against, let hosted {

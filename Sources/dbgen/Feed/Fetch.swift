@@ -48,19 +48,16 @@ extension DBGenCommand {
 
         func run() throws {
             let printer = DBGenPrinter()
-            guard let feedURL = URL(string: url), feedURL.scheme != nil else {
-                printer.write("\(url): error: not a URL")
-                throw ExitCode(1)
-            }
-            guard let rootData = FileManager.default.contents(atPath: root) else {
-                printer.write("\(root): error: cannot read the root")
-                throw ExitCode(1)
+            var (feedURL, rootData) = (URL(fileURLWithPath: "/"), Data())
+            try FeedCommandSupport.run {
+                feedURL = try FeedCommandSupport.feedURL(url, rootArgument: root, directories: false)
+                rootData = try FeedCommandSupport.trustedRoot(root)
             }
             let updater = FeedUpdater(
                 feedURL: feedURL, bundledRoot: rootData, bundledDatabasePath: bundled, updatesDirectory: updates,
                 dataFormat: dataFormat, channels: Set(channel))
             let checkOnly = self.checkOnly
-            let outcome = Self.wait { checkOnly ? try await updater.check() : try await updater.update() }
+            let outcome = AsyncWait.result { checkOnly ? try await updater.check() : try await updater.update() }
             switch outcome {
             case .success(let plan):
                 printer.write(Self.summary(of: plan, installed: !checkOnly))
@@ -77,32 +74,21 @@ extension DBGenCommand {
                 "\ndbgen: user_version \(withheld.release.userVersion) is not offered to this client: "
                     + withheld.reasons.map(\.description).joined(separator: "; ")
             }.joined()
+            let reset =
+                plan.resetsData
+                ? "\(installed ? "removed" : "would remove") the update of an earlier data epoch "
+                    + "(user_version \(plan.userVersionInEffect))" : ""
             guard let release = plan.release else {
-                return "dbgen: nothing new (user_version \(plan.userVersionInEffect) is in effect)" + withheld
+                guard plan.resetsData else {
+                    return "dbgen: nothing new (user_version \(plan.userVersionInEffect) is in effect)" + withheld
+                }
+                return "dbgen: \(reset); the bundled database is in effect" + withheld
             }
             let path =
                 plan.usesPatches
                 ? "a chain of \(plan.steps.count) patch\(plan.steps.count == 1 ? "" : "es")" : "the whole file"
-            return "dbgen: \(installed ? "installed" : "would install") user_version \(release.userVersion) "
-                + "via \(path), \(plan.byteCount) bytes" + withheld
-        }
-
-        /// Runs `body` in a task and waits for it (the command itself is synchronous).
-        private static func wait<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> Result<T, Error> {
-            let done = DispatchSemaphore(value: 0)
-            let box = ResultBox<T>()
-            Task.detached {
-                do { box.result = .success(try await body()) } catch { box.result = .failure(error) }
-                done.signal()
-            }
-            done.wait()
-            return box.result!
+            return "dbgen: \(reset.isEmpty ? "" : reset + " and ")\(installed ? "installed" : "would install") "
+                + "user_version \(release.userVersion) via \(path), \(plan.byteCount) bytes" + withheld
         }
     }
-}
-
-/// The result a detached task hands to the waiting command (written before the semaphore
-/// is signalled, read after).
-private final class ResultBox<T>: @unchecked Sendable {
-    var result: Result<T, Error>?
 }

@@ -109,11 +109,13 @@ extension DBGenCommand {
                     guard let root else {
                         throw FeedPublisherError("--against", "needs --root (the root the app bundles)")
                     }
-                    let location = try FeedCommandSupport.location(against)
-                    _ = try FeedVerifier(
+                    let location = try FeedCommandSupport.location(against, rootArgument: root)
+                    let verifier = FeedVerifier(
                         feedURL: URL(fileURLWithPath: signing.feed, isDirectory: true),
-                        root: try FeedCommandSupport.trustedRoot(root), fetcher: FileFetcher()
-                    ).check(againstHosted: location.url, fetcher: location.fetcher)
+                        root: try FeedCommandSupport.trustedRoot(root), fetcher: FileFetcher())
+                    _ = try AsyncWait.result {
+                        try await verifier.check(againstHosted: location.url, fetcher: location.fetcher)
+                    }.get()
                 }
                 let (feed, keys) = try signing.open()
                 let summary = try feed.publish(database, key: keys[0].key, keySource: keys[0].source, options: options)
@@ -132,6 +134,9 @@ extension DBGenCommand {
                     "\(options.baseOnly ? "added base" : "published") \(release): database \(summary.databaseLength) bytes, "
                         + "targets version \(summary.targetsVersion)")
                 print("  \(audience)")
+                if let version = summary.renewedRootVersion {
+                    print("renewed root: \(signing.feed)/\(version).root.json names the same keys")
+                }
                 for patch in summary.patches {
                     let pair =
                         options.baseOnly

@@ -1,6 +1,6 @@
 import ShipyardTestSupport
 
-/// The Apple APIs FeedClient calls to fetch (Foundation's URL Loading System), with the first
+/// The Apple APIs FeedClient calls to fetch (Foundation's URL Loading System, through HTTPTransport), with the first
 /// OS release of each: the availability table, as data. Its twin for people is the DocC article
 /// `Sources/FeedClient/FeedClient.docc/AppleAPIAvailability.md`; URLLoadingAvailabilityTests
 /// keeps both true to the sources. Source: Apple's documentation of each symbol
@@ -23,16 +23,12 @@ enum AppleURLLoadingAvailability {
     static let urlSession: SwiftSourceScanner.Versions = [
         "iOS": [7, 0], "macOS": [10, 9], "tvOS": [9, 0], "watchOS": [2, 0],
     ]
-    /// `-[NSHTTPURLResponse valueForHTTPHeaderField:]`, added with iOS 13.
-    static let headerLookup: SwiftSourceScanner.Versions = [
-        "iOS": [13, 0], "macOS": [10, 15], "tvOS": [13, 0], "watchOS": [6, 0],
-    ]
     /// URLSession's async methods (`bytes(for:)`, `data(for:)`, …) and `URLSession.AsyncBytes`.
     static let asyncSession: SwiftSourceScanner.Versions = [
         "iOS": [15, 0], "macOS": [12, 0], "tvOS": [15, 0], "watchOS": [8, 0],
     ]
 
-    /// What FeedClient calls: every row is used somewhere in Sources/FeedClient.
+    /// What FeedClient calls: every row is used somewhere in Sources/FeedClient or Sources/HTTPTransport.
     static let apis: [API] = [
         API(name: "URLSession", pattern: #"\bURLSession\b(?!\w)"#, versions: urlSession),
         API(
@@ -50,6 +46,7 @@ enum AppleURLLoadingAvailability {
             name: "URLSessionConfiguration.requestCachePolicy", pattern: #"\.requestCachePolicy\b"#,
             versions: urlSession),
         API(name: "URLSessionConfiguration.urlCache", pattern: #"\.urlCache\b"#, versions: urlSession),
+        API(name: "URLSessionConfiguration.identifier", pattern: #"\.identifier\b"#, versions: urlSession),
         API(name: "URLSessionTask", pattern: #"\bURLSessionTask\b"#, versions: urlSession),
         API(name: "URLSessionDataTask", pattern: #"\bURLSessionDataTask\b"#, versions: urlSession),
         API(name: "URLSessionTask.resume()", pattern: #"\.resume\(\s*\)"#, versions: urlSession),
@@ -77,12 +74,9 @@ enum AppleURLLoadingAvailability {
             name: "URLRequest.setValue(_:forHTTPHeaderField:)", pattern: #"\.setValue\([^()]*forHTTPHeaderField:"#,
             versions: foundation),
         API(name: "URLResponse", pattern: #"\bURLResponse\b"#, versions: foundation),
-        API(name: "URLResponse.expectedContentLength", pattern: #"\.expectedContentLength\b"#, versions: foundation),
         API(name: "HTTPURLResponse", pattern: #"\bHTTPURLResponse\b"#, versions: foundation),
         API(name: "HTTPURLResponse.statusCode", pattern: #"\.statusCode\b"#, versions: foundation),
-        API(
-            name: "HTTPURLResponse.value(forHTTPHeaderField:)", pattern: #"\.value\(\s*forHTTPHeaderField:"#,
-            versions: headerLookup),
+        API(name: "HTTPURLResponse.allHeaderFields", pattern: #"\.allHeaderFields\b"#, versions: foundation),
         API(name: "OperationQueue", pattern: #"\bOperationQueue\b"#, versions: foundation),
     ]
 
@@ -117,7 +111,8 @@ enum AppleURLLoadingAvailability {
         ("URLSessionTask.countOfBytesClientExpectsToReceive (iOS 11)", #"\.countOfBytesClient\w+"#),
         ("URLSessionTask.prefersIncrementalDelivery (iOS 14.5)", #"\.prefersIncrementalDelivery\b"#),
         ("URLSessionTaskDelegate.urlSession(_:didCreateTask:) (iOS 16)", #"didCreateTask"#),
-        ("HTTPURLResponse.allHeaderFields", #"\.allHeaderFields\b"#),
+        ("HTTPURLResponse.value(forHTTPHeaderField:) (iOS 13)", #"\.value\(\s*forHTTPHeaderField:"#),
+        ("URLResponse.expectedContentLength", #"\.expectedContentLength\b"#),
         ("URL Loading System types", #"\b(URLSession\w*|URLRequest\w*|\w*URLResponse)\b"#),
     ]
 }

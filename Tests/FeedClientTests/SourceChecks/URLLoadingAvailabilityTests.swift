@@ -3,14 +3,16 @@ import ShipyardTestSupport
 import XCTest
 
 /// FeedClient's availability table (``AppleURLLoadingAvailability``, and the DocC article that
-/// shows it) is true to the sources: every Swift file under Sources/FeedClient is read, whatever
-/// its folder, so a file added later is checked as soon as it exists. On Linux `#available` is
+/// shows it) is true to the sources: every Swift file under Sources/FeedClient and under
+/// Sources/HTTPTransport (its HTTP client, where URLSession is called) is read, whatever its
+/// folder, so a file added later is checked as soon as it exists. On Linux `#available` is
 /// always true, so only this reading catches a missing guard before a Mac build does.
 final class URLLoadingAvailabilityTests: XCTestCase {
     static let article = "Sources/FeedClient/FeedClient.docc/AppleAPIAvailability.md"
 
     static func feedClientFiles() throws -> [SwiftSourceScanner.File] {
         try SwiftSourceScanner.files(under: "Sources/FeedClient")
+            + SwiftSourceScanner.files(under: "Sources/HTTPTransport")
     }
 
     /// The offsets where `pattern` matches in `file`.

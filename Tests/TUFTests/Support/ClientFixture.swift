@@ -27,7 +27,11 @@ final class ClientFixture {
         )
     }
 
-    func refresh(at time: Date = Date()) throws { try updater(at: time).refresh() }
+    /// A refresh by a new updater (waited for: the fixture's tests are synchronous).
+    func refresh(at time: Date = Date()) throws {
+        let updater = try updater(at: time)
+        try synchronously { try await updater.refresh() }
+    }
 
     /// The stored trusted documents, by file name, to check that a refused refresh changed none.
     func stored() throws -> [String: Data] {
