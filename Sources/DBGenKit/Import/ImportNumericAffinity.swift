@@ -45,6 +45,33 @@ enum ImportNumericAffinity {
     static func convert(_ text: UnsafePointer<UInt8>, count: Int) -> Value {
         let negative = count > 0 && text[0] == UInt8(ascii: "-")
         let first = negative ? 1 : 0
+        let length = count &- first
+        if length >= 1 {
+            // The first eight bytes at once (readable past the text: the arena's slack).
+            let word = UInt64(littleEndian: UnsafeRawPointer(text + first).loadUnaligned(as: UInt64.self))
+            let valid: UInt64 = length >= 8 ? ~0 : (1 &<< (8 &* UInt64(length))) &- 1
+            let digits = (word ^ 0x3030_3030_3030_3030) & valid
+            let others = ImportByteSearch.bytesAbove9(digits) & valid
+            if others == 0 && length <= 8 {
+                let value = Int64(ImportByteSearch.decimalValue(digits, count: length))
+                return .integer(negative ? -value : value)
+            }
+            let at = others.trailingZeroBitCount &>> 3
+            if others != 0 && text[first &+ at] == UInt8(ascii: ".") && length <= 8 && at > 0 && at < length &- 1
+                && others & (others &- 1) == 0
+            {
+                // A plain decimal: the digits without the point.
+                let below: UInt64 = (1 &<< (8 &* UInt64(at))) &- 1
+                let significand = ImportByteSearch.decimalValue(
+                    (digits & below) | ((digits &>> 8) & ~below), count: length &- 1)
+                return decimal(Int64(significand), negative: negative, fractionDigits: length &- 1 &- at)
+            }
+            if others != 0 {
+                let byte = text[first &+ at]
+                // Past digits only, a byte no number has there (a `-` in a date, a letter).
+                if byte != UInt8(ascii: ".") { return otherByte(byte, text, count: count) }
+            }
+        }
         var index = first
         var significand: Int64 = 0
         var point = -1
@@ -79,8 +106,14 @@ enum ImportNumericAffinity {
         return .text
     }
 
-    /// A plain decimal's value: ±significand / 10^fractionDigits as `sqlite3AtoF` computes it
-    /// (the trailing zeros taken off the exponent first), then ``integerAffinity(_:)``.
+    /// A plain decimal's value: ±digits / 10^fractionDigits as `sqlite3AtoF` computes it (the
+    /// trailing zeros taken off the exponent first, the quotient rounded to `long double`, then
+    /// to a double), then ``integerAffinity(_:)``.
+    ///
+    /// The double division gives the same double, and is much faster, unless the quotient lies
+    /// within half a `long double` unit of a point halfway between two doubles (only there can
+    /// rounding twice differ from rounding once): its remainder, exact with a fused
+    /// multiply-add, tells how far it lies; near such a point the `long double` division decides.
     @inline(never)
     private static func decimal(_ digits: Int64, negative: Bool, fractionDigits: Int) -> Value {
         if digits == 0 { return .integer(0) } // -0.0 and 0.0 alike
@@ -92,7 +125,20 @@ enum ImportNumericAffinity {
         }
         if negative { significand = -significand }
         if exponent == 0 { return integerAffinity(Double(significand)) } // rounded above 2^53
+        if significand.magnitude < 1 << 53 {
+            let dividend = Double(significand), divisor = doublePowersOfTen[exponent]
+            let quotient = dividend / divisor
+            let remainder = dividend.addingProduct(-quotient, divisor)
+            // The binade below a power of two has units half as big.
+            let unit = quotient.significandBitPattern == 0 ? quotient.ulp / 2 : quotient.ulp
+            if remainder.magnitude < divisor * unit * 0.499 { return integerAffinity(quotient) }
+        }
         return integerAffinity(Double(LongDouble(significand) / powersOfTen[exponent]))
+    }
+
+    /// 10^0 … 10^18 as doubles, each exact.
+    private static let doublePowersOfTen: [Double] = (0...18).map { exponent in
+        (0..<exponent).reduce(1.0) { value, _ in value * 10 }
     }
 
     /// 10^0 … 10^18, each exact (as ``powerOfTen(_:)`` makes them).

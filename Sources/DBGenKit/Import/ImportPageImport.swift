@@ -31,16 +31,21 @@ final class ImportPageImport {
     }
 
     let writer: ImportPageWriter
+    /// The writer's tree, held here too: a method called through `writer.tree` retains it each time.
+    private let tree: ImportTableTreeWriter
     private let encoder: ImportRecordEncoder
     private let columnCount: Int
     private let location: (Int) -> SourceLocation
     private var pending: Position?
+    private let connection: Connection
 
     private init(
-        writer: ImportPageWriter, encoder: ImportRecordEncoder, columnCount: Int,
+        connection: Connection, writer: ImportPageWriter, encoder: ImportRecordEncoder, columnCount: Int,
         location: @escaping (Int) -> SourceLocation
     ) {
+        self.connection = connection
         self.writer = writer
+        self.tree = writer.tree
         self.encoder = encoder
         self.columnCount = columnCount
         self.location = location
@@ -67,11 +72,12 @@ final class ImportPageImport {
         else { return nil }
         let encoder = ImportRecordEncoder(
             target: target, schemaFormat: writer.schemaFormat, lengthLimit: connection.limit(.length))
-        return ImportPageImport(writer: writer, encoder: encoder, columnCount: columnCount, location: location)
+        return ImportPageImport(
+            connection: connection, writer: writer, encoder: encoder, columnCount: columnCount, location: location)
     }
 
     /// Records laid out in pages.
-    var rows: Int { writer.tree.rows }
+    var rows: Int { tree.rows }
 
     /// Takes a batch's records in order; returns where SQLite must take over within it, if it must.
     func consume(_ batch: ImportBatch, report: (Diagnostic) throws -> Void) throws -> Handover? {
@@ -142,7 +148,7 @@ final class ImportPageImport {
     /// Lays out the record encoded last.
     private func layOut(line: Int) throws {
         do {
-            try writer.tree.append(encoder)
+            try tree.append(encoder)
             encoder.commit()
         } catch is ImportTableTreeWriter.DatabaseFull {
             throw DBGenError(.importData, "INSERT failed: database or disk is full", at: location(line))
@@ -154,6 +160,8 @@ final class ImportPageImport {
 
     /// Writes the tree and gives the file back to SQLite, the pending record left out.
     func finish() throws {
-        try writer.finish(lastRowid: rows > 0 ? writer.tree.lastRowid : nil)
+        try writer.finish(lastRowid: rows > 0 ? tree.lastRowid : nil)
+        // SQLite counted none of these rows; the shell's inserts count each.
+        if rows > 0 { try connection.addUncountedChanges(Int64(rows)) }
     }
 }

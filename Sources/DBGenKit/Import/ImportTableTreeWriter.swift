@@ -55,9 +55,8 @@ final class ImportTableTreeWriter {
     var lastRowid: Int64 { progress.pointee.lastRowid }
     /// Records laid out so far.
     var rows: Int { progress.pointee.rows }
-    /// Every full leaf (then every node of a level): its page and its largest rowid.
-    private var childPages: [UInt32] = []
-    private var childKeys: [Int64] = []
+    /// The interior pages over the full leaves, as far as they can be written yet.
+    private var levels: ImportTreeLevels
     /// A payload that spills, assembled whole before it is cut up.
     private var scratch: [UInt8] = []
 
@@ -82,6 +81,7 @@ final class ImportTableTreeWriter {
         leaf.initializeMemory(as: UInt8.self, repeating: 0, count: pageSize)
         progress = .allocate(capacity: 1)
         progress.initialize(to: Progress(contentTop: usableSize))
+        levels = ImportTreeLevels(usableSize: usableSize)
     }
 
     deinit {
@@ -193,8 +193,7 @@ final class ImportTableTreeWriter {
         finishHeader(of: leaf, flag: 0x0D, cells: cells, contentTop: contentTop)
         let page = try allocate()
         try slot(for: page).copyMemory(from: leaf, byteCount: pageSize)
-        childPages.append(page)
-        childKeys.append(lastRowid)
+        try levels.add(ImportTreeLevels.Child(page: page, key: lastRowid)) { try writeInteriorPage($0) }
         cells = 0
         contentTop = usableSize
     }
@@ -217,63 +216,42 @@ final class ImportTableTreeWriter {
         guard rows > 0 else { return nextPage - 1 }
         let top = UnsafeMutableRawPointer.allocate(byteCount: pageSize, alignment: 16)
         defer { top.deallocate() }
-        if childPages.isEmpty {
+        if levels.isEmpty {
             // One leaf: it is the root.
             finishHeader(of: leaf, flag: 0x0D, cells: cells, contentTop: contentTop)
             top.copyMemory(from: leaf, byteCount: pageSize)
         } else {
             try completeLeaf()
-            while try buildLevel(rootInto: top) == false {}
+            let children = try levels.finish { try writeInteriorPage($0) }
+            writeInterior(into: top, children: children[...])
         }
         try flushRun()
         try file.write(top, count: pageSize, at: Int64(rootPage - 1) * Int64(pageSize))
         return nextPage - 1
     }
 
-    /// Puts the children (`childPages`, `childKeys`) under interior pages, spread evenly; when
-    /// they fit on one, builds it into `root` and returns true.
-    private func buildLevel(rootInto root: UnsafeMutableRawPointer) throws -> Bool {
-        let count = childPages.count
-        let keyBytes = childKeys.map { varintLength(UInt64(bitPattern: $0)) }.max() ?? 9
-        let perNode = (usableSize - 12) / (4 + keyBytes + 2) + 1
-        let nodes = (count + perNode - 1) / perNode
-        if nodes == 1 {
-            writeInterior(into: root, children: 0..<count)
-            return true
-        }
-        var pages: [UInt32] = []
-        var keys: [Int64] = []
-        pages.reserveCapacity(nodes)
-        keys.reserveCapacity(nodes)
-        var first = 0
-        for node in 0..<nodes {
-            let size = count / nodes + (node < count % nodes ? 1 : 0)
-            let page = try allocate()
-            writeInterior(into: try slot(for: page), children: first..<(first + size))
-            pages.append(page)
-            keys.append(childKeys[first + size - 1])
-            first += size
-        }
-        childPages = pages
-        childKeys = keys
-        return false
+    /// A new interior page over `children`; returns its number.
+    private func writeInteriorPage(_ children: ArraySlice<ImportTreeLevels.Child>) throws -> UInt32 {
+        let page = try allocate()
+        writeInterior(into: try slot(for: page), children: children)
+        return page
     }
 
     /// An interior table page over `children` (at least two): a cell (child, its largest
     /// rowid) for each but the last, which is the right-most pointer.
-    private func writeInterior(into page: UnsafeMutableRawPointer, children: Range<Int>) {
+    private func writeInterior(into page: UnsafeMutableRawPointer, children: ArraySlice<ImportTreeLevels.Child>) {
         page.initializeMemory(as: UInt8.self, repeating: 0, count: pageSize)
         var top = usableSize
         var index = 0
         for child in children.dropLast() {
-            let key = UInt64(bitPattern: childKeys[child])
+            let key = UInt64(bitPattern: child.key)
             top -= 4 + varintLength(key)
-            storeBigEndian32(childPages[child], at: page + top)
+            storeBigEndian32(child.page, at: page + top)
             _ = putVarint(key, (page + top + 4).assumingMemoryBound(to: UInt8.self))
             storeBigEndian16(UInt16(top), at: page + 12 + 2 * index)
             index += 1
         }
-        storeBigEndian32(childPages[children.upperBound - 1], at: page + 8)
+        storeBigEndian32(children[children.endIndex - 1].page, at: page + 8)
         finishHeader(of: page, flag: 0x05, cells: index, contentTop: top)
     }
 }

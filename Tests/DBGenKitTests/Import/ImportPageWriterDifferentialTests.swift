@@ -66,6 +66,22 @@ final class ImportPageWriterDifferentialTests: XCTestCase {
         XCTAssertTrue(try check(testCase, name: "500 rows"))
     }
 
+    /// What SQLite tells of the import afterwards, stored by the script, is what sqlite3's
+    /// import leaves: `changes()`, `last_insert_rowid()`, and `total_changes()`, which counts
+    /// the laid-out rows too.
+    func testCountersAfterTheImportMatchTheShell() throws {
+        let rows = (1...3000).map { "\($0),row \($0)\n" }.joined()
+        let testCase = ImportCase(
+            "counters",
+            setupSQL: "CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT); CREATE TABLE u(x); INSERT INTO u VALUES(1), (2);",
+            file: rows, commands: [.mode(["csv"]), .import(file: "data.csv", table: "t", options: [])],
+            finalSQL: "CREATE TABLE log AS SELECT changes() AS c, last_insert_rowid() AS r, total_changes() AS tc;"
+                + " INSERT INTO t(b) VALUES('after'); INSERT INTO log SELECT changes(), last_insert_rowid(), total_changes();"
+        )
+        let outcome = try ImportDifferentialHarness.assertSameAsSQLite3(testCase)
+        XCTAssertTrue(outcome.content.contains("log: integer:1 , integer:3000 , integer:3002"), "\(outcome.content)")
+    }
+
     /// An error after rows were laid out (here an unterminated quote at the end) is reported as
     /// SQLite's insert path reports it, and the table and the file are as they were.
     func testAnErrorAfterLaidOutRowsLeavesTheTableAsItWas() throws {

@@ -81,6 +81,12 @@ enum AppleSQLiteAvailability {
         "sqlite3_column_value": .unannotated,
         "sqlite3_value_type": .unannotated,
         "sqlite3_value_int64": .unannotated,
+        // Application-defined functions (`total_changes()` counting rows written without SQLite)
+        "sqlite3_create_function_v2": .unannotated,
+        "sqlite3_user_data": .unannotated,
+        "sqlite3_context_db_handle": .unannotated,
+        "sqlite3_result_int64": .unannotated,
+        "sqlite3_total_changes": .unannotated,
         "sqlite3_value_double": .unannotated,
         "sqlite3_value_text": .unannotated,
         "sqlite3_value_blob": .unannotated,
