@@ -75,7 +75,7 @@ final class ImportPageWriter {
                 try file.giveBack()
                 return nil
             }
-            let tree = ImportTableTreeWriter(
+            let tree = try ImportTableTreeWriter(
                 file: file, pageSize: pageSize, reservedBytes: reserved, pageCount: pageCount,
                 rootPage: target.rootPage, maxPageCount: UInt32(min(maxPages, Int64(UInt32.max))))
             return ImportPageWriter(
@@ -130,6 +130,8 @@ final class ImportPageWriter {
     /// leaf, the file cut to its old size), after an error: SQLite's rows of the import are
     /// rolled back first by the caller. Failing that, the table's rows are deleted.
     func restore() {
+        // No write of the tree may land after the file is put back.
+        tree.abandon()
         do {
             guard let file = try self.file ?? DirectDatabaseFile.borrow(connection) else {
                 try connection.execute("DELETE FROM \(qualifiedTable)")

@@ -28,7 +28,10 @@ final class ImportTableTreeWriter {
     /// Pages ready to be written: `runPages` consecutive ones from `runStart`, at most
     /// `runCapacity`: 96 KiB, more than a build's VFS gathers (64 KiB), which then passes the
     /// run through whole, and less than the default VFS writes in one call (128 KiB less one).
-    private let run: UnsafeMutableRawPointer
+    /// A full run goes to `writes`, which writes it on its own thread, and a free buffer of
+    /// `writes` becomes the next run.
+    private var run: UnsafeMutableRawPointer
+    private let writes: ImportPageWriteQueue
     private let runCapacity: Int
     private var runStart: UInt32
     private var runPages = 0
@@ -64,7 +67,7 @@ final class ImportTableTreeWriter {
     init(
         file: DirectDatabaseFile, pageSize: Int, reservedBytes: Int, pageCount: UInt32, rootPage: UInt32,
         maxPageCount: UInt32
-    ) {
+    ) throws {
         self.file = file
         self.pageSize = pageSize
         usableSize = pageSize - reservedBytes
@@ -76,7 +79,8 @@ final class ImportTableTreeWriter {
         nextPage = pageCount + 1
         runStart = nextPage
         runCapacity = max(1, 96 * 1024 / pageSize)
-        run = .allocate(byteCount: runCapacity * pageSize, alignment: 16)
+        writes = ImportPageWriteQueue(file: file, bufferBytes: runCapacity * pageSize, count: 4)
+        run = try writes.take()
         leaf = .allocate(byteCount: pageSize, alignment: 16)
         leaf.initializeMemory(as: UInt8.self, repeating: 0, count: pageSize)
         progress = .allocate(capacity: 1)
@@ -85,7 +89,7 @@ final class ImportTableTreeWriter {
     }
 
     deinit {
-        run.deallocate()
+        writes.stop(discardQueued: true)
         leaf.deallocate()
         progress.deallocate()
     }
@@ -183,9 +187,16 @@ final class ImportTableTreeWriter {
 
     private func flushRun() throws {
         guard runPages > 0 else { return }
-        try file.write(run, count: runPages * pageSize, at: Int64(runStart - 1) * Int64(pageSize))
+        writes.submit(run, count: runPages * pageSize, at: Int64(runStart - 1) * Int64(pageSize))
         runStart += UInt32(runPages)
         runPages = 0
+        run = try writes.take()
+    }
+
+    /// Stops writing: every page queued is dropped, and none is being written when this returns
+    /// (before the file is put back as it was, after an error).
+    func abandon() {
+        writes.stop(discardQueued: true)
     }
 
     /// Ends the leaf being filled: its header, then it goes to the run.
@@ -226,6 +237,8 @@ final class ImportTableTreeWriter {
             writeInterior(into: top, children: children[...])
         }
         try flushRun()
+        try writes.drain()
+        writes.stop()
         try file.write(top, count: pageSize, at: Int64(rootPage - 1) * Int64(pageSize))
         return nextPage - 1
     }
