@@ -3,9 +3,11 @@ import PackageDescription
 
 // Shipyard: build-time tools for apps that ship data.
 //
-// Layout: system-library targets (CSQLite, CGit2, CLibXML2) wrap the system's libraries;
-// the libraries (DBGenKit, LayeredDatabase, VersionStampKit) hold all logic; the
-// executables (dbgen, versionstamp) only parse arguments and call them. dbgen links
+// Layout: system-library targets (CSQLite, CGit2, CLibXML2, CZlib, CBZip2) wrap the system's
+// libraries; the libraries hold all logic; the executables (dbgen, versionstamp) only parse
+// arguments and call them. ARCHITECTURE.md's layers table lists every target with what it is
+// (the first words of the comment above each target here) and what it depends on; a test
+// (DocumentationTests' TargetTableTests) holds the three together. dbgen links
 // sqlite3 (and zlib, and libbz2 for the feed) only — never libgit2 or libxml2. The plugins
 // built from source run dbgen-plugin-tool, dbgen without the over-the-air commands (see its target).
 //
@@ -69,29 +71,35 @@ let package = Package(
     ],
     targets: [
         // MARK: System libraries
-        // The system's sqlite3, linked with `link "sqlite3"` in its module map and no pkg-config,
-        // as GRDB's GRDBSQLite is: on Apple platforms always the SDK's library (Homebrew's
-        // keg-only sqlite flags would point an iOS build at a macOS dylib).
+        // The system's sqlite3 (the SDK's on Apple platforms), as a module: linked with `link
+        // "sqlite3"` in its module map and no pkg-config, as GRDB's GRDBSQLite is, so on Apple
+        // platforms always the SDK's library (Homebrew's keg-only sqlite flags would point an iOS
+        // build at a macOS dylib).
         .systemLibrary(
             name: "CSQLite",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // The system's libgit2, as a module: Debian's libgit2-dev, Homebrew's libgit2 (in no Apple SDK).
         .systemLibrary(
             name: "CGit2",
             pkgConfig: "libgit2",
             providers: [.apt(["libgit2-dev"]), .brew(["libgit2"])]
         ),
-        // zlib: the feed's targets of earlier feeds (and `--compression zlib`) are zlib streams.
+        // The system's zlib, as a module: the feed's targets of earlier feeds (and `--compression
+        // zlib`) are zlib streams. In every Apple SDK; Debian: zlib1g-dev.
         .systemLibrary(
             name: "CZlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        // bzip2: the feed's default compression (`dbgen publish --compression`; a dbgen patch is
-        // about a third smaller than deflated). libbz2 of the SDK on Apple platforms; Debian: libbz2-dev.
+        // The system's libbz2, as a module: the feed's default compression (`dbgen publish
+        // --compression`; a dbgen patch is about a third smaller than deflated). libbz2 of the SDK on
+        // Apple platforms; Debian: libbz2-dev.
         .systemLibrary(
             name: "CBZip2",
             providers: [.apt(["libbz2-dev"])]
         ),
+        // The system's libxml2, as a module, with ICU switched off (its shim), which would clash
+        // with Foundation's; versionstamp's in-place plist editor is its one caller.
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
@@ -99,38 +107,43 @@ let package = Package(
         ),
 
         // MARK: Libraries
-        // The sqlite3 3.40.1 shell's own SQL functions, collations and virtual tables (C).
+        // The sqlite3 3.40.1 shell's own SQL functions and virtual tables, in C (and its
+        // collations), which dbgen honours as the shell does; it links zlib for the zip functions.
         .target(
             name: "CShellExtensions",
             dependencies: ["CSQLite"],
             linkerSettings: [.linkedLibrary("z")]
         ),
-        // Shipyard's version number, defined once for every tool and library.
+        // Shipyard's version number, defined once for every tool and library (and the User-Agent).
         .target(name: "ShipyardVersion"),
-        // The JSON options files the tools read when they run (dbgen.json, versionstamp.json):
-        // one reader, errors naming file, line and key. Package-internal API only.
+        // The reader of the tools' option files, dbgen.json and versionstamp.json, read when the
+        // tools run: one reader, errors naming file, line and key. Package-internal API only.
         .target(name: "ToolConfiguration"),
-        // The one SQLite layer: Connection, Statement, SQLiteError, ResultCode, values,
-        // identifier quoting. Nothing else imports CSQLite (but the C shell extensions).
+        // The one SQLite layer: connections, statements, values, errors, the authorizer (Connection,
+        // Statement, SQLiteError, ResultCode, identifier quoting). Nothing else imports CSQLite (but
+        // the C shell extensions and the session extension below).
         // App-facing API is public; what only Shipyard's tools use is `package`.
         .target(name: "SQLiteCore", dependencies: ["CSQLite"]),
-        // The session extension (changesets), which Apple's sqlite3.h does not declare: part of
-        // the SQLite layer, linked by the tools only, never by what an app links.
+        // SQLite's session extension (changesets), for the tools only: Apple's sqlite3.h does not
+        // declare it, so it is part of the SQLite layer that never reaches what an app links.
         .target(name: "SQLiteSession", dependencies: ["SQLiteCore", "CSQLite"]),
-        // The one file-system layer (no product; `package` API): atomic replace, atomic output
-        // files, durable sync (F_FULLFSYNC on Darwin), sidecar locks, file stamps, content hashes.
+        // The one file-system layer: atomic files, durable sync, locks, hashes, checked names (no
+        // product; `package` API): atomic replace, atomic output files, durable sync (F_FULLFSYNC on
+        // Darwin), sidecar locks, file stamps, content hashes, and the checked names through which
+        // alone a string from signed metadata names a file.
         // Every durable write and every lock of the libraries goes through it. No dependency: its
         // SHA-256 is CryptoKit or its own (swift-crypto above says why), so LayeredDatabase, which
         // links it, compiles no cryptographic library on any platform.
         .target(
             name: "FileSystemKit",
             dependencies: [.target(name: "CSHA256", condition: .when(platforms: [.linux, .android]))]),
-        // SHA-256's compression function on the CPU's SHA instructions (x86-64 SHA-NI, ARMv8 SHA2),
-        // detected at run time: FileSystemKit's fast path on Linux (Apple platforms use CryptoKit, so
+        // SHA-256's compression function on the CPU's SHA instructions, in C (x86-64 SHA-NI, ARMv8
+        // SHA2), detected at run time: FileSystemKit's fast path on Linux (Apple platforms use CryptoKit, so
         // no Apple build compiles it). One C function and a CPU query, not a cryptographic library.
         .target(name: "CSHA256"),
-        // LayeredDatabase: `dbgen diff` writes the patch header with the type that reads it
-        // (`PatchHeader`), so the format has one definition. It links nothing DBGenKit does not
+        // Everything dbgen does to a database: build, check, diff; prints nothing (diagnostics go to
+        // handlers). LayeredDatabase: `dbgen diff` writes the patch header with the type that reads
+        // it (`PatchHeader`), so the format has one definition. It links nothing DBGenKit does not
         // link already (SQLiteCore, FileSystemKit).
         .target(
             name: "DBGenKit",
@@ -138,28 +151,34 @@ let package = Package(
                 "SQLiteCore", "SQLiteSession", "CShellExtensions", "ShipyardVersion",
                 "FileSystemKit", "ToolConfiguration", "LayeredDatabase",
             ]),
-        // PrivacyInfo.xcprivacy: the required-reason APIs that LayeredDatabase and what it links
+        // The user database with the shipped one attached read-only, and updates in the field: what
+        // an app links. PrivacyInfo.xcprivacy: the required-reason APIs that LayeredDatabase and what it links
         // (SQLiteCore, FileSystemKit) call, declared for the app that links them (Xcode merges
         // it into the app's privacy report); LayeredDatabaseTests' PrivacyManifestTests keeps it
         // true to the sources.
         .target(
             name: "LayeredDatabase", dependencies: ["SQLiteCore", "FileSystemKit"],
             resources: [.copy("PrivacyInfo.xcprivacy")]),
+        // Everything versionstamp does: read the history, format, stamp; prints nothing
+        // (VersionStampError has a code). libgit2 reads the repository, libxml2 edits plists.
         .target(
             name: "VersionStampKit",
             dependencies: ["CGit2", "CLibXML2", "ShipyardVersion", "FileSystemKit", "ToolConfiguration"]),
-        // The Update Framework (TUF 1.0): canonical JSON, the four roles and delegations, Ed25519
+        // The Update Framework 1.0: metadata, signatures, the client workflow; no networking.
+        // Canonical JSON, the four roles and delegations, Ed25519
         // signing, the client workflow (trusted metadata set, updater) over a fetcher protocol.
         // Foundation, Crypto (Ed25519: CryptoKit on Apple platforms, BoringSSL elsewhere: the one
         // target that needs swift-crypto) and FileSystemKit for atomic writes; no networking:
         // what a signed feed's publisher and its client share.
         .target(name: "TUF", dependencies: ["FileSystemKit", .product(name: "Crypto", package: "swift-crypto")]),
-        // libcurl for HTTPTransport on Linux, loaded with dlopen at the first request, so that a
+        // curl.h's types and the dlopen of libcurl at the first request (Linux only), in C: libcurl
+        // for HTTPTransport on Linux, loaded with dlopen at the first request, so that a
         // command that makes none (most of dbgen's) never maps libcurl or what it links. curl.h
         // (Debian: libcurl4-openssl-dev) gives the types and constants; nothing links libcurl.
         // Linux only: Apple platforms use URLSession, and their SDKs have no curl.h.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
-        // Shipyard's raw HTTP client (no product; public API for the package's clients): a GET with
+        // The raw HTTP client: a capped, streamed GET with a deadline; no TUF, no Crypto (no
+        // product; public API for the package's clients): a GET with
         // header fields (Range, If-Range, If-None-Match), its body streamed to a handler, a cap fixed
         // before the request on every byte accepted, `Accept-Encoding: identity` and compressed
         // answers refused, a total deadline and a stall timeout on every request. libcurl (CCurl)
@@ -168,20 +187,22 @@ let package = Package(
         // and the user database's sync client share it (scripts/check-app-links.sh checks it).
         .target(
             name: "HTTPTransport",
-            dependencies: [.byName(name: "CCurl", condition: .when(platforms: [.linux]))]),
-        // The over-the-air client an app links beside LayeredDatabase, so that an app that does not
+            dependencies: ["ShipyardVersion", .byName(name: "CCurl", condition: .when(platforms: [.linux]))]),
+        // The over-the-air client an app links: check a signed feed, download, verify, install;
+        // beside LayeredDatabase, so that an app that does not
         // update over the air links no networking: Transport/ is its HTTP over HTTPTransport
         // (URLSession on Apple platforms, libcurl loaded at the first request on Linux): TUF's
         // metadata fetcher and the resumable, capped, hashed download of a target.
         // PrivacyInfo.xcprivacy: the required-reason APIs that FeedClient and what it links call
         // (FeedClientTests' PrivacyManifestTests keeps it true); the Apple APIs it and HTTPTransport
         // call, with their OS versions, are in its DocC catalog (URLLoadingAvailabilityTests).
-        // LayeredDatabase: DatabaseUpdater installs what the feed's client verified (Update/).
+        // LayeredDatabase: UpdateInstaller installs what the feed's client verified (Update/).
         .target(
             name: "FeedClient",
             dependencies: ["TUF", "HTTPTransport", "FileSystemKit", "CZlib", "CBZip2", "LayeredDatabase"],
             resources: [.copy("PrivacyInfo.xcprivacy")]),
-        // The release side of the feed (`dbgen keys`, `dbgen feed`, `dbgen publish`): keys, signed
+        // The release side of the feed: keys, publish, pull, verify, rotate, renew, prune
+        // (`dbgen keys`, `dbgen feed`, `dbgen publish`): keys, signed
         // metadata, whole databases and `dbgen diff` patches as deflated targets, each patch applied
         // by LayeredDatabase's updater while publishing; the feed check a device makes. A build tool's
         // library: an app never links it.
@@ -189,15 +210,16 @@ let package = Package(
             name: "FeedPublisher",
             dependencies: ["TUF", "FeedClient", "DBGenKit", "LayeredDatabase", "FileSystemKit"]),
 
-        // The error printer both executables share: compiler-style lines on standard error and
-        // the exit path from ArgumentParser's error types (usage 64, failures 1).
+        // The error printer and exit path both executables share: compiler-style lines on standard
+        // error, the exit status from ArgumentParser's error types (usage 64, failures 1), counts said
+        // with their nouns.
         .target(
             name: "CommandLineDiagnostics",
             dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
-        // dbgen's subcommands that need neither networking nor signatures (build, check, attach,
-        // diff, update), its printer and progress bar: no product, `package` API. Two executables
+        // dbgen's subcommands that need no network and no signatures, and its printer (build, check,
+        // attach, diff, update; the progress bar): no product, `package` API. Two executables
         // list them: `dbgen` (with the over-the-air commands, which link TUF, FeedClient and so
         // swift-crypto) and `dbgen-plugin-tool` (these only).
         .target(
@@ -209,15 +231,17 @@ let package = Package(
         ),
 
         // MARK: Executables (thin)
+        // The dbgen command: argument parsing, output, and the over-the-air subcommands (keys, feed,
+        // publish, fetch), which link TUF, FeedClient and so swift-crypto.
         .executableTarget(
             name: "dbgen",
             dependencies: [
-                "DBGenCommandLine", "SQLiteCore", "FeedPublisher", "FeedClient", "TUF",
+                "DBGenCommandLine", "CommandLineDiagnostics", "SQLiteCore", "FeedPublisher", "FeedClient", "TUF",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // What the dbgen plugins run when a consumer builds Shipyard from source: `dbgen` without
-        // the over-the-air commands (no product). A plugin's tool is compiled in the consumer's
+        // dbgen without the over-the-air commands, for the plugins built from source: what the dbgen
+        // plugins run when a consumer builds Shipyard from source (no product). A plugin's tool is compiled in the consumer's
         // build, and SwiftPM compiles its C code again each time it plans that build (issue 28,
         // docs/Plugins.md): linking swift-crypto would add BoringSSL's ~790 C files to every plan
         // on Linux. So this one links no TUF, FeedClient or Crypto (scripts/check-app-links.sh
@@ -230,6 +254,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The versionstamp command: argument parsing and output.
         .executableTarget(
             name: "versionstamp",
             dependencies: [
@@ -240,14 +265,15 @@ let package = Package(
         // What the benchmark scripts time that no command isolates (the SHA-256 of a file, with
         // either compression): scripts/bench-sha256.sh. No product, never installed.
         .executableTarget(name: "shipyard-bench", dependencies: ["FileSystemKit"]),
-        // The client-under-test CLI of the TUF conformance suite (theupdateframework/tuf-conformance).
+        // The TUF conformance suite's client-under-test command (theupdateframework/tuf-conformance).
         .executableTarget(name: "tuf-client", dependencies: ["TUF", "FeedClient"]),
 
         // MARK: Plugins (thin: locate the tool, forward arguments / declare build commands)
-        // The command plugins declare no permission, so read-only commands (`dbgen check`,
-        // `dbgen diff`, `versionstamp print`) run with no flag and no prompt; a writing command
-        // passes `--allow-writing-to-package-directory`, which SwiftPM grants to any plugin.
-        // The `-write` twins declare the permission: Xcode grants a plugin only what it declares.
+        // `swift package dbgen`: runs dbgen with no permission to write. The command plugins
+        // declare no permission, so read-only commands (`dbgen check`, `dbgen diff`, `versionstamp
+        // print`) run with no flag and no prompt; a writing command passes
+        // `--allow-writing-to-package-directory`, which SwiftPM grants to any plugin. The `-write`
+        // twins declare the permission: Xcode grants a plugin only what it declares.
         .plugin(
             name: "DBGenCommandPlugin",
             capability: .command(
@@ -258,6 +284,7 @@ let package = Package(
                 )),
             dependencies: ["dbgen-plugin-tool"]
         ),
+        // `swift package dbgen-write`: runs dbgen with permission to write.
         .plugin(
             name: "DBGenWriteCommandPlugin",
             capability: .command(
@@ -270,6 +297,7 @@ let package = Package(
             ),
             dependencies: ["dbgen-plugin-tool"]
         ),
+        // `swift package versionstamp`: runs versionstamp with no permission to write.
         .plugin(
             name: "VersionStampCommandPlugin",
             capability: .command(
@@ -280,6 +308,7 @@ let package = Package(
                 )),
             dependencies: ["versionstamp"]
         ),
+        // `swift package versionstamp-write`: runs versionstamp with permission to write.
         .plugin(
             name: "VersionStampWriteCommandPlugin",
             capability: .command(
@@ -293,12 +322,15 @@ let package = Package(
             ),
             dependencies: ["versionstamp"]
         ),
+        // Builds each NAME.dbgen.txt into NAME.sqlite during the build (a resource of the target).
         .plugin(name: "DBGenBuildToolPlugin", capability: .buildTool(), dependencies: ["dbgen-plugin-tool"]),
+        // Generates BuildVersion.swift from the git revision during the build (`versionstamp stamp --swift`).
         .plugin(name: "VersionConstantsBuildToolPlugin", capability: .buildTool(), dependencies: ["versionstamp"]),
 
         // MARK: Tests
-        // Shared by every test target: one process runner, temporary directories, the oracles
-        // (sqlite3, sqldiff, git, python3) and seeded generators.
+        // What the test targets share: processes, temporary directories, oracles, servers (one
+        // process runner; sqlite3, sqldiff, git, python3; nginx and a fault-injecting HTTP server;
+        // seeded generators).
         .target(name: "ShipyardTestSupport", path: "Tests/ShipyardTestSupport"),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CGit2", "CLibXML2", "ShipyardTestSupport"]),
         .testTarget(
@@ -320,7 +352,8 @@ let package = Package(
             ]),
         // The HTTP client against the fault-injecting server: caps in every framing, refused encodings,
         // deadlines and stalls, redirects, cancellation.
-        .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "ShipyardTestSupport"]),
+        .testTarget(
+            name: "HTTPTransportTests", dependencies: ["HTTPTransport", "ShipyardVersion", "ShipyardTestSupport"]),
         // python-tuf reads every feed the publisher writes; sqlite3 applies its patches.
         .testTarget(
             name: "FeedPublisherTests",
@@ -334,5 +367,16 @@ let package = Package(
             name: "EndToEndTests", dependencies: ["dbgen", "dbgen-plugin-tool", "versionstamp", "ShipyardTestSupport"]),
         // Read from the sources: every library's folders form a one-way stack; no source is too long.
         .testTarget(name: "SourceLayoutTests", dependencies: ["ShipyardTestSupport"]),
+        // The documentation checked against what it describes: every Swift block of the README and
+        // the DocC articles type-checked against the built modules (which these dependencies build;
+        // versionstamp generates BuildVersion.swift), ARCHITECTURE.md's target table against
+        // `swift package describe`. AppleStubs/ is compiled by the tests, not by SwiftPM.
+        .testTarget(
+            name: "DocumentationTests",
+            dependencies: [
+                "LayeredDatabase", "FeedClient", "TUF", "DBGenKit", "VersionStampKit", "SQLiteCore", "versionstamp",
+                "ShipyardTestSupport",
+            ],
+            exclude: ["AppleStubs"]),
     ]
 )

@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # What Linux can check of dbgen's locking and durability on Apple platforms, from a system-call
-# trace (strace) of `dbgen build`, `dbgen update` and `dbgen attach --updates`:
+# trace (strace) of every dbgen command that opens a SQLite database: `build`, `check`, `diff`
+# (a patch, `--summary`, `--changeset`, `--table`), `update`, `attach --updates`, `publish` (with
+# patches from earlier releases: restored, diffed, each proven by installing it with the
+# updater), `feed verify` and `fetch` (a patch and a whole file, from the feed served over HTTP
+# on 127.0.0.1 by nginx):
 #
 #  1. No file is both flock()ed and fcntl()-locked. On Darwin the two kinds of lock share one
 #     list per file (xnu bsd/kern/kern_lockf.c), so a process that flock()s a file SQLite then
@@ -12,7 +16,11 @@
 #  3. No descriptor of a file SQLite has locked is closed while SQLite holds the lock: closing
 #     any descriptor of a file drops every fcntl() lock the process has on it (POSIX), SQLite's
 #     included. The temporary a build or an update writes stays open for its writeback until
-#     SQLite is done with it.
+#     SQLite is done with it; a database read beside SQLite (a diff's header hash, its pages, a
+#     publish compressing the release its diffs read, an updater copying the database in
+#     effect) is read through SQLite's own VFS (SQLiteCore's DatabaseFileReader), which keeps a
+#     descriptor open until the process holds no lock on the file. Where a command must lock a
+#     database for the check to mean anything, the trace shows SQLite's locks on it.
 #  4. A build whose output grows by megabytes starts the kernel's writeback of the temporary
 #     (sync_file_range, Linux only) before the fsync that commits it.
 #  5. A build writes its database in gathered runs (CoalescedWriteFile), not a page per call:
@@ -21,12 +29,13 @@
 #   scripts/check-file-locks.sh          (builds the debug dbgen, or uses $DBGEN)
 #
 # Prints PASS/FAIL lines and ends with `N passed, N failed`; exits 1 when anything failed,
-# 2 when strace is missing (scripts/setup.sh installs it).
+# 2 when strace, sqlite3 or nginx is missing (scripts/setup.sh installs them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 command -v strace >/dev/null || { echo "check-file-locks: strace is not installed (run scripts/setup.sh)" >&2; exit 2; }
 command -v sqlite3 >/dev/null || { echo "check-file-locks: sqlite3 is not installed (run scripts/setup.sh)" >&2; exit 2; }
+[ -x /usr/sbin/nginx ] || { echo "check-file-locks: nginx is not installed (run scripts/setup.sh)" >&2; exit 2; }
 if [ -z "${DBGEN:-}" ]; then
   swift build --product dbgen >/dev/null || { echo "check-file-locks: swift build failed" >&2; exit 1; }
   DBGEN=$(swift build --show-bin-path)/dbgen
@@ -36,7 +45,7 @@ fi
 work=$(cd "$(mktemp -d "${TMPDIR:-/tmp}/shipyard-locks.XXXXXX")" && pwd -P)
 trap 'rm -rf "$work"' EXIT
 traces=()
-traced() { # traced NAME [--commit FILE | --link FILE | --writeback FILE | --gathered FILE]... -- COMMAND...: COMMAND under strace
+traced() { # traced NAME [--commit FILE | --link FILE | --writeback FILE | --gathered FILE | --locked FILE]... -- COMMAND...: COMMAND under strace
   local name=$1; shift
   local expectations=()
   while [ "$1" != "--" ]; do expectations+=("$1"); shift; done
@@ -80,8 +89,88 @@ traced attach --link "$u/user.sqlite" -- \
   "$DBGEN" attach --bundled "$b/food.sqlite" --updates "$u/installed" --user "$u/user.sqlite" --template "$u/template.sqlite" \
   "INSERT INTO notes (text) VALUES ('x')" "SELECT count(*) FROM bundle.food"
 
+# Diffs: a patch (its header hashes both files on a thread of its own while SQLite reads
+# them), the summary, a changeset, one table; both files must be locked by SQLite.
+d=$work/diff
+mkdir -p "$d"
+traced diff --locked "$u/v2.sqlite" -- \
+  "$DBGEN" diff "$u/v2.sqlite" "$u/v3.sqlite"
+traced diff-summary --locked "$u/v2.sqlite" -- \
+  "$DBGEN" diff --summary "$u/v2.sqlite" "$u/v3.sqlite"
+traced diff-changeset --locked "$u/v2.sqlite" -- \
+  "$DBGEN" diff --changeset "$d/2-3.changeset" "$u/v2.sqlite" "$u/v3.sqlite"
+traced diff-table --locked "$u/v2.sqlite" -- \
+  "$DBGEN" diff --table food "$u/v2.sqlite" "$u/v3.sqlite"
+
+# dbgen check: builds the script into a scratch file and compares it with the output.
+traced check --locked "$b/food.sqlite" -- \
+  "$DBGEN" check "$b/schema.txt" -o "$b/food.sqlite" --quiet
+
+# The feed: three releases published with patches from the earlier ones (each restored from
+# its whole-database target, diffed, and proven by the updater), then verified.
+f=$work/feed
+mkdir -p "$f"
+"$DBGEN" keys generate --out "$f/feed.key" >/dev/null
+"$DBGEN" feed init "$f/feed" --key "$f/feed.key" >/dev/null
+cp "$b/food.sqlite" "$f/v1.sqlite"
+traced publish-first -- "$DBGEN" publish "$f/feed" "$f/v1.sqlite" --key "$f/feed.key"
+traced publish --locked "$u/v2.sqlite" -- \
+  "$DBGEN" publish "$f/feed" "$u/v2.sqlite" --key "$f/feed.key" --patches-from 2
+traced publish-patches --locked "$u/v3.sqlite" -- \
+  "$DBGEN" publish "$f/feed" "$u/v3.sqlite" --key "$f/feed.key" --patches-from 2
+# A base an app shipped before the feed began: copied, then diffed to the newest releases.
+cp "$b/food.sqlite" "$f/shipped.sqlite" && sqlite3 "$f/shipped.sqlite" "UPDATE food SET name = 'shipped' WHERE pk = 1;"
+traced publish-base --locked "*/base.sqlite" -- \
+  "$DBGEN" publish "$f/feed" "$f/shipped.sqlite" --key "$f/feed.key" --base-only --patches-from 2
+traced feed-verify -- "$DBGEN" feed verify "$f/feed" --root "$f/feed/root.json"
+traced feed-verify-bundled -- \
+  "$DBGEN" feed verify "$f/feed" --root "$f/feed/root.json" --bundled "$f/v1.sqlite"
+
+# dbgen fetch from the feed served over HTTP on 127.0.0.1 by Debian's nginx (a generated
+# configuration, in the foreground of a background job, stopped by its pid): a device bundling
+# v2 installs the patch to v3; one bundling an unrelated database installs the whole file.
+n=$work/nginx
+mkdir -p "$n"
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+cat >"$n/nginx.conf" <<CONF
+daemon off;
+master_process off;
+worker_processes 1;
+pid $n/nginx.run.pid;
+error_log $n/error.log warn;
+events { worker_connections 64; }
+http {
+    access_log off;
+    client_body_temp_path $n/client_body;
+    proxy_temp_path $n/proxy;
+    fastcgi_temp_path $n/fastcgi;
+    uwsgi_temp_path $n/uwsgi;
+    scgi_temp_path $n/scgi;
+    default_type application/octet-stream;
+    server {
+        listen 127.0.0.1:$port;
+        root $f/feed;
+    }
+}
+CONF
+/usr/sbin/nginx -p "$n" -c "$n/nginx.conf" -e "$n/error.log" </dev/null >/dev/null 2>&1 &
+server=$!
+trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
+for _ in $(seq 250); do
+  python3 -c "import socket, sys; sys.exit(socket.socket().connect_ex(('127.0.0.1', $port)))" && break
+  kill -0 "$server" 2>/dev/null || { echo "check-file-locks: nginx did not start: $(cat "$n/error.log")" >&2; exit 1; }
+  sleep 0.04
+done
+url="http://127.0.0.1:$port/"
+traced fetch-patch --locked "$f/patch-device/.v2.sqlite.update-*" --commit "$f/patch-device/v2.sqlite" -- \
+  "$DBGEN" fetch "$url" --root "$f/feed/root.json" --bundled "$u/v2.sqlite" --updates "$f/patch-device"
+sqlite3 "$f/other.sqlite" 'CREATE TABLE food (pk INTEGER PRIMARY KEY, name TEXT, kcal INTEGER); PRAGMA user_version = 1;'
+traced fetch-whole --locked "$f/whole-device/.other.sqlite.update-*" --commit "$f/whole-device/other.sqlite" -- \
+  "$DBGEN" fetch "$url" --root "$f/feed/root.json" --bundled "$f/other.sqlite" --updates "$f/whole-device"
+kill "$server" 2>/dev/null
+
 python3 - "${traces[@]}" <<'PY'
-import os, re, sys
+import fnmatch, os, re, sys
 
 LOCK_COMMANDS = {"F_SETLK", "F_SETLKW", "F_SETLK64", "F_SETLKW64", "F_OFD_SETLK", "F_OFD_SETLKW"}
 CALL = re.compile(r"^(\d+)\s+(?:<\.\.\. )?(\w+)(?: resumed>|\()(.*)$")
@@ -141,7 +230,7 @@ while arguments:
     check(not both, f"{label}: no file is both flock()ed and fcntl()-locked"
           + (f" (both: {', '.join(both)})" if both else
              f" ({len(flocked)} flock()ed: {', '.join(sorted(os.path.basename(p) for p in flocked)) or 'none'};"
-             f" {len(fcntl_locked)} locked by SQLite)"))
+             f" {len(fcntl_locked)} locked by SQLite: {', '.join(sorted(os.path.basename(p) for p in fcntl_locked)) or 'none'})"))
     if expectations:
         check(bool(fcntl_locked), f"{label}: SQLite's locks are in the trace (it is not empty)")
     early = []
@@ -172,6 +261,10 @@ while arguments:
         return committed[-1][1] if committed else None
 
     for kind, destination in expectations:
+        if kind == "--locked":
+            check(any(fnmatch.fnmatchcase(path, destination) for path in fcntl_locked),
+                  f"{label}: SQLite locks {os.path.basename(destination)} during the command")
+            continue
         if kind == "--gathered":
             temporary = temporary_of(destination)
             sizes = [int(returned) for name, path, _, _, returned in calls

@@ -20,13 +20,11 @@ public enum DataEpoch {
 
     /// The epoch of `root` (0 when it names none).
     ///
-    /// - Throws: `TUFError.malformed` naming `document` when the member is not an integer from 0.
+    /// - Throws: `TUFError.malformed` naming `document` and the member when it is not an integer
+    ///   from 0.
     public static func of(_ root: Root, document: String = "root.json") throws -> Int64 {
-        guard let value = root.members[rootMember] else { return 0 }
-        guard case .integer(let epoch) = value, epoch >= 0 else {
-            throw TUFError.malformed(
-                document: document, reason: "signed.\(rootMember): expected an integer from 0 to \(Int64.max)")
-        }
-        return epoch
+        let signed = JSONFieldReader(root.members, document: document, path: "signed")
+        guard signed.optional(rootMember) != nil else { return 0 }
+        return try signed.integer(rootMember, in: 0...Int64.max)
     }
 }

@@ -23,8 +23,7 @@ package enum ForeignRoot {
         guard case .belowThreshold(let document, let role, 0, _, _) = error,
             role == Root.type || role == Timestamp.type
         else { return nil }
-        let text = error.description
-        let detail = text.hasPrefix(document + ": ") ? String(text.dropFirst(document.count + 2)) : text
+        let detail = error.detail
         let base = feedURL.absoluteString.hasSuffix("/") ? feedURL.absoluteString : feedURL.absoluteString + "/"
         for name in ["\(trusted.header.version).root.json", "root.json"] {
             guard let url = URL(string: base + name), let data = try? await fetcher.fetch(url, maximumLength: 512_000),

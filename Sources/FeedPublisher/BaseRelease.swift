@@ -43,7 +43,7 @@ extension Feed {
             let encoding = TargetEncoding(compression: options.compression)
             let base = DatabaseVersion(
                 userVersion: try Self.userVersion(of: database),
-                sha256: try FeedPublisherError.about(database) { try ContentHash.sha256(ofFileAt: database) })
+                sha256: try FeedPublisherError.about(database) { try DatabaseFile.sha256(of: database) })
             var summary = PublishSummary(
                 release: base, isBaseOnly: true, wasAlreadyPublished: false, databaseLength: 0, patches: [],
                 targetsVersion: state.targets.header.version)
@@ -56,19 +56,17 @@ extension Feed {
             // The base is read by every patch maker; a copy in the scratch directory keeps the
             // updater that proves each patch away from the file given.
             let basePath = work + "/base.sqlite"
-            try FeedPublisherError.about(database) {
-                try FileManager.default.copyItem(atPath: database, toPath: basePath)
-            }
+            try FeedPublisherError.about(database) { try Self.copyDatabase(database, to: basePath) }
             // Patches only to releases of the current epoch: devices install no other.
             let results = Array(
                 catalog.releases.filter {
                     $0.facts.dataEpoch == epoch && $0.facts.result.userVersion > base.userVersion
                 }.prefix(options.patchesFrom))
-            let made = try ConcurrentWork.map(results.count + 1) { index -> (PatchMaker?, TargetBlob.Deflated) in
+            let made = try ConcurrentWork.map(results.count + 1) { index -> (PatchMaker?, TargetBlob.Encoded) in
                 guard index < results.count else {
                     return (
                         nil,
-                        try TargetBlob.deflate(
+                        try TargetBlob.encode(
                             basePath, to: work + "/base.sqlite." + options.compression.fileExtension, encoding: encoding
                         )
                     )
@@ -85,8 +83,9 @@ extension Feed {
                 throw FeedPublisherError(database, "the file changed while it was being added; add it again")
             }
             summary.databaseLength = whole.length
-            var kept: [(maker: PatchMaker, patch: TargetBlob.Deflated, path: String, facts: ReleaseFacts)] = []
+            var kept: [(maker: PatchMaker, patch: TargetBlob.Encoded, path: String, facts: ReleaseFacts)] = []
             for (index, result) in results.enumerated() {
+                // swift-format-ignore: NeverForceUnwrap
                 let (maker, patch) = (made[index].0!, made[index].1) // every index below results.count made one
                 let smaller = patch.length < result.target.length
                 summary.patches.append(
@@ -105,7 +104,7 @@ extension Feed {
             }
             _ = try ConcurrentWork.map(kept.count) { try kept[$0].maker.prove(kept[$0].patch, target: kept[$0].path) }
             var targets = state.targetFiles
-            var blobs: [(TargetBlob.Deflated, String)] = []
+            var blobs: [(TargetBlob.Encoded, String)] = []
             for patch in kept {
                 targets.append(try Self.target(patch.path, patch.patch, patch.facts))
                 blobs.append((patch.patch, patch.path))
@@ -120,6 +119,20 @@ extension Feed {
             try writer.publish(targets: targets, over: state, signedBy: [key])
             summary.targetsVersion = state.targets.header.version + 1
             return summary
+        }
+    }
+
+    /// Copies the database at `source` into a new file at `destination`, read through SQLite's
+    /// VFS (`DatabaseFile`): a descriptor of the source opened and closed here (as
+    /// `FileManager.copyItem` does) would drop every lock a connection of the process holds
+    /// on it, SQLite's SHARED lock included.
+    static func copyDatabase(_ source: String, to destination: String) throws {
+        let descriptor = POSIXFile.open(destination, O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+        guard descriptor >= 0 else { throw FileSystemError(.open, path: destination, code: errno) }
+        defer { close(descriptor) }
+        try DatabaseFile.forEachChunk(ofFileAt: source) { bytes in
+            let code = POSIXFile.writeAll(descriptor, bytes)
+            guard code == 0 else { throw FileSystemError(.write, path: destination, code: code) }
         }
     }
 }

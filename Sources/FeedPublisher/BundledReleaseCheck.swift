@@ -33,7 +33,7 @@ public struct BundledReleaseCheck: Equatable, Sendable {
     ) throws -> BundledReleaseCheck {
         let bundled = DatabaseVersion(
             userVersion: try Feed.userVersion(of: database),
-            sha256: try FeedPublisherError.about(database) { try ContentHash.sha256(ofFileAt: database) })
+            sha256: try FeedPublisherError.about(database) { try DatabaseFile.sha256(of: database) })
         let choice: ReleaseChoice
         do {
             choice = try ReleaseChoice(targets: targets.targets)

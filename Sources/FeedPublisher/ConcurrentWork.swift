@@ -16,6 +16,8 @@ enum ConcurrentWork {
         DispatchQueue.concurrentPerform(iterations: count) { index in
             results[index] = Result { try body(index) }
         }
+        // ConcurrentPerform returns after body ran for every index, so every result is set.
+        // swift-format-ignore: NeverForceUnwrap
         return try results.map { try $0!.get() }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TUF
 
 /// Why a feed command failed: what failed (a file, a document of the feed, a target, a key's
 /// source) and why. ``line`` is the `WHAT: error: WHY` line `dbgen` prints.
@@ -25,6 +26,11 @@ public struct FeedPublisherError: Error, Equatable, Sendable, CustomStringConver
 }
 
 extension FeedPublisherError {
+    /// A client error as `SUBJECT: error: DETAIL`: what TUF refused and the check that refused it.
+    init(_ error: TUFError) {
+        self.init(error.subject, error.detail)
+    }
+
     /// Runs `body`, turning any other error into one about `subject` (its message the reason).
     static func about<T>(_ subject: String, _ body: () throws -> T) throws -> T {
         do {

@@ -3,18 +3,6 @@ import FileSystemKit
 import Foundation
 import TUF
 
-/// What `dbgen feed pull` brought down.
-public struct PullSummary: Equatable, Sendable {
-    /// The pulled feed as `feed verify` checked it.
-    public var verification: FeedVerification
-    /// The documents whose expiry has passed (`timestamp.json expired at …`), pulled because
-    /// `allowExpired` said so: devices refuse the hosted feed until a publish or `dbgen feed
-    /// timestamp` renews them.
-    public var expired: [String]
-    /// The files written: metadata documents and targets.
-    public var fileCount: Int
-}
-
 extension Feed {
     /// Brings the feed hosted at `url` down into `directory` (new or empty), so that publishing
     /// continues from what devices hold: every root version from 1 on, `root.json`,
@@ -23,7 +11,7 @@ extension Feed {
     /// list, fetched under its length and checked against its SHA-256, each kept under its
     /// content-addressed name (a target path or hash that cannot name a file under `targets/` is
     /// refused, naming the hosted targets document). The copy is then
-    /// verified as `feed verify` does (every target inflated against its facts, each patch's base
+    /// verified as `feed verify` does (every target decoded against its facts, each patch's base
     /// and result releases of the feed) and only then renamed into place: on any failure
     /// `directory` is as it was. An expired document is refused, as a device refuses it (a host
     /// serving an old feed would otherwise hold the publisher back too), unless `allowExpired`:
@@ -67,15 +55,21 @@ extension Feed {
         let targetsName = HostedFeed.name("\(hosted.targets.header.version).targets.json", at: url)
         for target in hosted.targets.targets.values.sorted(by: { $0.path < $1.path }) {
             // The path and hash a key holder signed name the file only as checked names: nothing
-            // is fetched from outside the hosted targets/ nor written outside the feed.
+            // is fetched from outside the hosted targets/ (it is fetched where devices fetch it,
+            // TUF's targetURL) nor written outside the feed.
             let stored = try FeedLayout.storedPath(of: target, document: targetsName).path
-            let source = url.appendingPathComponent(stored.string)
+            let source: URL
             let data: Data
+            do {
+                source = try hosted.updater.targetURL(for: target)
+            } catch let error as TUFError {
+                throw FeedPublisherError(error)
+            }
             do {
                 data = try await fetcher.fetch(source, maximumLength: Int(clamping: target.length))
                 try target.verify(data)
             } catch let error as TUFError {
-                throw FeedPublisherError(target.path, FeedVerifier.error(error).reason + " (\(source.absoluteString))")
+                throw FeedPublisherError(target.path, error.detail + " (\(source.absoluteString))")
             } catch {
                 throw FeedPublisherError(target.path, "cannot fetch \(source.absoluteString): \(error)")
             }

@@ -79,7 +79,7 @@ struct FeedState {
         do {
             return try DataEpoch.of(root, document: layout.path("root.json"))
         } catch let error as TUFError {
-            throw FeedVerifier.error(error)
+            throw FeedPublisherError(error)
         }
     }
 
@@ -91,16 +91,16 @@ struct FeedState {
 
     /// The ids of the main key: the keys root names for targets, snapshot or timestamp.
     var mainKeyIDs: Set<String> {
-        Set([Targets.type, Snapshot.type, Timestamp.type].flatMap { root.roles[$0]?.keyIDs ?? [] })
+        Set(root.roles.targets.keyIDs + root.roles.snapshot.keyIDs + root.roles.timestamp.keyIDs)
     }
 
     /// The ids of the recovery keys: those root names for the root role and for nothing else.
-    var recoveryKeyIDs: Set<String> { Set(root.roles[Root.type]?.keyIDs ?? []).subtracting(mainKeyIDs) }
+    var recoveryKeyIDs: Set<String> { Set(root.roles.root.keyIDs).subtracting(mainKeyIDs) }
 
     /// The recovery keys, in root's order.
     var recoveryKeys: [PublicKey] {
         let ids = recoveryKeyIDs
-        return (root.roles[Root.type]?.keyIDs ?? []).filter { ids.contains($0) }.compactMap { root.keys[$0] }
+        return root.roles.root.keyIDs.filter { ids.contains($0) }.compactMap { root.keys[$0] }
     }
 
     /// Whether `key` is one of ``recoveryKeys``.

@@ -4,29 +4,9 @@ import Foundation
 import LayeredDatabase
 import TUF
 
-/// What `dbgen feed verify` checked.
-public struct FeedVerification: Equatable, Sendable {
-    /// The trusted root's version after following the chain.
-    public var rootVersion: Int64
-    /// The timestamp, snapshot and targets versions.
-    public var timestampVersion: Int64
-    public var snapshotVersion: Int64
-    public var targetsVersion: Int64
-    /// The releases (whole databases offered to devices), newest first.
-    public var releases: [DatabaseVersion]
-    /// The base-only releases (patch bases apps bundle, never offered), newest first.
-    public var bases: [DatabaseVersion] = []
-    /// The number of patches.
-    public var patchCount: Int
-    /// The bytes of every target together.
-    public var totalBytes: Int64
-    /// The trusted root's data epoch (FeedClient's `DataEpoch`).
-    public var dataEpoch: Int64 = 0
-}
-
 /// Checks a feed as a device would: the root chain from a trusted root, then timestamp,
 /// snapshot and targets (TUF's ``Updater``), then every target: its length and SHA-256 (the
-/// blob read once, hashed and inflated as it is read), its facts, and its inflated length and
+/// blob read once, hashed and decoded as it is read), its facts, and its decoded length and
 /// SHA-256 as the facts declare; a patch's base and result must be releases the feed lists, and
 /// no target may claim a data epoch above root's (devices would ignore it).
 public struct FeedVerifier: Sendable {
@@ -82,7 +62,7 @@ public struct FeedVerifier: Sendable {
                 throw FeedPublisherError(document, reason)
             }
         } catch let error as TUFError {
-            throw Self.error(error)
+            throw FeedPublisherError(error)
         } catch let error as FeedPublisherError {
             throw error
         } catch {
@@ -101,13 +81,13 @@ public struct FeedVerifier: Sendable {
         do {
             epoch = try DataEpoch.of(trusted.root)
         } catch let error as TUFError {
-            throw Self.error(error)
+            throw FeedPublisherError(error)
         }
         let releaseHashes = Set((catalog.releases + catalog.bases).map(\.facts.result.sha256))
         var total: Int64 = 0
         for entry in catalog.entries {
             let (target, facts) = (entry.target, entry.facts)
-            try await check(entry)
+            try await check(entry, at: try targetURL(of: target, from: updater))
             if facts.dataEpoch > epoch {
                 throw FeedPublisherError(
                     target.path,
@@ -144,15 +124,24 @@ public struct FeedVerifier: Sendable {
         }
     }
 
-    /// Fetches a target under its length, checks its length and SHA-256, and inflates it
-    /// against its facts.
-    private func check(_ entry: ReleaseCatalog.Entry) async throws {
-        let (target, facts, sha256, stored) = (entry.target, entry.facts, entry.sha256, entry.stored.string)
-        let url = feedURL.appendingPathComponent(stored)
+    /// Where devices fetch `target`: TUF's ``Updater/targetURL(for:)``, which honours root's
+    /// consistent snapshots and the hash prefix, as FeedClient's updater does.
+    private func targetURL(of target: TargetFile, from updater: Updater) throws -> URL {
+        do {
+            return try updater.targetURL(for: target)
+        } catch let error as TUFError {
+            throw FeedPublisherError(error)
+        }
+    }
+
+    /// Fetches a target at `url` under its length, checks its length and SHA-256, and decodes
+    /// it against its facts.
+    private func check(_ entry: ReleaseCatalog.Entry, at url: URL) async throws {
+        let (target, facts, sha256) = (entry.target, entry.facts, entry.sha256)
         var hash = SHA256Stream(), length: Int64 = 0
-        var inflated = SHA256Stream()
-        var inflateError: Error?
-        let inflater = try facts.encoding.decoder(limit: facts.uncompressedLength)
+        var decoded = SHA256Stream()
+        var decodeError: Error?
+        let decoder = try facts.encoding.decoder(limit: facts.uncompressedLength)
         let feed: (UnsafeRawBufferPointer) throws -> Void = { chunk in
             length += Int64(chunk.count)
             guard length <= target.length else {
@@ -160,8 +149,8 @@ public struct FeedVerifier: Sendable {
             }
             hash.update(chunk)
             // The length and hash are checked first: a codec error of a tampered blob waits.
-            guard inflateError == nil else { return }
-            do { try inflater.append(chunk) { inflated.update($0) } } catch { inflateError = error }
+            guard decodeError == nil else { return }
+            do { try decoder.append(chunk) { decoded.update($0) } } catch { decodeError = error }
         }
         do {
             if url.isFileURL {
@@ -178,29 +167,23 @@ public struct FeedVerifier: Sendable {
                 throw FeedPublisherError(
                     target.path, "sha256: the file is \(hash.hexDigest()), targets.json lists \(sha256)")
             }
-            if let inflateError { throw inflateError }
-            try inflater.finish()
+            if let decodeError { throw decodeError }
+            try decoder.finish()
         } catch let error as FeedPublisherError {
             throw error
-        } catch let error as any StreamFailure {
+        } catch let error as any TargetEncodingFailure {
             throw FeedPublisherError(target.path, "\(facts.encoding.name): \(error)")
         } catch {
-            throw FeedPublisherError(target.path, "cannot read \(stored): \(error)")
+            throw FeedPublisherError(
+                target.path, "cannot read \(url.isFileURL ? url.path : url.absoluteString): \(error)")
         }
-        guard inflater.produced == facts.uncompressedLength, inflated.hexDigest() == facts.uncompressedSHA256 else {
+        guard decoder.produced == facts.uncompressedLength, decoded.hexDigest() == facts.uncompressedSHA256 else {
             throw FeedPublisherError(
                 target.path,
-                "custom.shipyard: inflates to \(inflater.produced) bytes with another SHA-256 than declared")
+                "custom.shipyard: decodes to \(decoder.produced) bytes with another SHA-256 than declared")
         }
         if facts.kind == .database, facts.uncompressedSHA256 != facts.result.sha256 {
             throw FeedPublisherError(target.path, "custom.shipyard: a whole database whose SHA-256 is not its result's")
         }
-    }
-
-    /// A client error as `DOCUMENT: error: CHECK: DETAIL`.
-    static func error(_ error: TUFError) -> FeedPublisherError {
-        let text = error.description
-        guard let colon = text.range(of: ": ") else { return FeedPublisherError("feed", text) }
-        return FeedPublisherError(String(text[..<colon.lowerBound]), String(text[colon.upperBound...]))
     }
 }

@@ -11,19 +11,20 @@ import TUF
 struct HostedFeed {
     /// Where it is hosted.
     let url: URL
-    /// The trusted root, timestamp, snapshot and top-level targets.
-    let trusted: TrustedMetadataSet
+    /// The trusted root.
+    let root: Root
+    /// The trusted timestamp, snapshot and top-level targets.
+    let timestamp: Timestamp
+    let snapshot: Snapshot
+    let targets: Targets
+    /// The updater that read it, which says where each target is served
+    /// (``Updater/targetURL(for:)``).
+    let updater: Updater
     /// The bytes of each document by name: `N.root.json` for every version, `root.json` (the
     /// newest), `timestamp.json`, `N.snapshot.json`, `N.targets.json`.
     let documents: [String: Data]
     /// The directory holding the trusted metadata as a device keeps it (``MetadataStore``).
     let store: URL
-
-    var root: Root { trusted.root }
-    // A refresh that returned trusts all three.
-    var timestamp: Timestamp { trusted.timestamp! }
-    var snapshot: Snapshot { trusted.snapshot! }
-    var targets: Targets { trusted.targets[Targets.type]! }
 
     /// Reads the feed at `url` trusting `root` (the root the app bundles), keeping the device's
     /// metadata in `store` (created).
@@ -41,7 +42,7 @@ struct HostedFeed {
                 fetcher: recorder, bootstrapRoot: root, referenceTime: .distantPast)
             try await updater.refresh()
         } catch let error as TUFError {
-            let local = FeedVerifier.error(error)
+            let local = FeedPublisherError(error)
             throw FeedPublisherError(Self.name(local.subject, at: url), local.reason)
         } catch FetchError.notFound(let missing) {
             throw FeedPublisherError(
@@ -52,13 +53,17 @@ struct HostedFeed {
             throw FeedPublisherError(url.absoluteString, "\(error)")
         }
         let trusted = updater.trusted
-        guard trusted.timestamp != nil, trusted.snapshot != nil, trusted.targets[Targets.type] != nil else {
+        guard let timestamp = trusted.timestamp, let snapshot = trusted.snapshot,
+            let targets = trusted.targets[Targets.type]
+        else {
             throw FeedPublisherError(url.absoluteString, "the refresh trusted no targets")
         }
         var documents = recorder.documents
         documents["root.json"] = documents["\(trusted.root.header.version).root.json"] ?? root
         try await readEarlierRoots(upTo: root, at: url, fetcher: fetcher, into: &documents)
-        return HostedFeed(url: url, trusted: trusted, documents: documents, store: store)
+        return HostedFeed(
+            url: url, root: trusted.root, timestamp: timestamp, snapshot: snapshot, targets: targets, updater: updater,
+            documents: documents, store: store)
     }
 
     /// Fetches `1.root.json` up to the version of `root` and checks that they chain (each
@@ -85,7 +90,7 @@ struct HostedFeed {
                     name(document, at: url),
                     "missing on the host: devices bundling root version \(number) cannot follow")
             } catch let error as TUFError {
-                throw FeedPublisherError(name(document, at: url), FeedVerifier.error(error).reason)
+                throw FeedPublisherError(name(document, at: url), error.detail)
             } catch {
                 throw FeedPublisherError(name(document, at: url), "\(error)")
             }

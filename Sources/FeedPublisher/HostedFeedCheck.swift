@@ -120,7 +120,7 @@ extension FeedVerifier {
             }
             return targets
         } catch let error as TUFError {
-            let local = Self.error(error)
+            let local = FeedPublisherError(error)
             throw FeedPublisherError(
                 localName(local.subject), "devices holding the hosted feed refuse it: \(local.reason)")
         } catch let error as FeedPublisherError {

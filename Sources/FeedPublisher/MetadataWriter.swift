@@ -71,10 +71,8 @@ struct MetadataWriter {
             guard publicKeys.updateValue(recoveryKey, forKey: recoveryID) == nil else { continue }
             rootKeyIDs.append(recoveryID)
         }
-        let roles = Dictionary(
-            uniqueKeysWithValues: Root.topLevelRoles.map { role in
-                (role, RoleKeys(keyIDs: role == Root.type ? rootKeyIDs : [keyID], threshold: 1))
-            })
+        var roles = TopLevelRoles(all: RoleKeys(keyIDs: [keyID], threshold: 1))
+        roles.root = RoleKeys(keyIDs: rootKeyIDs, threshold: 1)
         try writeRoot(version: version, keys: publicKeys, roles: roles, dataEpoch: dataEpoch, signedBy: keys)
     }
 
@@ -83,7 +81,7 @@ struct MetadataWriter {
     /// without its predecessor's epoch: a device refuses a root that lowers it), signed by
     /// `signers`: `N.root.json`, then `root.json`.
     func writeRoot(
-        version: Int64, keys: [String: PublicKey], roles: [String: RoleKeys], dataEpoch: Int64,
+        version: Int64, keys: [String: PublicKey], roles: TopLevelRoles, dataEpoch: Int64,
         signedBy signers: [Ed25519SigningKey]
     ) throws {
         var signed = Root.signed(

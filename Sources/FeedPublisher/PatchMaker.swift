@@ -5,7 +5,7 @@ import LayeredDatabase
 
 /// A patch from an earlier release to the new one: `dbgen diff`'s SQL (``DatabaseDiff``, with
 /// its ``PatchHeader``), packed and compressed, then proven: the blob is decoded again and
-/// installed on a copy of its base by ``DatabaseUpdater`` (what the device runs), and the
+/// installed on a copy of its base by ``UpdateInstaller`` (what the device runs), and the
 /// result must hold the release's exact content (the diff engine finds no difference: schema,
 /// rows with their types and values, `user_version`).
 struct PatchMaker {
@@ -18,8 +18,8 @@ struct PatchMaker {
     /// How the patch is packed and compressed.
     let encoding: TargetEncoding
 
-    /// Writes and deflates the patch; returns it deflated.
-    func make() throws -> TargetBlob.Deflated {
+    /// Writes and encodes the patch; returns it encoded.
+    func make() throws -> TargetBlob.Encoded {
         let sql = work + "/patch.sql"
         try FeedPublisherError.about(releasePath) {
             let descriptor = open(sql, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
@@ -28,23 +28,23 @@ struct PatchMaker {
             try DatabaseDiff(oldPath: basePath, newPath: releasePath).writePatch(
                 toFileDescriptor: descriptor, path: sql)
         }
-        return try TargetBlob.deflate(sql, to: work + "/patch." + encoding.patchExtension, encoding: encoding)
+        return try TargetBlob.encode(sql, to: work + "/patch." + encoding.patchExtension, encoding: encoding)
     }
 
-    /// Inflates `patch` and installs it on a copy of the base with ``DatabaseUpdater``; throws
+    /// Decodes `patch` and installs it on a copy of the base with ``UpdateInstaller``; throws
     /// unless the result holds the release's exact content.
     ///
     /// - Throws: ``FeedPublisherError`` naming `target` and what differs or failed.
-    func prove(_ patch: TargetBlob.Deflated, target: String) throws {
-        let inflated = work + "/inflated.sql"
+    func prove(_ patch: TargetBlob.Encoded, target: String) throws {
+        let decoded = work + "/decoded.sql"
         let updates = work + "/applied"
         try FeedPublisherError.about(target) {
             let (length, sha256) = try patch.encoding.decode(
-                fileAt: patch.path, limit: patch.uncompressedLength, into: inflated, mode: 0o644)
+                fileAt: patch.path, limit: patch.uncompressedLength, into: decoded, mode: 0o644)
             guard length == patch.uncompressedLength, sha256 == patch.uncompressedSHA256 else {
-                throw FeedPublisherError(target, "the deflated patch does not inflate to the patch")
+                throw FeedPublisherError(target, "the encoded patch does not decode to the patch")
             }
-            try DatabaseUpdater(bundledPath: basePath, updatesDirectory: updates).installPatch(at: inflated)
+            try UpdateInstaller(bundledPath: basePath, updatesDirectory: updates).installPatch(at: decoded)
         }
         let result = updates + "/" + (basePath as NSString).lastPathComponent
         struct Differs: Error {}

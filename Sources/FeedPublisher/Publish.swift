@@ -5,8 +5,8 @@ import LayeredDatabase
 import TUF
 
 extension Feed {
-    /// Adds the database at `database` to the feed as a new release: the whole file deflated
-    /// under its content-addressed name, patches from the newest `options.patchesFrom` releases
+    /// Adds the database at `database` to the feed as a new release: the whole file encoded
+    /// (compressed) under its content-addressed name, patches from the newest `options.patchesFrom` releases
     /// (each kept only when smaller than the whole file, each proven by ``PatchMaker``), then
     /// the next targets, snapshot and timestamp signed by `key` (and the next root, naming the
     /// same keys, when root expires soon: ``FeedClock/renewalMargin``). Every base-only release
@@ -22,7 +22,7 @@ extension Feed {
     /// published is accepted, and one of an earlier epoch may be published again (its targets
     /// are replaced). Patches are made from the newest releases below it, of any epoch (a device
     /// that drops the data of an earlier epoch patches from its bundled database). The earlier
-    /// releases' databases are inflated from their whole-database targets.
+    /// releases' databases are decoded from their whole-database targets.
     ///
     /// - Throws: ``FeedPublisherError`` naming the file, key, target or document; the feed's
     ///   metadata is then as it was.
@@ -48,7 +48,7 @@ extension Feed {
             let compression = options.compression
             let release = DatabaseVersion(
                 userVersion: try Self.userVersion(of: database),
-                sha256: try FeedPublisherError.about(database) { try ContentHash.sha256(ofFileAt: database) })
+                sha256: try FeedPublisherError.about(database) { try DatabaseFile.sha256(of: database) })
             var wholeFacts = options.facts(
                 kind: .database, encoding: TargetEncoding(compression: compression),
                 uncompressedLength: try Self.length(of: database), uncompressedSHA256: release.sha256, base: nil,
@@ -89,9 +89,9 @@ extension Feed {
                         $0.facts.result.userVersion < release.userVersion && $0.facts.result.sha256 != release.sha256
                     }.prefix(options.patchesFrom))
                 + catalog.bases.filter { $0.facts.result.userVersion < release.userVersion }
-            let made = try ConcurrentWork.map(bases.count + 1) { index -> (PatchMaker?, TargetBlob.Deflated) in
+            let made = try ConcurrentWork.map(bases.count + 1) { index -> (PatchMaker?, TargetBlob.Encoded) in
                 guard index < bases.count else {
-                    let whole = try TargetBlob.deflate(
+                    let whole = try TargetBlob.encode(
                         database, to: work + "/release.sqlite." + compression.fileExtension,
                         encoding: TargetEncoding(compression: compression))
                     return (nil, whole)
@@ -109,8 +109,10 @@ extension Feed {
                 throw FeedPublisherError(database, "the file changed while it was being published; publish it again")
             }
             summary.databaseLength = whole.length
-            var kept: [(maker: PatchMaker, patch: TargetBlob.Deflated, path: String, base: DatabaseVersion)] = []
+            var kept: [(maker: PatchMaker, patch: TargetBlob.Encoded, path: String, base: DatabaseVersion)] = []
             for (index, base) in bases.enumerated() {
+                // Every index below the results' count made a patch maker (as in BaseRelease).
+                // swift-format-ignore: NeverForceUnwrap
                 let (maker, patch) = (made[index].0!, made[index].1)
                 summary.patches.append(
                     .init(
@@ -123,7 +125,7 @@ extension Feed {
             }
             _ = try ConcurrentWork.map(kept.count) { try kept[$0].maker.prove(kept[$0].patch, target: kept[$0].path) }
             var added: [TargetFile] = []
-            var blobs: [(TargetBlob.Deflated, String)] = []
+            var blobs: [(TargetBlob.Encoded, String)] = []
             for patch in kept {
                 var facts = options.facts(kind: .patch, blob: patch.patch, base: patch.base, result: release)
                 facts.dataEpoch = epoch
@@ -162,12 +164,12 @@ extension Feed {
     }
 
     /// The target entry of a blob.
-    static func target(_ path: String, _ blob: TargetBlob.Deflated, _ facts: ReleaseFacts) throws -> TargetFile {
+    static func target(_ path: String, _ blob: TargetBlob.Encoded, _ facts: ReleaseFacts) throws -> TargetFile {
         let data = try FeedPublisherError.about(blob.path) { try Data(contentsOf: URL(fileURLWithPath: blob.path)) }
         return TargetFile(path: path, data: data, custom: facts.custom)
     }
 
-    /// Inflates an earlier release's whole database from the feed into `directory`, checking it
+    /// Decodes an earlier release's whole database from the feed into `directory`, checking it
     /// is the release its facts name; returns its path.
     func restore(_ release: ReleaseCatalog.Entry, into directory: String) throws -> String {
         let facts = release.facts
@@ -178,7 +180,7 @@ extension Feed {
             let (_, sha256) = try facts.encoding.decode(
                 fileAt: blob, limit: facts.uncompressedLength, into: output, mode: 0o644)
             guard sha256 == facts.result.sha256 else {
-                throw FeedPublisherError(blob, "inflates to \(sha256), not release \(facts.result.sha256)")
+                throw FeedPublisherError(blob, "decodes to \(sha256), not release \(facts.result.sha256)")
             }
         }
         return output
@@ -186,7 +188,7 @@ extension Feed {
 
     /// Moves a blob to its hash-prefixed name under `targets/` (durably; an identical file already
     /// there is kept).
-    func place(_ blob: TargetBlob.Deflated, as path: String) throws {
+    func place(_ blob: TargetBlob.Encoded, as path: String) throws {
         let destination = layout.path(try FeedLayout.storedName(of: path, sha256: blob.sha256))
         try FeedPublisherError.about(destination) {
             try FileManager.default.createDirectory(

@@ -16,7 +16,7 @@ public struct PublishOptions: Equatable, Sendable {
     /// The app data formats the release suits (`--data-format MIN[-MAX]`; nil: every app).
     public var dataFormat: ReleaseFacts.DataFormatRange?
     /// How the release's targets are compressed (`--compression`, bzip2: a `dbgen diff` patch is
-    /// about a third smaller than deflated).
+    /// about a third smaller than zlib's).
     public var compression: TargetCompression
     /// How patches are packed before compression (``PatchPacking/sqlPack`` unless told;
     /// `--no-packing`: nil, plain SQL that `bunzip2` alone turns back into the patch).
@@ -98,7 +98,7 @@ public struct PublishOptions: Equatable, Sendable {
 
     /// The facts of a target of this release.
     func facts(
-        kind: ReleaseFacts.Kind, blob: TargetBlob.Deflated, base: DatabaseVersion?, result: DatabaseVersion
+        kind: ReleaseFacts.Kind, blob: TargetBlob.Encoded, base: DatabaseVersion?, result: DatabaseVersion
     ) -> ReleaseFacts {
         facts(
             kind: kind, encoding: blob.encoding, uncompressedLength: blob.uncompressedLength,
@@ -116,35 +116,4 @@ public struct PublishOptions: Equatable, Sendable {
             base: base, result: result, dataFormat: dataFormat, channel: channel, rollout: rollout,
             critical: critical, baseOnly: baseOnly && kind == .database)
     }
-}
-
-/// What `publish` did.
-public struct PublishSummary: Equatable, Sendable {
-    /// One patch made: from an earlier release or base to the release published (or, for a
-    /// base added, from it to a release of the feed).
-    public struct Patch: Equatable, Sendable {
-        /// The release or base the patch applies to.
-        public var base: DatabaseVersion
-        /// The release it gives.
-        public var result: DatabaseVersion
-        /// The deflated patch's length.
-        public var length: Int64
-        /// False when it was left out: not smaller than the whole database.
-        public var kept: Bool
-    }
-
-    /// The release published (or the base added).
-    public var release: DatabaseVersion
-    /// Whether it was added as a patch base only (never offered).
-    public var isBaseOnly = false
-    /// True when the feed already held this release with the same facts: nothing was written.
-    public var wasAlreadyPublished: Bool
-    /// The deflated whole database's length.
-    public var databaseLength: Int64
-    /// The patches, newest base first (for a base added: newest result first).
-    public var patches: [Patch]
-    /// The new targets version (the old one when nothing was written).
-    public var targetsVersion: Int64
-    /// The new root version when root, about to expire, was renewed (same keys).
-    public var renewedRootVersion: Int64? = nil
 }

@@ -62,16 +62,16 @@ extension Feed {
             let state = try FeedState.load(layout)
             try state.requireSigner(key, source: keySource, roles: Root.topLevelRoles, action: "add a recovery key")
             var keys = state.root.keys
-            var rootKeyIDs = state.root.roles[Root.type]?.keyIDs ?? []
+            var rootKeyIDs = state.root.roles.root.keyIDs
             for recoveryKey in try RecoveryKey.distinct(recoveryKeys, refusing: state.mainKeyIDs) {
                 let keyID = try FeedPublisherError.about("--recovery-key") { try recoveryKey.keyID }
                 guard !rootKeyIDs.contains(keyID) else { continue }
                 keys[keyID] = recoveryKey
                 rootKeyIDs.append(keyID)
             }
-            guard rootKeyIDs.count > state.root.roles[Root.type]?.keyIDs.count ?? 0 else { return nil }
+            guard rootKeyIDs.count > state.root.roles.root.keyIDs.count else { return nil }
             var roles = state.root.roles
-            roles[Root.type] = RoleKeys(keyIDs: rootKeyIDs, threshold: state.root.roles[Root.type]?.threshold ?? 1)
+            roles.root = RoleKeys(keyIDs: rootKeyIDs, threshold: state.root.roles.root.threshold)
             let version = state.root.header.version + 1
             try writer.writeRoot(
                 version: version, keys: keys, roles: roles, dataEpoch: try state.dataEpoch(), signedBy: [key])

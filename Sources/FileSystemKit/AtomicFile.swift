@@ -197,6 +197,8 @@ struct TemporaryName {
     /// A new random id.
     static func randomID() -> String {
         var generator = SystemRandomNumberGenerator()
+        // Alphabet is a non-empty literal, so randomElement always gives one.
+        // swift-format-ignore: NeverForceUnwrap
         return String(decoding: (0..<idLength).map { _ in alphabet.randomElement(using: &generator)! }, as: UTF8.self)
     }
 

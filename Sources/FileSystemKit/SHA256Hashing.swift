@@ -34,11 +34,24 @@ extension AtomicOutputFile {
     ///   missing), `.write` naming the destination (disk full).
     @discardableResult
     package func write(copying source: String) throws -> String {
+        try write(copyingPieces: { try ContentHash.forEachChunk(ofFileAt: source, $0) })
+    }
+
+    /// Writes into the temporary (replacing what it held) the pieces `pieces` hands to the
+    /// function it is given, in order, and returns their SHA-256 as 64 lowercase hexadecimal
+    /// digits: a copy read by the caller's own reader (a database a SQLite connection of the
+    /// process may hold locked is read through SQLite's VFS, never a descriptor closed here).
+    ///
+    /// - Throws: what `pieces` throws; ``FileSystemError`` `.open` / `.write` naming the
+    ///   destination (disk full).
+    @discardableResult
+    package func write(copyingPieces pieces: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws -> String
+    {
         let output = POSIXFile.open(temporaryPath, O_WRONLY | O_TRUNC)
         guard output >= 0 else { throw FileSystemError(.open, path: destination, code: errno) }
         var hash = SHA256Stream()
         do {
-            try ContentHash.forEachChunk(ofFileAt: source) { chunk in
+            try pieces { chunk in
                 hash.update(chunk)
                 let code = POSIXFile.writeAll(output, chunk)
                 if code != 0 { throw FileSystemError(.write, path: destination, code: code) }
@@ -49,38 +62,5 @@ extension AtomicOutputFile {
         }
         guard close(output) == 0 else { throw FileSystemError(.write, path: destination, code: errno) }
         return hash.hexDigest()
-    }
-}
-
-/// A SHA-256 fed in pieces, whose digest is lowercase hexadecimal text: CryptoKit's where the
-/// system has it, ``SHA256Hasher`` (the CPU's SHA instructions, or portable Swift) elsewhere.
-package struct SHA256Stream {
-    #if canImport(CryptoKit)
-    private var hasher = CryptoKit.SHA256()
-    #else
-    private var hasher = SHA256Hasher()
-    #endif
-
-    package init() {}
-
-    /// Feeds `bytes` after those fed before.
-    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        #if canImport(CryptoKit)
-        hasher.update(bufferPointer: bytes)
-        #else
-        hasher.update(bytes)
-        #endif
-    }
-
-    /// The digest of the bytes fed so far, as 64 lowercase hexadecimal digits.
-    package func hexDigest() -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(64)
-        for byte in hasher.finalize() {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: text, as: UTF8.self)
     }
 }

@@ -75,7 +75,6 @@ final class CurlTransfer: @unchecked Sendable {
                 shipyard_curl_setopt_pointer(easy, CURLOPT_HTTPHEADER, fieldList),
                 shipyard_curl_setopt_pointer(easy, CURLOPT_PROTOCOLS_STR, "http,https"),
                 shipyard_curl_setopt_pointer(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"),
-                shipyard_curl_setopt_pointer(easy, CURLOPT_USERAGENT, "Shipyard"),
                 shipyard_curl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer),
                 shipyard_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1),
                 shipyard_curl_setopt_long(easy, CURLOPT_MAXREDIRS, 10),

@@ -29,6 +29,8 @@ public final class HTTPClient: @unchecked Sendable {
     /// each request: background sessions run no data task, and only a data task streams each
     /// byte through the caps as it arrives.
     public init(configuration: URLSessionConfiguration = .ephemeral) {
+        // URLSessionConfiguration.copy() returns a URLSessionConfiguration.
+        // swift-format-ignore: NeverForceUnwrap
         let copy = configuration.copy() as! URLSessionConfiguration // swiftlint:disable:this force_cast
         copy.requestCachePolicy = .reloadIgnoringLocalCacheData
         copy.urlCache = nil

@@ -1,11 +1,14 @@
 import Foundation
+import ShipyardVersion
 
 /// One GET: where, with which header fields, and the limits it runs under, all fixed before it
 /// is sent.
 ///
 /// Every request is sent with `Accept-Encoding: identity` (a field of that name given here is
 /// dropped): the transport never decodes a compressed answer, so the bytes counted against
-/// ``maximumBodyLength`` are the bytes received.
+/// ``maximumBodyLength`` are the bytes received. It says who asks with
+/// `User-Agent: Shipyard/VERSION` (``userAgent``, `ShipyardVersion.current`), unless
+/// ``headerFields`` has a `User-Agent` of its own.
 public struct HTTPRequest: Sendable {
     /// What is fetched (`http` or `https`; redirects to either are followed).
     public var url: URL
@@ -41,22 +44,15 @@ public struct HTTPRequest: Sendable {
         60 + Double(max(0, length)) / 16_384
     }
 
-    /// The fields sent: ``headerFields`` without any `Accept-Encoding`, then `Accept-Encoding: identity`.
+    /// The `User-Agent` every request carries unless it gives its own: `Shipyard/0.2.0`, the
+    /// version being `ShipyardVersion.current`, so a host's logs tell which release of the client asked.
+    public static let userAgent = "Shipyard/\(ShipyardVersion.current)"
+
+    /// The fields sent: ``headerFields`` without any `Accept-Encoding`, then `Accept-Encoding: identity`,
+    /// then ``userAgent`` unless ``headerFields`` names a `User-Agent`.
     var sentFields: [HTTPField] {
-        headerFields.filter { $0.name.lowercased() != "accept-encoding" } + [HTTPField("Accept-Encoding", "identity")]
-    }
-}
-
-/// One header field: a name and its value.
-public struct HTTPField: Hashable, Sendable {
-    /// The field's name, as sent.
-    public var name: String
-    /// Its value.
-    public var value: String
-
-    /// The field `name: value`.
-    public init(_ name: String, _ value: String) {
-        self.name = name
-        self.value = value
+        let named = headerFields.contains { $0.name.lowercased() == "user-agent" }
+        return headerFields.filter { $0.name.lowercased() != "accept-encoding" }
+            + [HTTPField("Accept-Encoding", "identity")] + (named ? [] : [HTTPField("User-Agent", Self.userAgent)])
     }
 }

@@ -32,21 +32,23 @@ public enum HTTPTransferError: Error, Hashable, Sendable, CustomStringConvertibl
         }
     }
 
-    /// `URL: WHY`.
-    public var description: String {
-        let url = self.url.absoluteString
+    /// Why, in words, the URL not repeated.
+    public var reason: String {
         switch self {
-        case .tooLarge(_, let limit): return "\(url): more than \(limit) bytes"
+        case .tooLarge(_, let limit): return "more than \(limit) bytes"
         case .compressed(_, let encoding):
-            return "\(url): the answer is compressed (Content-Encoding: \(encoding)) although identity was asked for"
-        case .headersTooLarge(_, let limit): return "\(url): more than \(limit) bytes of header fields"
-        case .deadlineExceeded(_, let seconds): return "\(url): not done within \(Self.format(seconds)) seconds"
-        case .stalled(_, let seconds): return "\(url): no data for \(Self.format(seconds)) seconds"
-        case .connection(_, let code, let reason): return "\(url): network error \(code): \(reason)"
-        case .cancelled: return "\(url): cancelled"
-        case .unavailable(_, let reason): return "\(url): \(reason)"
+            return "the answer is compressed (Content-Encoding: \(encoding)) although identity was asked for"
+        case .headersTooLarge(_, let limit): return "more than \(limit) bytes of header fields"
+        case .deadlineExceeded(_, let seconds): return "not done within \(Self.format(seconds)) seconds"
+        case .stalled(_, let seconds): return "no data for \(Self.format(seconds)) seconds"
+        case .connection(_, let code, let reason): return "network error \(code): \(reason)"
+        case .cancelled: return "cancelled"
+        case .unavailable(_, let reason): return reason
         }
     }
+
+    /// `URL: WHY`.
+    public var description: String { "\(url.absoluteString): \(reason)" }
 
     private static func format(_ seconds: Double) -> String {
         seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)

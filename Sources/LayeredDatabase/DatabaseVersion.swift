@@ -1,4 +1,4 @@
-/// A database as a patch header names it (``PatchHeader/base`` and ``PatchHeader/target``), and
+/// A database as a patch header names it (``PatchHeader/base`` and ``PatchHeader/result``), and
 /// a release as a feed's facts name it: its `user_version` and the SHA-256 of its file.
 public struct DatabaseVersion: Equatable, Hashable, Sendable {
     /// The database's `PRAGMA user_version`.

@@ -12,7 +12,7 @@ import SQLiteCore
 ///
 /// ```swift
 /// do {
-///     try updater.installPatch(at: downloaded, sha256: published)
+///     try installer.installPatch(at: downloaded, sha256: published)
 /// } catch let error as LayeredDatabaseError {
 ///     print(error.path ?? "", error.line ?? 0, error.message)   // or match a case:
 /// } catch LayeredDatabaseError.patchForAnotherBase {
@@ -52,7 +52,7 @@ public enum LayeredDatabaseError: Error, Equatable, CustomStringConvertible, Loc
     /// The patch's header names a base that is not the database in effect (another
     /// `user_version`, or other content with the same one): it was made for another release.
     case patchForAnotherBase(
-        path: String, base: DatabaseVersion, target: DatabaseVersion,
+        path: String, base: DatabaseVersion, result: DatabaseVersion,
         inEffect: Int64, inEffectPath: String)
     /// The patch's header is malformed.
     case invalidPatchHeader(path: String, line: Int, reason: String)
@@ -123,9 +123,9 @@ public enum LayeredDatabaseError: Error, Equatable, CustomStringConvertible, Loc
         case .notNewer(_, let version, let inEffect, let inEffectPath):
             return
                 "user_version \(version) is not newer than \(inEffect), the version of the database in effect (\(inEffectPath))"
-        case .patchForAnotherBase(_, let base, let target, let inEffect, let inEffectPath):
+        case .patchForAnotherBase(_, let base, let result, let inEffect, let inEffectPath):
             let content = base.userVersion == inEffect ? " with other content" : ""
-            return "patch from user_version \(base.userVersion) to \(target.userVersion) is for another database: "
+            return "patch from user_version \(base.userVersion) to \(result.userVersion) is for another database: "
                 + "the database in effect is user_version \(inEffect)\(content) (\(inEffectPath)); install the whole database instead"
         case .invalidPatchHeader(_, _, let reason): return "invalid patch header: \(reason)"
         case .patchFailed(_, _, let message): return "patch statement failed: \(message)"

@@ -1,3 +1,8 @@
+// Every method this file calls on the VFS below (belowMethods(file).xWrite! and the rest) is
+// one SQLite's unix VFS defines at the io version it gives: a missing one is a broken SQLite,
+// not input, and stopping there is right.
+// swift-format-ignore-file: NeverForceUnwrap
+
 import CSQLite
 
 /// A database file whose writes SQLite's pager makes a page at a time are gathered into runs of

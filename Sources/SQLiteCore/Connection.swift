@@ -247,15 +247,6 @@ public final class Connection {
     }
 }
 
-/// One statement compiled from the front of a longer SQL text (see
-/// ``Connection/prepareFirst(of:byteCount:)``).
-package struct PreparedPrefix {
-    /// The statement, or nil when the text held only whitespace or comments.
-    package let statement: Statement?
-    /// How many bytes of the text the statement (with its leading trivia) took.
-    package let consumedBytes: Int
-}
-
 extension Connection {
     /// Replaces the content of `schema` (`main`, `temp` or an attached name) with the main
     /// database of `source`, page for page, through SQLite's online backup API: what the

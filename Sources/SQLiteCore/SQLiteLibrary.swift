@@ -16,6 +16,8 @@ public enum SQLiteLibrary {
         var terminated = sql
         terminated.append(0)
         return terminated.withUnsafeBufferPointer { buffer in
+            // Terminated holds at least the NUL appended above, so it has a base address.
+            // swift-format-ignore: NeverForceUnwrap
             buffer.withMemoryRebound(to: CChar.self) { sqlite3_complete($0.baseAddress!) != 0 }
         }
     }

@@ -104,7 +104,7 @@ final class Bzip2StreamTests: XCTestCase {
         XCTAssertEqual(try decompress(deflated, limit: 50_000, compression: .zlib), original)
         // A zlib stream handed to the bzip2 decompressor is refused, not misread.
         XCTAssertThrowsError(try decompress(deflated, limit: 50_000, compression: .bzip2)) { error in
-            XCTAssertTrue(error is any StreamFailure, "\(error)")
+            XCTAssertTrue(error is any TargetEncodingFailure, "\(error)")
         }
     }
 }

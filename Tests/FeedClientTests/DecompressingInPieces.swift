@@ -9,7 +9,7 @@ extension TargetCompression {
     }
 }
 
-extension StreamDecompressor {
+extension TargetDecoder {
     /// Decodes `input` handed over `pieceSize` bytes at a time, as a download arrives; checks
     /// the stream ended and that the count of bytes produced is what was handed over.
     func decode(_ input: Data, pieceSize: Int = 7_777) throws -> Data {

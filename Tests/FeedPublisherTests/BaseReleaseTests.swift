@@ -86,7 +86,7 @@ final class BaseReleaseTests: XCTestCase {
         XCTAssertTrue(plan.usesPatches, "\(plan.steps.map(\.path))")
         XCTAssertEqual(plan.byteCount, check.bytes)
         XCTAssertEqual(
-            try DatabaseContent.dump(try updater.databaseUpdater.databaseInEffect().path), try DatabaseContent.dump(v3))
+            try DatabaseContent.dump(try updater.updateInstaller.databaseInEffect().path), try DatabaseContent.dump(v3))
         // A later release patches from the base too, however old (--patches-from 1).
         let v4 = try fixture.release("v4", version: 4, changedEvery: 20, seed: "c")
         let published = try fixture.publish(v4, options: PublishOptions(patchesFrom: 1))

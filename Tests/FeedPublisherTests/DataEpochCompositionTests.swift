@@ -96,7 +96,7 @@ final class DataEpochCompositionTests: XCTestCase {
         XCTAssertEqual(plan.release?.userVersion, 3)
         XCTAssertFalse(plan.resetsData)
         XCTAssertEqual(
-            try DatabaseContent.dump(try updater.databaseUpdater.databaseInEffect().path), try DatabaseContent.dump(v3))
+            try DatabaseContent.dump(try updater.updateInstaller.databaseInEffect().path), try DatabaseContent.dump(v3))
 
         // What keeping it guards against: a next root without the epoch is refused by this device.
         let state = try FeedState.load(fixture.feed.layout)
@@ -155,7 +155,7 @@ final class DataEpochCompositionTests: XCTestCase {
         XCTAssertEqual(plan.release?.userVersion, 3)
         XCTAssertEqual(plan.steps.map { $0.facts.base?.userVersion }, [1])
         XCTAssertEqual(
-            try DatabaseContent.dump(try updater.databaseUpdater.databaseInEffect().path), try DatabaseContent.dump(v3))
+            try DatabaseContent.dump(try updater.updateInstaller.databaseInEffect().path), try DatabaseContent.dump(v3))
         let verifier = FeedVerifier(
             feedURL: URL(fileURLWithPath: fixture.feedPath, isDirectory: true), root: bundledRoot,
             fetcher: FileFetcher())

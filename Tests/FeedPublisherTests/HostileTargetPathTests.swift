@@ -8,7 +8,7 @@ import XCTest
 
 /// A feed whose targets document (signed with the feed's own key: whoever holds it, or a CI
 /// job that pulled what they pushed) lists a release whose path or hash would name a file
-/// outside FEED: `prune` would delete it, `publish` inflate it as a base, `feed verify` read it.
+/// outside FEED: `prune` would delete it, `publish` decode it as a base, `feed verify` read it.
 /// Each refuses naming the document and the field; nothing in FEED or beside it changes.
 final class HostileTargetPathTests: XCTestCase {
     private static let zeros = String(repeating: "0", count: 64)

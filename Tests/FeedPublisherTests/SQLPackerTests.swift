@@ -78,7 +78,7 @@ final class SQLPackerTests: XCTestCase {
         let source = directory.url("patch.sql")
         try Data(bytes).write(to: source)
         let packedAsked = TargetEncoding(compression: .bzip2, packing: .sqlPack)
-        let blob = try TargetBlob.deflate(source.path, to: directory.url("patch.out").path, encoding: packedAsked)
+        let blob = try TargetBlob.encode(source.path, to: directory.url("patch.out").path, encoding: packedAsked)
         XCTAssertEqual(blob.encoding, TargetEncoding(compression: .bzip2), "published unpacked")
         XCTAssertEqual(
             try PythonTargetDecoder.decode(blob.path, compression: "bzip2", packing: nil), Data(bytes))

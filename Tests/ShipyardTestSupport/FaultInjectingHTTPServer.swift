@@ -1,3 +1,7 @@
+// A test server: the URL it builds from 127.0.0.1, its port and a path is always one, and a
+// request head is parsed only once its end was found.
+// swift-format-ignore-file: NeverForceUnwrap
+
 import Foundation
 #if canImport(Darwin)
 import Darwin

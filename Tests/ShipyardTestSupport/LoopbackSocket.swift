@@ -1,3 +1,6 @@
+// Send() runs only while bytes remain, so the buffer has a base address.
+// swift-format-ignore-file: NeverForceUnwrap
+
 import Foundation
 #if canImport(Darwin)
 import Darwin

@@ -1,3 +1,6 @@
+// A test server: the URL it builds from 127.0.0.1, its port and a path is always one.
+// swift-format-ignore-file: NeverForceUnwrap
+
 import Foundation
 #if canImport(Darwin)
 import Darwin
@@ -39,16 +42,17 @@ public final class NginxServer {
     private var process: Process?
 
     /// Starts nginx serving `root` (its files by their relative paths); `limitRate` (bytes per
-    /// second, per response) slows it down so a test can interrupt a transfer. Returns once it
-    /// accepts connections.
-    public init(serving root: URL, limitRate: Int? = nil) throws {
+    /// second, per response) slows it down so a test can interrupt a transfer; `locations` is
+    /// written into the `server` block as it is (`location` blocks of a documented recipe).
+    /// Returns once it accepts connections.
+    public init(serving root: URL, limitRate: Int? = nil, locations: String = "") throws {
         guard FileManager.default.isExecutableFile(atPath: Self.executable) else { throw NginxMissing() }
         self.root = root
         directory = try TemporaryDirectory("shipyard-nginx")
         var lastError = ""
         for _ in 0..<5 { // a free port may be taken between choosing it and nginx binding it
             let port = try LoopbackSocket.freePort()
-            try directory.write("nginx.conf", configuration(port: port, limitRate: limitRate))
+            try directory.write("nginx.conf", configuration(port: port, limitRate: limitRate, locations: locations))
             let process = try ProcessRunner.start(
                 Self.executable,
                 [
@@ -95,7 +99,7 @@ public final class NginxServer {
         }
     }
 
-    private func configuration(port: UInt16, limitRate: Int?) -> String {
+    private func configuration(port: UInt16, limitRate: Int?, locations: String) -> String {
         let base = directory.path
         return """
             daemon off;
@@ -118,6 +122,7 @@ public final class NginxServer {
                 server {
                     listen 127.0.0.1:\(port);
                     root \(root.path);
+            \(locations)
                 }
             }
 

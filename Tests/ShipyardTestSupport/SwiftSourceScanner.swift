@@ -138,10 +138,13 @@ public struct SwiftSourceScanner {
     /// group's offset.
     public static func matches(of regex: String, in file: File) -> [(name: String, offset: Int)] {
         let text = String(decoding: file.code, as: UTF8.self)
-        let regex = try! NSRegularExpression(pattern: regex)
-        // The blanked text is ASCII, so NSRange locations are byte offsets.
-        return regex.matches(in: text, range: NSRange(location: 0, length: file.code.count)).map { match in
-            (String(text[Range(match.range(at: 1), in: text)!]), match.range(at: 1).location)
+        guard let regex = try? NSRegularExpression(pattern: regex) else {
+            preconditionFailure("SwiftSourceScanner.matches: not a regular expression: \(regex)")
+        }
+        // The blanked text is ASCII, so NSRange locations are byte offsets; a first group that
+        // took no part in a match names nothing.
+        return regex.matches(in: text, range: NSRange(location: 0, length: file.code.count)).compactMap { match in
+            Range(match.range(at: 1), in: text).map { (String(text[$0]), match.range(at: 1).location) }
         }
     }
 
@@ -173,7 +176,7 @@ public struct SwiftSourceScanner {
         let regex = try NSRegularExpression(
             pattern: #"\.(macOS|iOS|tvOS|watchOS|visionOS)\(\s*(?:\.v([0-9_]+)|"([0-9.]+)")\s*\)"#)
         for match in regex.matches(in: block, range: NSRange(block.startIndex..., in: block)) {
-            let platform = String(block[Range(match.range(at: 1), in: block)!])
+            guard let platform = Range(match.range(at: 1), in: block).map({ String(block[$0]) }) else { continue }
             let version =
                 [2, 3].compactMap { Range(match.range(at: $0), in: block).map { String(block[$0]) } }.first ?? ""
             result[platform] = version.split(whereSeparator: { $0 == "_" || $0 == "." }).compactMap { Int($0) }
@@ -193,13 +196,14 @@ public struct SwiftSourceScanner {
         let code = file.code
         let text = String(decoding: code, as: UTF8.self)
         // The enclosing declaration: back to the last `func`, `init`, `deinit`, `var` or `subscript`.
-        let declaration = try! NSRegularExpression(pattern: #"\b(func|init|deinit|var|subscript)\b"#)
+        guard let declaration = try? NSRegularExpression(pattern: #"\b(func|init|deinit|var|subscript)\b"#),
+            let available = try? NSRegularExpression(pattern: #"#available\(([^)]*)\)"#)
+        else { preconditionFailure("SwiftSourceScanner.isGuarded: its regular expressions do not compile") }
         // The blanked text is ASCII, so byte offsets are NSRange locations.
         let regionStart =
             declaration.matches(in: text, range: NSRange(location: 0, length: offset)).last?.range.location ?? 0
-        let available = try! NSRegularExpression(pattern: #"#available\(([^)]*)\)"#)
         for match in available.matches(in: text, range: NSRange(location: regionStart, length: offset - regionStart)) {
-            let spec = String(text[Range(match.range(at: 1), in: text)!])
+            guard let spec = Range(match.range(at: 1), in: text).map({ String(text[$0]) }) else { continue }
             var versions: Versions = [:]
             for part in spec.split(separator: ",") {
                 let words = part.split(separator: " ")

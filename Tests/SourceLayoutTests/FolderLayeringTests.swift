@@ -12,7 +12,7 @@ final class FolderLayeringTests: XCTestCase {
         "DBGenCommandLine": ["", "Options", "Subcommands"],
         "LayeredDatabase": ["", "Rows", "Migration", "Updates", "Open"],
         "VersionStampKit": ["", "Plist", "Repository", "History", "Format", "Configuration", "Stamp"],
-        "FeedClient": ["", "Transport", "Update"],
+        "FeedClient": ["", "Encoding", "Transport", "Update"],
         "TUF": ["", "JSON", "Metadata", "Trust", "Client"],
     ]
 

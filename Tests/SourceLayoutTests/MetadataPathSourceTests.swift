@@ -25,13 +25,11 @@ final class MetadataPathSourceTests: XCTestCase {
         "Sources/FeedPublisher/MetadataWriter.swift: name": "its callers' names: N.ROLE.json, N an integer",
         "Sources/FeedPublisher/Feed.swift: name": "a name read from FEED's own directory listing",
         "Sources/FeedPublisher/Rotate.swift: name": "N.root.json of the root before, N an integer",
-        "Sources/FeedPublisher/FeedVerifier.swift: stored": "entry.stored.string, a checked RelativePath",
         "Sources/FeedPublisher/FeedVerifier.swift: UUID().uuidString": "a scratch directory named by a UUID",
         "Sources/FeedPublisher/Publish.swift: try FeedLayout.storedName(of: path, sha256: blob.sha256)":
             "storedName checks every name (RelativePath)",
         "Sources/FeedPublisher/FeedLayout.swift: name": "FeedLayout.path itself: its callers are read as layout.path(",
         "Sources/FeedPublisher/FeedPull.swift: name": "root.json, timestamp.json or N.ROLE.json, N an integer",
-        "Sources/FeedPublisher/FeedPull.swift: stored.string": "FeedLayout.storedPath(of:document:), a RelativePath",
         "Sources/FeedPublisher/HostedFeed.swift: document": "N.root.json, N an integer",
         "Sources/FeedPublisher/HostedFeedCheck.swift: UUID().uuidString": "a scratch directory named by a UUID",
         "Sources/FeedPublisher/HostedFeedCheck.swift: name": "root.json, timestamp.json or N.ROLE.json, N an integer",
@@ -120,7 +118,7 @@ final class MetadataPathSourceTests: XCTestCase {
             if Self.isChecked(name) || Self.allowed["\(path): \(name)"] != nil { continue }
             problems.append(
                 "\(location): \(join)\(name) joins a name that is not checked: make it a "
-                    + "PathComponent, RelativePath or SHA256Digest (FileSystemKit's CheckedName.swift), "
+                    + "PathComponent, RelativePath or SHA256Digest (FileSystemKit's checked names), "
                     + "or list it in MetadataPathSourceTests.allowed with why it cannot come from metadata")
         }
         XCTAssertGreaterThan(joins.count, 20, "the joins were found")

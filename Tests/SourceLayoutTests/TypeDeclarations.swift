@@ -13,6 +13,14 @@ struct TypeDeclarations {
     /// Every identifier that is not a member (`.name`) nor the name a declaration introduces,
     /// with the offset of its first use.
     var references: [String: Int] = [:]
+    /// The top-level types declared `public`, `open` or `package` (visible outside their
+    /// module), with the offset of their name.
+    var exported: [(name: String, offset: Int)] = []
+    /// The types the file extends outside any braces (`extension Feed`).
+    var extended: Set<String> = []
+
+    /// The modifiers that make a declaration visible outside its module.
+    static let exportingModifiers: Set<String> = ["public", "open", "package"]
 
     /// The keywords that introduce a type's name.
     static let typeKeywords: Set<String> = ["struct", "class", "enum", "protocol", "actor", "typealias"]
@@ -25,6 +33,9 @@ struct TypeDeclarations {
         var depth = 0
         var previousWord: String?
         var previousByte: UInt8 = 32
+        // The words since the last punctuation or line end: a declaration's modifiers and
+        // attributes' names are on its line (`@frozen public struct`, `public final class`).
+        var lineWords: [String] = []
         var i = 0
         while i < code.count {
             let byte = code[i]
@@ -32,6 +43,7 @@ struct TypeDeclarations {
             if byte == UInt8(ascii: "}") { depth = max(depth - 1, 0) }
             guard Self.startsIdentifier(byte) else {
                 if byte != 32 && byte != 10 && byte != 9 { previousByte = byte; previousWord = nil }
+                if byte != 32 && byte != 9 { lineWords = [] }
                 i += 1
                 continue
             }
@@ -40,8 +52,10 @@ struct TypeDeclarations {
                 end += 1
             }
             let word = String(decoding: code[i..<end], as: UTF8.self)
+            if previousWord == "extension", depth == 0 { extended.insert(word) }
             if let keyword = previousWord, Self.typeKeywords.contains(keyword) {
                 if depth == 0 { topLevel.insert(word) } else { nested.insert(word) }
+                if depth == 0, !Self.exportingModifiers.isDisjoint(with: lineWords) { exported.append((word, i)) }
             } else if previousByte != UInt8(ascii: "."),
                 !(previousWord.map(Self.declarationKeywords.contains) ?? false),
                 references[word] == nil
@@ -50,6 +64,7 @@ struct TypeDeclarations {
             }
             previousWord = word
             previousByte = 32
+            lineWords.append(word)
             i = end
         }
     }

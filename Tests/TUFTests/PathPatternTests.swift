@@ -57,7 +57,7 @@ final class PathPatternTests: XCTestCase {
                 """
             let roles = try XCTUnwrap(
                 try Delegations(
-                    try FieldReader(
+                    try JSONFieldReader(
                         try JSONParser().parse(Data(document.utf8)), document: "test", path: "delegations"
                     )
                 ).succinctRoles)

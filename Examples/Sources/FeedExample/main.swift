@@ -52,10 +52,7 @@ do {
     if plan.isNothingNew {
         print("Nothing new: user_version \(plan.userVersionInEffect) is the newest")
     } else {
-        let how = plan.usesPatches ? "\(plan.steps.count) patch(es)" : "the whole database"
-        print(
-            "Update: user_version \(plan.userVersionInEffect) -> \(plan.release?.userVersion ?? 0),"
-                + " \(how), \(plan.byteCount) bytes")
+        print("Update: \(plan)") // user_version 1 -> 2: 1 patch, N bytes
         try await updater.update(plan) { event in
             if case .installed(_, let userVersion) = event { print("Installed: user_version \(userVersion)") }
         }

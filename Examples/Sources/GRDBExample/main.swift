@@ -9,7 +9,7 @@ import LayeredDatabase
 //    DBGenBuildToolPlugin, sealed in rollback-journal mode, and ships as a resource.
 // 2. Release time: a newer food database (user_version 2) is built, and `dbgen diff` makes
 //    the patch between the two (here with DBGenKit's DatabaseDiff, as the CLI does).
-// 3. Run time: the app downloads the patch and installs it with DatabaseUpdater (checked,
+// 3. Run time: the app downloads the patch and installs it with UpdateInstaller (checked,
 //    atomic); every GRDB connection opened afterwards attaches the newer data through
 //    Configuration.prepareDatabase.
 //
@@ -86,7 +86,7 @@ try DatabaseDiff(oldPath: bundled, newPath: version2).patch().write(to: patch, a
 print("Release: patch of \(try Data(contentsOf: patch).count) bytes")
 
 // 3. Run time: install the downloaded patch (checked, atomic), then open new connections.
-let installed = try DatabaseUpdater(bundledPath: bundled, updatesDirectory: updates).installPatch(at: patch.path)
+let installed = try UpdateInstaller(bundledPath: bundled, updatesDirectory: updates).installPatch(at: patch.path)
 print("Installed update: user_version \(installed.userVersion)")
 try report("DatabaseQueue, after the update", try DatabaseQueue(path: userPath, configuration: configuration()))
 let pool = try DatabasePool(

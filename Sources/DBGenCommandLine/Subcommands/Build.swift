@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineDiagnostics
 import DBGenKit
 import Foundation
 
@@ -91,7 +92,8 @@ extension DBGenSubcommands {
                 printer.write(
                     summary.upToDate
                         ? "\(summary.output) is up to date"
-                        : "built \(summary.output): \(summary.tables.count) tables, \(rows) rows in \(String(format: "%.2f", summary.seconds)) s"
+                        : "built \(summary.output): \(counted(summary.tables.count, "table")), \(counted(rows, "row")) "
+                            + "in \(String(format: "%.2f", summary.seconds)) s"
                 )
             }
         }

@@ -22,9 +22,10 @@ extension DBGenSubcommands {
                 writes only into an existing directory, a missing parent is an error.
 
                 Examples:
-                  dbgen update --bundled App/food.sqlite --updates ~/Library/food-updates --database food-v5.sqlite
-                  dbgen update --bundled App/food.sqlite --updates ~/Library/food-updates --patch v4-v5.sql \\
-                    --sha256 "$(shasum -a 256 v4-v5.sql | cut -d' ' -f1)"
+                  dbgen update --bundled App/food.sqlite --updates ~/Library/food-updates \\
+                    --database food-v5.sqlite
+                  dbgen update --bundled App/food.sqlite --updates ~/Library/food-updates \\
+                    --patch v4-v5.sql --sha256 "$(shasum -a 256 v4-v5.sql | cut -d' ' -f1)"
                 """
         )
 
@@ -74,18 +75,20 @@ extension DBGenSubcommands {
                     "dbgen: error: cannot create \"\(updates)\": directory \"\(parent)\" does not exist")
                 throw ExitCode(1)
             }
-            let updater = DatabaseUpdater(bundledPath: bundled, updatesDirectory: updates)
+            let installer = UpdateInstaller(bundledPath: bundled, updatesDirectory: updates)
             do {
-                let outcome: DatabaseUpdater.Outcome
+                let outcome: UpdateInstaller.Outcome
                 if let database {
-                    outcome = try updater.installDatabase(at: database, sha256: sha256)
+                    outcome = try installer.installDatabase(at: database, sha256: sha256)
+                } else if let patch {
+                    outcome = try installer.installPatch(at: patch, sha256: sha256)
                 } else {
-                    outcome = try updater.installPatch(at: patch!, sha256: sha256)
+                    throw ValidationError("give --database or --patch")
                 }
                 print(outcome.userVersion)
                 if outcome.wasAlreadyInstalled {
                     DBGenPrinter().write(
-                        "\(database ?? patch!): note: already installed (user_version \(outcome.userVersion)); nothing changed"
+                        "\(database ?? patch ?? ""): note: already installed (user_version \(outcome.userVersion)); nothing changed"
                     )
                 }
             } catch let error as LayeredDatabaseError {

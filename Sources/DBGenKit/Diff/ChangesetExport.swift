@@ -72,6 +72,8 @@ extension DatabaseDiff {
             if let table, name != table, (before ?? after)?.tableName != table { continue }
             if before == after { continue }
             let reason = before == nil ? "added" : (after == nil ? "dropped" : "changed")
+            // Names are those of the old or the new catalog, so one of before and after is there.
+            // swift-format-ignore: NeverForceUnwrap
             throw DBGenError.changesetSchemaDifference(object: name, reason: "\((before ?? after)!.type) \(reason)")
         }
     }

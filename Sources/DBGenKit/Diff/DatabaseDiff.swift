@@ -49,10 +49,23 @@ public final class DatabaseDiff {
     /// A whole-database patch (no `table`) starts with a header in SQL comments naming its
     /// base and target, each by `user_version` and the SHA-256 of the file, which the
     /// updater checks (`-- dbgen diff base: user_version=4 sha256=…`, then `target:`).
+    ///
+    /// Both files are read under one read transaction each (SQLite's SHARED lock, held from
+    /// before the hashes are taken until the last row is read), so no SQLite writer changes
+    /// them meanwhile; and each file must still be the one the diff opened, unwritten, when
+    /// the patch is done (device, inode, size and modification time).
+    ///
+    /// - Throws: ``DBGenError``: a file that cannot be read, or that changed (written or
+    ///   replaced) during the diff, naming it; or what `write` throws.
     public func writePatch(to write: @escaping (UnsafeRawBufferPointer) throws -> Void) throws {
+        try old.beginReadTransaction()
+        defer { old.endReadTransaction() }
+        try new.beginReadTransaction()
+        defer { new.endReadTransaction() }
         // The header's hashes are computed on another thread while the patch is composed, and
         // written before the patch's first bytes (a whole-database patch with any bytes has a
         // header), so reading both files again costs no wall time where a second core is free.
+        // The thread reads through SQLite's VFS (PatchHeaderHashes says why).
         let header = table == nil ? PatchHeaderHashes(old: old, new: new) : nil
         defer { header?.wait() }
         var headerWritten = false
@@ -66,6 +79,9 @@ public final class DatabaseDiff {
                 try write(bytes)
             }
         ).write()
+        header?.wait()
+        try old.requireUnchanged()
+        try new.requireUnchanged()
     }
 
     /// Checks that NEW's `user_version` is greater than OLD's, as an update needs to install:
@@ -90,6 +106,8 @@ public final class DatabaseDiff {
         try writePatch { bytes in
             var offset = 0
             while offset < bytes.count {
+                // Bytes is not empty while offset < bytes.count, so it has a base address.
+                // swift-format-ignore: NeverForceUnwrap
                 let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
@@ -110,6 +128,13 @@ public final class DatabaseDiff {
 
 /// The SHA-256 of both files of a diff, computed on a thread of their own from creation, for
 /// the patch header (LayeredDatabase's `PatchHeader`, which defines its lines and reads them).
+///
+/// The thread reads each file through SQLite's own VFS (`DatabaseFileReader`) while the diff's
+/// connections hold their read transactions on them: a descriptor of its own, closed, would
+/// drop the process's POSIX locks on the file, SQLite's SHARED lock included, and another
+/// process could write the database while the diff reads it. The files are opened by path, so
+/// ``DatabaseDiff/writePatch(to:)`` checks afterwards that each is still the file the
+/// connection opened.
 private final class PatchHeaderHashes: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var hashes: Result<(String, String), Error> = .failure(CancellationError())
@@ -125,11 +150,13 @@ private final class PatchHeaderHashes: @unchecked Sendable {
     }
 
     private static func sha256(_ path: String) throws -> String {
+        var hash = SHA256Stream()
         do {
-            return try ContentHash.sha256(ofFileAt: path)
-        } catch let error as FileSystemError {
+            try DatabaseFileReader.forEachChunk(ofFileAt: path) { hash.update($0) }
+        } catch let error as DatabaseFileReadError {
             throw DBGenError.notADatabase(path: path, reason: "cannot read it: \(error.reason)")
         }
+        return hash.hexDigest()
     }
 
     /// Waits until both hashes are known (idempotent).
@@ -144,7 +171,7 @@ private final class PatchHeaderHashes: @unchecked Sendable {
         let (oldHash, newHash) = try hashes.get(), (oldVersion, newVersion) = try versions.get()
         return PatchHeader(
             base: DatabaseVersion(userVersion: oldVersion, sha256: oldHash),
-            target: DatabaseVersion(userVersion: newVersion, sha256: newHash)
+            result: DatabaseVersion(userVersion: newVersion, sha256: newHash)
         ).text
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteCore
 
 /// Why a database file is not read page by page (its header, or a page, is not as
 /// ``DatabasePages`` and ``TableBTreeCursor`` expect): the diff then reads the table through
@@ -14,10 +15,12 @@ struct UnreadablePages: Error, CustomStringConvertible {
 ///
 /// Only files in rollback-journal mode are read (a WAL database's newest pages may be in its
 /// `-wal` file). The reader is opened while the file's SQLite connection holds a read
-/// transaction (a SHARED lock, so no SQLite writer changes the file meanwhile), and must be
-/// closed after that transaction ends: closing a descriptor drops every POSIX lock the
-/// process holds on the file, SQLite's included. Every read is bounds-checked; a short read
-/// (a file cut while read) is an ``UnreadablePages``.
+/// transaction (a SHARED lock, so no SQLite writer changes the file meanwhile). The file is
+/// read through SQLite's own VFS (`DatabaseFileReader`), never a descriptor of this type's:
+/// closing a descriptor drops every POSIX lock the process holds on the file, SQLite's
+/// included, and SQLite keeps its own open until no lock is held, so this reader may be
+/// closed at any time. Every read is bounds-checked; a short read (a file cut while read) is
+/// an ``UnreadablePages``.
 final class DatabasePages {
     let path: String
     /// Bytes per page.
@@ -30,7 +33,7 @@ final class DatabasePages {
     let textEncoding: UInt32
     /// The schema cookie (bumped by SQLite on every schema change).
     let schemaCookie: UInt32
-    private var descriptor: Int32
+    private let file: DatabaseFileReader
     /// Recently read consecutive pages: leaves are mostly in file order, read many at a time.
     private let chunk: UnsafeMutableRawBufferPointer
     private var chunkFirst: UInt32 = 0
@@ -42,22 +45,23 @@ final class DatabasePages {
     /// Opens `path` and reads its header.
     init(path: String) throws {
         self.path = path
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw UnreadablePages(path: path, reason: "cannot open it: \(String(cString: strerror(errno)))")
+        let file: DatabaseFileReader
+        do {
+            file = try DatabaseFileReader(path: path)
+        } catch let error as DatabaseFileReadError {
+            throw UnreadablePages(path: path, reason: "cannot open it: \(error.reason)")
         }
         var header = [UInt8](repeating: 0, count: 100)
         let fields: Header
         do {
-            var info = stat()
-            guard fstat(descriptor, &info) == 0 else { throw UnreadablePages(path: path, reason: "cannot stat it") }
-            try header.withUnsafeMutableBytes { try Self.readFully(descriptor, $0, at: 0, path: path) }
-            fields = try Self.check(header: header, fileSize: Int(info.st_size), path: path)
+            let size = try Self.unreadable(path) { try file.size() }
+            try header.withUnsafeMutableBytes { try Self.readFully(file, $0, at: 0) }
+            fields = try Self.check(header: header, fileSize: Int(size), path: path)
         } catch {
-            Foundation.close(descriptor)
+            file.close()
             throw error
         }
-        self.descriptor = descriptor
+        self.file = file
         pageSize = fields.pageSize
         usableSize = fields.usableSize
         pageCount = fields.pageCount
@@ -71,10 +75,9 @@ final class DatabasePages {
         chunk.deallocate()
     }
 
-    /// Closes the file (idempotent): only once the connection's read transaction has ended.
+    /// Closes the file (idempotent).
     func close() {
-        if descriptor >= 0 { Foundation.close(descriptor) }
-        descriptor = -1
+        file.close()
     }
 
     /// What the diff needs of the 100-byte database header.
@@ -126,7 +129,7 @@ final class DatabasePages {
             let count = min(runPages, pageCount - number + 1)
             let bytes = UnsafeMutableRawBufferPointer(rebasing: chunk[0..<(Int(count) * pageSize)])
             chunkPages = 0
-            try Self.readFully(descriptor, bytes, at: (Int(number) - 1) * pageSize, path: path)
+            try Self.readFully(file, bytes, at: (Int(number) - 1) * pageSize)
             chunkFirst = number
             chunkPages = count
         }
@@ -140,23 +143,22 @@ final class DatabasePages {
         guard number >= 1, number <= pageCount else {
             throw UnreadablePages(path: path, reason: "page \(number) is past the end")
         }
-        try Self.readFully(descriptor, buffer, at: (Int(number) - 1) * pageSize, path: path)
+        try Self.readFully(file, buffer, at: (Int(number) - 1) * pageSize)
     }
 
     private static func readFully(
-        _ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer, at offset: Int, path: String
+        _ file: DatabaseFileReader, _ buffer: UnsafeMutableRawBufferPointer, at offset: Int
     ) throws {
-        var done = 0
-        while done < buffer.count {
-            // A non-empty buffer has a base address.
-            let count = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                throw UnreadablePages(
-                    path: path,
-                    reason: count < 0 ? String(cString: strerror(errno)) : "the file is shorter than its pages")
-            }
-            done += count
+        try unreadable(file.path) { try file.read(into: buffer, at: Int64(offset)) }
+    }
+
+    /// Runs a read of `path`, its failure an ``UnreadablePages``.
+    private static func unreadable<T>(_ path: String, _ read: () throws -> T) throws -> T {
+        do {
+            return try read()
+        } catch let error as DatabaseFileReadError {
+            throw UnreadablePages(
+                path: path, reason: error.code == 0 ? "the file is shorter than its pages" : error.reason)
         }
     }
 }

@@ -1,3 +1,4 @@
+import FileSystemKit
 import Foundation
 import SQLiteCore
 
@@ -7,14 +8,18 @@ struct DiffInput {
     let path: String
     let connection: Connection
     let catalog: SchemaCatalog
+    /// The file as it was before the connection opened it (device, inode, size, modification
+    /// time): ``requireUnchanged()`` compares.
+    let stamp: FileStamp
 
     init(path: String) throws {
         var info = stat()
-        guard stat(path, &info) == 0 else { throw DBGenError.fileNotFound(path: path) }
+        guard stat(path, &info) == 0, let stamp = FileStamp.of(path) else { throw DBGenError.fileNotFound(path: path) }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             throw DBGenError.notADatabase(path: path, reason: "not a regular file")
         }
         self.path = path
+        self.stamp = stamp
         do {
             connection = try Connection(uri: SQLiteURI.fileURI(path: path, parameters: [("mode", "ro")]))
             catalog = try SchemaCatalog(connection)
@@ -63,5 +68,29 @@ struct DiffInput {
     func pragma(_ name: String) throws -> Int64 {
         if case .integer(let value)? = try connection.scalar("PRAGMA main.\(name)") { return value }
         return 0
+    }
+
+    /// Throws unless the file at ``path`` is still the one this input opened, as it was: the
+    /// same device and inode (not replaced), size and modification time (not written). What
+    /// was read of it then describes one file.
+    func requireUnchanged() throws {
+        guard FileStamp.of(path) == stamp else { throw DBGenError.changedDuringDiff(path: path) }
+    }
+
+    /// Begins a read transaction that holds SQLite's SHARED lock on the file until
+    /// ``endReadTransaction()``: no SQLite writer changes it meanwhile.
+    func beginReadTransaction() throws {
+        do {
+            try connection.execute("BEGIN")
+            _ = try connection.scalar("PRAGMA main.schema_version")
+        } catch let error as SQLiteError {
+            endReadTransaction()
+            throw DBGenError.sqlite(path: path, error)
+        }
+    }
+
+    /// Ends the transaction ``beginReadTransaction()`` began (idempotent).
+    func endReadTransaction() {
+        if connection.isInTransaction { try? connection.execute("COMMIT") }
     }
 }

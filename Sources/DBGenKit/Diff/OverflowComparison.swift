@@ -24,6 +24,7 @@ final class OverflowComparison {
             if new.segment.isEmpty { try new.advance() }
             let count = min(old.segment.count, new.segment.count, remaining)
             // Both segments hold at least one byte here: advance() never gives an empty one.
+            // swift-format-ignore: NeverForceUnwrap
             if memcmp(old.segment.baseAddress!, new.segment.baseAddress!, count) != 0 { return false }
             old.consume(count)
             new.consume(count)

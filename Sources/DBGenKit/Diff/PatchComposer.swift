@@ -34,16 +34,24 @@ final class PatchComposer {
         for name in plan.dropViews { statement("DROP VIEW \(quoted(name));") }
         for name in plan.dropIndexes { statement("DROP INDEX \(quoted(name));") }
         for name in plan.dropTables { statement("DROP TABLE \(quoted(name));") }
+        // The plan creates only objects whose sql the catalog read (an automatic index has none and is never created).
+        // swift-format-ignore: NeverForceUnwrap
         for table in plan.createTables { statement(table.sql! + ";") }
         try output.flushIfNeeded()
         for (table, baseline) in plan.dataTables { try writeRows(of: table, baseline: baseline) }
         try writeSequence()
+        // As above: objects the plan creates have sql.
+        // swift-format-ignore: NeverForceUnwrap
         for index in plan.createIndexes { statement(index.sql! + ";") }
+        // As above: objects the plan creates have sql.
+        // swift-format-ignore: NeverForceUnwrap
         for view in plan.createViews { statement(view.sql! + ";") }
         for trigger in new.catalog.objects(ofType: "trigger")
         where includedTrigger(trigger)
             && plan.mustCreateTrigger(trigger, old: old.catalog, droppedTriggers: droppedTriggers)
         {
+            // As above: objects the plan creates have sql.
+            // swift-format-ignore: NeverForceUnwrap
             statement(trigger.sql! + ";")
         }
         if only == nil {
@@ -134,6 +142,8 @@ final class PatchComposer {
     private func scratchDatabase() throws -> Connection {
         if let scratch { return scratch }
         let connection = try Connection(uri: "file::memory:?mode=memory")
+        // As above: objects the plan creates have sql.
+        // swift-format-ignore: NeverForceUnwrap
         for table in plan.createTables where table.isVirtualTable { try connection.execute(table.sql!) }
         scratch = connection
         return connection

@@ -76,6 +76,7 @@ struct RecordMerge {
             if hasOld && hasNew && old.rowid == new.rowid {
                 let rowid = old.rowid
                 // (A page is never empty: its base address is not nil.)
+                // swift-format-ignore: NeverForceUnwrap
                 if samePageSize, old.isFirstOnLeaf, new.isFirstOnLeaf,
                     memcmp(old.leafPage.baseAddress!, new.leafPage.baseAddress!, pageSize) == 0,
                     let count = try old.skipLeafIfLocal()
@@ -135,24 +136,28 @@ struct RecordMerge {
 }
 
 /// What ``RecordMerge`` reads one table with: a read transaction on each connection (so no
-/// SQLite writer changes either file meanwhile), both files opened page by page, the table's
-/// root pages, and a ``RowLookup`` on each side. Nil when either file cannot be read so (the
-/// transactions are then ended).
+/// SQLite writer changes either file meanwhile: the diff's own, or one begun here for the
+/// table), both files opened page by page, the table's root pages, and a ``RowLookup`` on each
+/// side. Nil when either file cannot be read so (the transactions begun here are then ended).
 private final class RecordSession {
     let old: DiffInput, new: DiffInput
     let oldPages: DatabasePages, newPages: DatabasePages
     let oldRoot: UInt32, newRoot: UInt32
     let oldLookup: RowLookup, newLookup: RowLookup
     let overflows: OverflowComparison
+    /// Whether this session began the transaction of each side (and so ends it).
+    private let beganOld: Bool, beganNew: Bool
 
     init?(old: DiffInput, new: DiffInput, layout: TableLayout) {
         self.old = old
         self.new = new
-        // A transaction someone else began is left alone (never the case in a diff today).
-        guard !old.connection.isInTransaction, !new.connection.isInTransaction else { return nil }
-        guard (try? Self.begin(old)) != nil, (try? Self.begin(new)) != nil else {
-            Self.commit(old)
-            Self.commit(new)
+        beganOld = !old.connection.isInTransaction
+        beganNew = !new.connection.isInTransaction
+        guard !beganOld || (try? old.beginReadTransaction()) != nil,
+            !beganNew || (try? new.beginReadTransaction()) != nil
+        else {
+            if beganOld { old.endReadTransaction() }
+            if beganNew { new.endReadTransaction() }
             return nil
         }
         do {
@@ -168,31 +173,21 @@ private final class RecordSession {
             newLookup = try RowLookup(new, layout)
             overflows = OverflowComparison(old: oldPages, new: newPages)
         } catch {
-            Self.commit(old)
-            Self.commit(new)
+            if beganOld { old.endReadTransaction() }
+            if beganNew { new.endReadTransaction() }
             return nil
         }
     }
 
-    /// Ends the statements, then the transactions, then closes the files (in that order: a
-    /// descriptor closed first would drop SQLite's lock).
+    /// Ends the statements, then the transactions begun here, then closes the files (read
+    /// through SQLite's VFS, so closing them never drops a lock; the order is for clarity).
     func end() {
         oldLookup.finish()
         newLookup.finish()
-        Self.commit(old)
-        Self.commit(new)
+        if beganOld { old.endReadTransaction() }
+        if beganNew { new.endReadTransaction() }
         oldPages.close()
         newPages.close()
-    }
-
-    /// `BEGIN`, then a read that takes the SHARED lock until `COMMIT`.
-    private static func begin(_ input: DiffInput) throws {
-        try input.connection.execute("BEGIN")
-        _ = try input.connection.scalar("PRAGMA main.schema_version")
-    }
-
-    private static func commit(_ input: DiffInput) {
-        if input.connection.isInTransaction { try? input.connection.execute("COMMIT") }
     }
 
     /// The file read directly, checked to be the one SQLite reads (same schema cookie).

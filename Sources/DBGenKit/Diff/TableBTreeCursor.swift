@@ -191,6 +191,8 @@ struct TableBTreeCursor {
         guard offset + local + (overflows ? 4 : 0) <= usableSize else { throw unreadable("a cell runs past its page") }
         rowid = Int64(bitPattern: key)
         recordSize = Int(size)
+        // A page is never empty, so it has a base address.
+        // swift-format-ignore: NeverForceUnwrap
         record = UnsafeRawBufferPointer(start: leaf.baseAddress! + offset, count: local) // a page is never empty
         if overflows { firstOverflowPage = BigEndian.uint32(leaf, offset + local) }
     }

@@ -29,7 +29,7 @@ struct ImportColumnNamer {
         let folded = names.map(Self.asciiFolded)
         var counts: [[UInt8]: Int] = [:]
         for name in folded { counts[name, default: 0] += 1 }
-        let repeated = folded.map { counts[$0]! > 1 }
+        let repeated = folded.map { counts[$0, default: 0] > 1 }
         let digits = String(names.count).count
         func candidates(leadingZeros: Int, width: Int) -> [[UInt8]] {
             names.indices.map { index in

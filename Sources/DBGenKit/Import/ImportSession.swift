@@ -124,7 +124,7 @@ struct ImportSession {
             columnCount = try tableColumnCount(qualifiedTable)
             guard columnCount != nil else { throw DBGenError(.importData, connection.errorMessage) }
         }
-        let nCol = columnCount!
+        guard let nCol = columnCount else { throw DBGenError(.importData, connection.errorMessage) }
         tally.expectedFields = nCol
         if nCol == 0 {
             return try finish(rows: 0, createdTable: createdTable)
@@ -187,6 +187,8 @@ struct ImportSession {
         do {
             // The column names are the file's bytes, which need not be UTF-8: run them as they are.
             try sql.withUnsafeBufferPointer { buffer in
+                // Sql holds at least its terminating NUL, so it has a base address.
+                // swift-format-ignore: NeverForceUnwrap
                 let text = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
                 let prepared = try connection.prepareFirst(of: text, byteCount: buffer.count)
                 if let statement = prepared.statement { while try statement.step() {} }
@@ -281,6 +283,8 @@ struct ImportSession {
             reader: reader, columnCount: nCol, displayPath: request.displayPath,
             emptyFirstFieldEnds: request.format.emptyFirstFieldEndsRecord, tally: tally)
         var pageImport = pages
+        // Insert is prepared: importing runs prepareInserts before insertRows.
+        // swift-format-ignore: NeverForceUnwrap
         var inserter = ImportRowInserter(
             statement: insert!, group: groupedInsert, columnCount: nCol,
             connection: connection)

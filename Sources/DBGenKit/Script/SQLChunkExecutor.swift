@@ -19,6 +19,8 @@ struct SQLChunkExecutor {
         var text = chunk.text
         text.append(0)
         try text.withUnsafeBufferPointer { buffer in
+            // Text holds at least the NUL appended above, so it has a base address.
+            // swift-format-ignore: NeverForceUnwrap
             let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
             var offset = 0
             let end = chunk.text.count

@@ -85,6 +85,8 @@ struct ShellParameters {
     private func firstStatement(_ sql: String) throws -> Statement {
         let bytes = Array(sql.utf8CString)
         return try bytes.withUnsafeBufferPointer { buffer in
+            // Utf8CString holds at least its NUL, so the buffer has a base address.
+            // swift-format-ignore: NeverForceUnwrap
             let prepared = try connection.prepareFirst(of: buffer.baseAddress!, byteCount: buffer.count - 1)
             guard let statement = prepared.statement else {
                 throw SQLiteError(extendedResultCode: .SQLITE_ERROR, message: "no statement", sql: sql)

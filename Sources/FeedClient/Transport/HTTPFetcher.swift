@@ -65,7 +65,7 @@ public final class HTTPFetcher: Fetcher, @unchecked Sendable {
             case .compressed(_, let encoding): throw HTTPFetchError.compressed(url: name, encoding: encoding)
             case .cancelled: throw HTTPFetchError.cancelled(url: name)
             case .headersTooLarge, .connection, .unavailable:
-                throw HTTPFetchError.transport(url: name, reason: Self.reason(error))
+                throw HTTPFetchError.transport(url: name, reason: error.reason)
             }
         }
         switch head.status {
@@ -74,12 +74,6 @@ public final class HTTPFetcher: Fetcher, @unchecked Sendable {
         case 403, 404: throw FetchError.notFound(url: name)
         default: throw HTTPFetchError.status(url: name, code: head.status)
         }
-    }
-
-    /// The words of a transport error without its URL (HTTPFetchError adds it).
-    private static func reason(_ error: HTTPTransferError) -> String {
-        let text = error.description, prefix = error.url.absoluteString + ": "
-        return text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
     }
 }
 

@@ -81,9 +81,7 @@ final class RangeTransfer: HTTPResponseHandler {
         case .connection(let url, let code, let reason): return .transport(url: url, code: code, reason: reason)
         case .cancelled(let url): return .cancelled(url: url)
         case .headersTooLarge(let url, _), .unavailable(let url, _):
-            let text = error.description, prefix = url.absoluteString + ": "
-            return .transport(
-                url: url, code: 0, reason: text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text)
+            return .transport(url: url, code: 0, reason: error.reason)
         }
     }
 

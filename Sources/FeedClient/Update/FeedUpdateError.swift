@@ -6,10 +6,11 @@ import TUF
 /// a target path such as `patches/BASE-RESULT.sql.zlib`, or a file of the updates directory)
 /// and which check refused it.
 ///
-/// `description` reads `WHAT: error: WHY`, as `dbgen fetch` prints it. After any of these,
+/// `description` reads `WHAT: error: WHY`, as `dbgen fetch` prints it, and so does
+/// `localizedDescription` (it is a `LocalizedError`): an app can show or log either. After any of these,
 /// nothing new is installed and no refused document or blob is kept (a download cut by the
 /// network or by cancellation may wait in the staging area for the next run to resume).
-public struct FeedUpdateError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct FeedUpdateError: LocalizedError, Equatable, Sendable, CustomStringConvertible {
     /// The check that failed.
     public enum Check: String, Equatable, Sendable {
         /// Too few valid signatures from the role's keys (an unknown key, a bad signature,
@@ -36,9 +37,10 @@ public struct FeedUpdateError: Error, Equatable, Sendable, CustomStringConvertib
         case network
         /// A target's `custom.shipyard` facts are missing, inconsistent or unreadable.
         case facts
-        /// A target does not inflate to what its facts say.
-        case decompression
-        /// `DatabaseUpdater` refused the file (a patch for another base, a refused statement,
+        /// A target does not decode (decompress, and unpack for a packed patch) to what its
+        /// facts say.
+        case decoding
+        /// `UpdateInstaller` refused the file (a patch for another base, a refused statement,
         /// an integrity check).
         case install
         /// Reading or writing the updates directory failed (a full disk).
@@ -65,42 +67,32 @@ public struct FeedUpdateError: Error, Equatable, Sendable, CustomStringConvertib
 
     /// `WHAT: error: WHY`.
     public var description: String { "\(subject): error: \(reason)" }
+
+    /// `WHAT: error: WHY`, as ``description``: what `localizedDescription` returns, rather than
+    /// Foundation's "The operation couldn't be completed" with a code.
+    public var errorDescription: String? { description }
 }
 
 extension FeedUpdateError {
-    /// The error a TUF refusal becomes: its document and check.
+    /// The error a TUF refusal becomes: its subject (a download's as the document its URL
+    /// names) and its check, with TUF's detail as the reason.
     init(_ error: TUFError) {
-        let text = error.description
-        func detail(after subject: String) -> String {
-            text.hasPrefix(subject + ": ") ? String(text.dropFirst(subject.count + 2)) : text
-        }
+        let check: Check
         switch error {
-        case .malformed(let document, _), .wrongType(let document, _, _):
-            self.init(subject: document, check: .malformed, reason: detail(after: document))
-        case .tooLarge(let document, _):
-            self.init(subject: document, check: .tooLarge, reason: detail(after: document))
-        case .belowThreshold(let document, _, _, _, _):
-            self.init(subject: document, check: .signature, reason: detail(after: document))
-        case .rollback(let document, _, _):
-            self.init(subject: document, check: .rollback, reason: detail(after: document))
-        case .sameVersion(let document, _), .versionMismatch(let document, _, _):
-            self.init(subject: document, check: .versionMismatch, reason: detail(after: document))
-        case .expired(let document, _):
-            self.init(subject: document, check: .expired, reason: detail(after: document))
-        case .lengthOrHashMismatch(let document, _):
-            self.init(subject: document, check: .lengthOrHash, reason: detail(after: document))
-        case .missingMeta(let document, _):
-            self.init(subject: document, check: .malformed, reason: detail(after: document))
-        case .targetNotFound(let path):
-            self.init(subject: path, check: .notFound, reason: detail(after: path))
-        case .outOfOrder:
-            self.init(subject: "client", check: .malformed, reason: detail(after: "client"))
-        case .download(let url, _):
-            let document = Self.documentName(url)
-            self.init(subject: document, check: .network, reason: detail(after: url))
-        case .storage(let path, _):
-            self.init(subject: path, check: .storage, reason: detail(after: path))
+        case .malformed, .wrongType, .missingMeta, .outOfOrder: check = .malformed
+        case .tooLarge: check = .tooLarge
+        case .belowThreshold: check = .signature
+        case .rollback: check = .rollback
+        case .sameVersion, .versionMismatch: check = .versionMismatch
+        case .expired: check = .expired
+        case .lengthOrHashMismatch: check = .lengthOrHash
+        case .targetNotFound: check = .notFound
+        case .download: check = .network
+        case .storage: check = .storage
         }
+        var subject = error.subject
+        if case .download(let url, _) = error { subject = Self.documentName(url) }
+        self.init(subject: subject, check: check, reason: error.detail)
     }
 
     /// The error a metadata fetch failure becomes, naming the document fetched.

@@ -5,7 +5,7 @@ import TUF
 
 /// Keeps an app's shipped database up to date from a signed feed (a TUF repository that
 /// `dbgen publish` writes): checks what is new, downloads the cheapest path to it, verifies
-/// every byte and installs it through `DatabaseUpdater`.
+/// every byte and installs it through `UpdateInstaller`.
 ///
 /// ```swift
 /// let updater = FeedUpdater(
@@ -33,13 +33,13 @@ import TUF
 ///   (channel, data format, rollout).
 /// - Downloads go to the updates directory's staging area, resumable across launches (Range
 ///   with If-Range), hashed as they arrive, never longer than the metadata says; each is
-///   inflated under its declared length and checked before `DatabaseUpdater` installs it
+///   decoded under its declared length and checked before `UpdateInstaller` installs it
 ///   (atomically: the old database or the new, never a mix).
 /// - The metadata it has seen is recorded in the updates directory only after the install (or
 ///   after a check that installs nothing), so an older feed served again is refused as a
 ///   rollback, also after the app is reinstalled over its data.
 ///
-/// Everything it writes is under `updatesDirectory` (see `DatabaseUpdater`, and `.feed/`).
+/// Everything it writes is under `updatesDirectory` (see `UpdateInstaller`, and `.feed/`).
 /// The bundled database and the user database are never written.
 public final class FeedUpdater: Sendable {
     /// Where the feed is served (`root.json`, `timestamp.json`, `targets/` under it).
@@ -127,8 +127,8 @@ public final class FeedUpdater: Sendable {
     }
 
     /// The installer of the database the app ships, into ``updatesDirectory``.
-    public var databaseUpdater: DatabaseUpdater {
-        DatabaseUpdater(bundledPath: bundledDatabasePath, updatesDirectory: updatesDirectory)
+    public var updateInstaller: UpdateInstaller {
+        UpdateInstaller(bundledPath: bundledDatabasePath, updatesDirectory: updatesDirectory)
     }
 
     // MARK: Check
@@ -219,7 +219,7 @@ public final class FeedUpdater: Sendable {
         }
         let policy = ClientPolicy(
             channels: channels, dataFormat: dataFormat, bucket: try directory.rolloutBucket(), dataEpoch: epoch)
-        let inEffect = try inEffect { try databaseUpdater.databaseInEffect() }
+        let inEffect = try inEffect { try updateInstaller.databaseInEffect() }
         let resets = epoch > recorded && inEffect.isInstalledUpdate
         let base =
             resets
@@ -237,8 +237,8 @@ public final class FeedUpdater: Sendable {
         let identities: Set<String> =
             try self.inEffect {
                 resets
-                    ? [try ContentHash.sha256(ofFileAt: bundledDatabasePath)]
-                    : try databaseUpdater.contentIdentitiesInEffect()
+                    ? [try DatabaseFile.sha256(of: bundledDatabasePath)]
+                    : try updateInstaller.contentIdentitiesInEffect()
             }
         if identities.contains(release.facts.result.sha256) { return plan(nil, []) }
         let steps = try choice.cheapestPath(from: identities, to: release, policy: policy).map {
@@ -251,7 +251,7 @@ public final class FeedUpdater: Sendable {
         do {
             return try body()
         } catch {
-            throw FeedUpdateError(target: databaseUpdater.bundledPath, installing: error)
+            throw FeedUpdateError(target: updateInstaller.bundledPath, installing: error)
         }
     }
 
@@ -326,16 +326,16 @@ public final class FeedUpdater: Sendable {
         guard plan.dataEpoch > directory.recordedEpoch() else { return }
         if plan.resetsData {
             do {
-                try databaseUpdater.removeInstalledUpdate()
+                try updateInstaller.removeInstalledUpdate()
             } catch {
-                throw FeedUpdateError(target: databaseUpdater.bundledPath, installing: error)
+                throw FeedUpdateError(target: updateInstaller.bundledPath, installing: error)
             }
         }
         try directory.recordEpoch(plan.dataEpoch)
     }
 
     private func carryOut(_ plan: UpdatePlan, progress: (@Sendable (UpdateEvent) -> Void)?) async throws {
-        let installer = TargetInstaller(databaseUpdater: databaseUpdater, stagingDirectory: directory.staging)
+        let installer = TargetInstaller(updateInstaller: updateInstaller, stagingDirectory: directory.staging)
         var done: Int64 = 0
         for step in plan.steps {
             let before = done

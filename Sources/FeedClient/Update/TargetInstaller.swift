@@ -9,36 +9,36 @@ import Glibc
 import Musl
 #endif
 
-/// Installs one verified download: inflates it beside itself under its facts'
-/// `uncompressed_length` (never more bytes on disk than that), checks the inflated length and
+/// Installs one verified download: decodes it beside itself under its facts'
+/// `uncompressed_length` (never more bytes on disk than that), checks the decoded length and
 /// SHA-256, checks a patch's header against its facts, and hands the file to
-/// `DatabaseUpdater`, which installs it atomically or leaves the database in effect as it was.
-/// The inflated file is always removed; the download too once installed or refused.
+/// `UpdateInstaller`, which installs it atomically or leaves the database in effect as it was.
+/// The decoded file is always removed; the download too once installed or refused.
 struct TargetInstaller {
-    let databaseUpdater: DatabaseUpdater
+    let updateInstaller: UpdateInstaller
     let stagingDirectory: URL
 
     /// Installs `step` from its staged download `compressed`; returns the `user_version` then
     /// in effect.
     func install(_ step: UpdateStep, from compressed: URL) throws -> Int64 {
         defer { unlink(compressed.path) }
-        let inflated: URL
+        let decoded: URL
         do {
-            inflated = stagingDirectory.appendingPathComponent(
-                try SHA256Digest(step.facts.uncompressedSHA256).fileName(".inflated").name)
+            decoded = stagingDirectory.appendingPathComponent(
+                try SHA256Digest(step.facts.uncompressedSHA256).fileName(".decoded").name)
         } catch let error as CheckedNameError {
             throw FeedUpdateError(subject: step.path, check: .facts, reason: "uncompressed_sha256: \(error)")
         }
-        defer { unlink(inflated.path) }
-        try inflate(step, from: compressed, to: inflated)
+        defer { unlink(decoded.path) }
+        try decode(step, from: compressed, to: decoded)
         let facts = step.facts
-        let outcome: DatabaseUpdater.Outcome
+        let outcome: UpdateInstaller.Outcome
         do {
             if facts.kind == .patch {
-                try checkHeader(of: inflated, against: step)
-                outcome = try databaseUpdater.installPatch(at: inflated.path, sha256: facts.uncompressedSHA256)
+                // Hashed as it was decoded: the patch is read once more, as it is applied.
+                outcome = try updateInstaller.installPatch(try checkedPatch(decoded, against: step))
             } else {
-                outcome = try databaseUpdater.installDatabase(at: inflated.path, sha256: facts.result.sha256)
+                outcome = try updateInstaller.installDatabase(at: decoded.path, sha256: facts.result.sha256)
             }
         } catch let error as FeedUpdateError {
             throw error
@@ -49,48 +49,50 @@ struct TargetInstaller {
     }
 
     /// Decodes `compressed` into `destination` under the facts' length, hashing as it writes.
-    private func inflate(_ step: UpdateStep, from compressed: URL, to destination: URL) throws {
+    private func decode(_ step: UpdateStep, from compressed: URL, to destination: URL) throws {
         let facts = step.facts
         let decoded: (length: Int64, sha256: String)
         do {
             decoded = try facts.encoding.decode(
                 fileAt: compressed.path, limit: facts.uncompressedLength, into: destination.path, mode: 0o600)
-        } catch let failure as any StreamFailure {
-            throw FeedUpdateError(subject: step.path, check: .decompression, reason: failure.description)
+        } catch let failure as any TargetEncodingFailure {
+            throw FeedUpdateError(subject: step.path, check: .decoding, reason: failure.description)
         } catch let error as FileSystemError {
             throw FeedUpdateError(subject: error.path, check: .storage, reason: "\(error)")
         }
         guard decoded.length == facts.uncompressedLength else {
             throw FeedUpdateError(
-                subject: step.path, check: .decompression,
-                reason: "inflates to \(decoded.length) bytes, its facts say \(facts.uncompressedLength)")
+                subject: step.path, check: .decoding,
+                reason: "decodes to \(decoded.length) bytes, its facts say \(facts.uncompressedLength)")
         }
         guard decoded.sha256 == facts.uncompressedSHA256 else {
             throw FeedUpdateError(
-                subject: step.path, check: .decompression,
-                reason: "inflated SHA-256 \(decoded.sha256), its facts say \(facts.uncompressedSHA256)")
+                subject: step.path, check: .decoding,
+                reason: "decoded SHA-256 \(decoded.sha256), its facts say \(facts.uncompressedSHA256)")
         }
     }
 
-    /// A patch must carry the header `dbgen diff` writes, naming the facts' base and result.
-    private func checkHeader(of patch: URL, against step: UpdateStep) throws {
-        let header: PatchHeader?
+    /// The decoded patch, its header read once: it must be the header `dbgen diff` writes,
+    /// naming the facts' base and result.
+    private func checkedPatch(_ decoded: URL, against step: UpdateStep) throws -> PatchFile {
+        let patch: PatchFile
         do {
-            header = try PatchHeader.read(fromPatchAt: patch.path)
+            patch = try PatchFile(at: decoded.path)
         } catch {
             throw FeedUpdateError(target: step.path, installing: error)
         }
-        guard let header, let base = step.facts.base else {
+        guard let header = patch.header, let base = step.facts.base else {
             throw FeedUpdateError(subject: step.path, check: .facts, reason: "a patch without a dbgen diff header")
         }
         let result = step.facts.result
         guard header.base.userVersion == base.userVersion, header.base.sha256 == base.sha256,
-            header.target.userVersion == result.userVersion, header.target.sha256 == result.sha256
+            header.result.userVersion == result.userVersion, header.result.sha256 == result.sha256
         else {
             throw FeedUpdateError(
                 subject: step.path, check: .facts,
-                reason: "its header names user_version \(header.base.userVersion) to \(header.target.userVersion), "
+                reason: "its header names user_version \(header.base.userVersion) to \(header.result.userVersion), "
                     + "its facts \(base.userVersion) to \(result.userVersion) (or other SHA-256s)")
         }
+        return patch
     }
 }

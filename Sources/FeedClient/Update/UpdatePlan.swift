@@ -51,39 +51,3 @@ public struct UpdatePlan: Equatable, Sendable {
         self.dataEpoch = dataEpoch
     }
 }
-
-/// One target of a plan: where it is served, its signed length and SHA-256, and its facts.
-public struct UpdateStep: Equatable, Sendable {
-    /// The target path in the feed's metadata (`releases/RESULT.sqlite.zlib`,
-    /// `patches/BASE-RESULT.sql.zlib`).
-    public let path: String
-    /// The file's URL (its hash-prefixed name: consistent snapshots).
-    public let url: URL
-    /// Its length in bytes, as the signed metadata says.
-    public let length: Int64
-    /// Its SHA-256 (lowercase hex), as the signed metadata says.
-    public let sha256: String
-    /// What it carries.
-    public let facts: ReleaseFacts
-
-    /// What the downloader fetches.
-    var download: DownloadTarget { DownloadTarget(url: url, length: length, sha256: sha256) }
-}
-
-/// What ``FeedUpdater`` reports while it works, in order: `checking`, then for an update
-/// `downloading` (repeatedly), `installing` and `installed` for each step, or `nothingNew`.
-public enum UpdateEvent: Equatable, Sendable {
-    /// Fetching and verifying the metadata.
-    case checking
-    /// Nothing to install; the `user_version` in effect.
-    case nothingNew(userVersion: Int64)
-    /// The plan chosen.
-    case planned(UpdatePlan)
-    /// Bytes of the plan's files staged so far, of the plan's total (a resumed download starts
-    /// at what was staged before), and the target being downloaded.
-    case downloading(target: String, completedBytes: Int64, totalBytes: Int64)
-    /// Verifying and installing a target through `DatabaseUpdater`.
-    case installing(target: String)
-    /// A target is installed: the `user_version` now in effect.
-    case installed(target: String, userVersion: Int64)
-}

@@ -2,7 +2,7 @@ import SQLiteCore
 
 /// Switching an open ``LayeredDatabase`` to shipped data installed while it was open.
 ///
-/// ``DatabaseUpdater`` installs by renaming a new file over the old one: the open connection
+/// ``UpdateInstaller`` installs by renaming a new file over the old one: the open connection
 /// keeps reading the file it attached (its descriptor still names the old one), so every query
 /// sees one release of the shipped data from start to end. The app moves to the new release at
 /// a moment it chooses, between statements, or on its next open; never in the middle of a

@@ -15,7 +15,7 @@ import SQLiteCore
 /// The file is attached as `file:PATH?mode=ro&immutable=1`: read-only (a write fails with
 /// SQLITE_READONLY) and immutable (no lock, no journal looked for, nothing created beside it).
 /// Each new connection picks the database in effect when it opens, so a connection opened
-/// after ``DatabaseUpdater`` installed an update sees it.
+/// after ``UpdateInstaller`` installed an update sees it.
 ///
 /// GRDB opens its connections without `SQLITE_OPEN_URI`, so the URI is read as one only where
 /// SQLite is built with `SQLITE_USE_URI`: Apple's system SQLite is (GRDB's own

@@ -144,8 +144,8 @@ private struct ValueDecoder: Decoder, SingleValueDecodingContainer {
     /// through its own `init(from:)` (optionals, `RawRepresentable` enums, wrappers).
     func decodeAny<T: Decodable>(_ type: T.Type) throws -> T {
         if type == Data.self {
-            guard case .blob(let bytes) = value else { throw mismatch(type, "a BLOB") }
-            return bytes as! T
+            guard case .blob(let bytes) = value, let data = bytes as? T else { throw mismatch(type, "a BLOB") }
+            return data
         }
         return try T(from: self)
     }

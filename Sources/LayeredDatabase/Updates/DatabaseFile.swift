@@ -3,7 +3,15 @@ import Foundation
 import SQLiteCore
 
 /// Checks of a database file before it is installed, and streaming copies of it.
-enum DatabaseFile {
+///
+/// Every read of a database file's bytes (a copy, a hash) goes through SQLite's own VFS
+/// (SQLiteCore's `DatabaseFileReader`), never a descriptor opened and closed here: another
+/// connection of the process (an app's own, or a publish's diff of the release it compresses)
+/// may hold a read lock on the file, and closing any descriptor of a file drops every POSIX
+/// lock the process holds on it, SQLite's included; SQLite keeps its own descriptor open until
+/// no lock is held. (``LayeredDatabase`` attaches the database in effect immutable: no lock.) FeedClient and
+/// FeedPublisher read databases through ``forEachChunk(ofFileAt:_:)`` and ``sha256(of:)`` too.
+package enum DatabaseFile {
     /// The file's size, or ``LayeredDatabaseError/fileNotFound(path:)`` unless it is a regular file.
     static func size(_ path: String) throws -> Int64 {
         var info = stat()
@@ -18,23 +26,38 @@ enum DatabaseFile {
     /// ``AtomicOutputFile/commit()`` syncs the copy before installing it.
     @discardableResult
     static func copy(_ source: String, into output: AtomicOutputFile) throws -> String {
-        try reading(source) { try output.write(copying: source) }
+        do {
+            return try output.write(copyingPieces: { try forEachChunk(ofFileAt: source, $0) })
+        } catch let error as FileSystemError {
+            throw LayeredDatabaseError(error)
+        }
     }
 
     /// The SHA-256 of the file at `path` (64 lowercase hexadecimal digits), read in 1 MiB pieces.
-    static func sha256(of path: String) throws -> String {
-        try reading(path) { try ContentHash.sha256(ofFileAt: path) }
+    ///
+    /// - Throws: ``LayeredDatabaseError/fileNotFound(path:)``, or
+    ///   ``LayeredDatabaseError/fileSystem(path:operation:errno:)``.
+    package static func sha256(of path: String) throws -> String {
+        var hash = SHA256Stream()
+        try forEachChunk(ofFileAt: path) { hash.update($0) }
+        return hash.hexDigest()
     }
 
-    /// Runs a file-system call that reads `source`: a missing source is
-    /// ``LayeredDatabaseError/fileNotFound(path:)``, any other failure ``LayeredDatabaseError/fileSystem(path:operation:errno:)``.
-    private static func reading<T>(_ source: String, _ call: () throws -> T) throws -> T {
+    /// Calls `body` with each piece of the database file at `path` (1 MiB), in order, until its
+    /// end, read through SQLite's VFS.
+    ///
+    /// - Throws: ``LayeredDatabaseError/fileNotFound(path:)``,
+    ///   ``LayeredDatabaseError/fileSystem(path:operation:errno:)``, or what `body` throws.
+    package static func forEachChunk(ofFileAt path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         do {
-            return try call()
-        } catch let error as FileSystemError where error.path == source && error.code == ENOENT {
-            throw LayeredDatabaseError.fileNotFound(path: source)
-        } catch let error as FileSystemError {
-            throw LayeredDatabaseError(error)
+            try DatabaseFileReader.forEachChunk(ofFileAt: path, body)
+        } catch let error as DatabaseFileReadError where error.code == ENOENT {
+            throw LayeredDatabaseError.fileNotFound(path: path)
+        } catch let error as DatabaseFileReadError where error.code == 0 {
+            throw LayeredDatabaseError.fileSystem(
+                path: path, operation: "read (the file was cut while it was read)", errno: EIO)
+        } catch let error as DatabaseFileReadError {
+            throw LayeredDatabaseError.fileSystem(path: path, operation: error.operation.rawValue, errno: error.code)
         }
     }
 

@@ -1,8 +1,8 @@
 import Foundation
 
 /// The header `dbgen diff` writes at the top of a whole-database patch: which database the
-/// patch applies to (its base) and which it produces (its target), each as a `user_version`
-/// and the SHA-256 of the database file. The lines are SQL comments, so `sqlite3 COPY < patch.sql`
+/// patch applies to (its base) and which it produces (its result, on the line that says
+/// `target:`), each as a `user_version` and the SHA-256 of the database file. The lines are SQL comments, so `sqlite3 COPY < patch.sql`
 /// runs the patch as it is:
 ///
 /// ```
@@ -12,9 +12,9 @@ import Foundation
 /// …
 /// ```
 ///
-/// ``DatabaseUpdater/installPatch(at:sha256:)`` applies a patch only to its base (else
-/// ``LayeredDatabaseError/patchForAnotherBase(path:base:target:inEffect:inEffectPath:)``) and
-/// treats a patch whose target is already in effect as installed (a re-download). A patch
+/// ``UpdateInstaller/installPatch(at:sha256:)`` applies a patch only to its base (else
+/// ``LayeredDatabaseError/patchForAnotherBase(path:base:result:inEffect:inEffectPath:)``) and
+/// treats a patch whose result is already in effect as installed (a re-download). A patch
 /// without a header (hand-written, or a `dbgen diff --table` patch) is checked only by
 /// `user_version`.
 ///
@@ -25,21 +25,21 @@ public struct PatchHeader: Equatable, Sendable {
 
     /// The database the patch applies to.
     public let base: Version
-    /// The database the patch produces.
-    public let target: Version
+    /// The database the patch produces (the header's `target:` line, a name the format keeps).
+    public let result: Version
 
     /// A header.
-    public init(base: Version, target: Version) {
+    public init(base: Version, result: Version) {
         self.base = base
-        self.target = target
+        self.result = result
     }
 
     static let basePrefix = "-- dbgen diff base: "
-    static let targetPrefix = "-- dbgen diff target: "
+    static let resultPrefix = "-- dbgen diff target: "
 
     /// The header's two lines, as `dbgen diff` writes them.
     public var text: String {
-        "\(Self.basePrefix)\(Self.fields(base))\n\(Self.targetPrefix)\(Self.fields(target))\n"
+        "\(Self.basePrefix)\(Self.fields(base))\n\(Self.resultPrefix)\(Self.fields(result))\n"
     }
 
     private static func fields(_ version: Version) -> String {
@@ -57,20 +57,20 @@ public struct PatchHeader: Equatable, Sendable {
         }
         defer { try? handle.close() }
         var reader = LineReader(handle: handle)
-        var base: Version?, target: Version?
+        var base: Version?, result: Version?
         var lastLine = 0
         while let (raw, number) = try reader.next() {
             let line = raw.trimmingCharacters(in: .newlines)
             guard line.hasPrefix("--") else { break }
             lastLine = number
-            for (prefix, isBase) in [(basePrefix, true), (targetPrefix, false)] where line.hasPrefix(prefix) {
+            for (prefix, isBase) in [(basePrefix, true), (resultPrefix, false)] where line.hasPrefix(prefix) {
                 let version = try parse(line.dropFirst(prefix.count), path: path, line: number)
-                if isBase { base = version } else { target = version }
+                if isBase { base = version } else { result = version }
             }
         }
-        switch (base, target) {
+        switch (base, result) {
         case (nil, nil): return nil
-        case (let base?, let target?): return PatchHeader(base: base, target: target)
+        case (let base?, let result?): return PatchHeader(base: base, result: result)
         default:
             throw LayeredDatabaseError.invalidPatchHeader(
                 path: path, line: lastLine,

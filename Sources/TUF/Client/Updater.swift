@@ -1,11 +1,12 @@
 import Foundation
 
-/// The TUF client workflow (specification section 5) over a fetcher and a local metadata store.
+/// The TUF client workflow (specification section 5, "Detailed client workflow") over a fetcher
+/// and a local metadata store; <doc:ClientWorkflow> maps each step to its code and its tests.
 ///
 /// `refresh()` brings root, timestamp, snapshot and top-level targets up to date (5.3–5.6);
-/// `targetInfo(for:)` finds a target by a pre-order depth-first walk of the delegations;
-/// `targetURL(for:)` is where a target is served (the one place its URL is built);
-/// `download(_:to:)` fetches a target under its length cap and verifies its length and hashes.
+/// `targetInfo(for:)` finds a target by a pre-order depth-first walk of the delegations (5.6.7);
+/// `targetURL(for:)` is where a target is served (the one place its URL is built, 5.7.3);
+/// `download(_:to:)` fetches a target under its length cap and verifies its length and hashes (5.7).
 /// Each trusted document is stored only after it is verified. The fetcher is async, and so are the
 /// steps that fetch: the caller's task waits without holding a thread, and its cancellation reaches
 /// the transport.
@@ -37,6 +38,8 @@ public final class Updater {
         bootstrapRoot: Data? = nil, configuration: UpdaterConfiguration = UpdaterConfiguration(),
         referenceTime: Date = Date(), log: @escaping (String) -> Void = { _ in }
     ) throws {
+        // 5.1: the fixed update start time is `referenceTime`, which every expiry check uses.
+        // 5.2: the trusted root is the one stored (or given), verified by its own keys.
         store = MetadataStore(directory: metadataDirectory)
         let rootData: Data
         if let bootstrapRoot {
@@ -60,7 +63,8 @@ public final class Updater {
 
     private static func withSlash(_ url: String) -> String { url.hasSuffix("/") ? url : url + "/" }
 
-    /// Updates root (following the chain of versions), timestamp, snapshot and top-level targets.
+    /// Updates root (following the chain of versions), timestamp, snapshot and top-level targets
+    /// (5.3, 5.4, 5.5, 5.6.1–5.6.6); each step stops the refresh with its error.
     public func refresh() async throws {
         try await loadRoot()
         try await loadTimestamp()
@@ -94,12 +98,20 @@ public final class Updater {
         return Int(max(0, declared))
     }
 
+    /// 5.3: the root chain, 5.3.1's line of continuity from the trusted root to the newest.
+    /// 5.3.2–5.3.3: version N+1, up to `rootMaximumLength` bytes, until
+    /// the server has none or `maximumRootRotations` were read; 5.3.4–5.3.7 in
+    /// ``TrustedMetadataSet/updateRoot(_:document:maximumBytes:)``; 5.3.8: each one stored.
+    /// 5.3.10 (root's freeze check) comes with the timestamp; 5.3.11 needs no deleting: a stored
+    /// timestamp or snapshot signed by rotated-out keys fails its check in 5.4 and 5.5 and is
+    /// replaced; 5.3.12: ``Root/consistentSnapshot`` names the documents fetched after.
     private func loadRoot() async throws {
         // A root at the largest version has no next one; the range stops there rather than overflow.
         let current = trusted.root.header.version
         guard current < Int64.max, configuration.maximumRootRotations > 0 else { return }
         let first = current + 1
         let (end, overflow) = first.addingReportingOverflow(Int64(configuration.maximumRootRotations) - 1)
+        // 5.3.9: repeat from 5.3.2 with the root just trusted.
         for version in first...(overflow ? Int64.max : end) {
             let data: Data
             do {
@@ -115,6 +127,11 @@ public final class Updater {
         }
     }
 
+    /// 5.4: the timestamp. The stored one, if it verifies, is trusted first so that the new one
+    /// is checked against its versions (5.4.3); 5.4.1: `timestamp.json`, up to
+    /// `timestampMaximumLength` bytes; 5.4.2–5.4.4 in ``TrustedMetadataSet/updateTimestamp(_:maximumBytes:)``;
+    /// 5.4.5: stored. The same version as the trusted one ends the refresh's timestamp step
+    /// (nothing new), not the refresh.
     private func loadTimestamp() async throws {
         if let local = store.load(Timestamp.type) {
             do {
@@ -134,6 +151,10 @@ public final class Updater {
         try store.store(data, for: Timestamp.type)
     }
 
+    /// 5.5: the snapshot. The stored one is kept when it is still the timestamp's (checked as
+    /// the new one would be, but for its hashes); 5.5.1: else `N.snapshot.json` (consistent
+    /// snapshots) or `snapshot.json`, up to the length the timestamp declares; 5.5.2–5.5.6 in
+    /// ``TrustedMetadataSet/updateSnapshot(_:trusted:maximumBytes:)``; 5.5.7: stored.
     private func loadSnapshot() async throws {
         if let local = store.load(Snapshot.type) {
             do {
@@ -153,6 +174,10 @@ public final class Updater {
         try store.store(data, for: Snapshot.type)
     }
 
+    /// 5.6 (and each role of 5.6.7): a targets document. The stored one is kept when it still
+    /// verifies against the snapshot; 5.6.1: else `N.ROLE.json` (consistent snapshots) or
+    /// `ROLE.json`, up to the length the snapshot declares; 5.6.2–5.6.5 in
+    /// ``TrustedMetadataSet/updateTargets(_:role:delegator:maximumBytes:)``; 5.6.6: stored.
     private func loadTargets(_ role: String, delegator: String) async throws -> Targets {
         if let targets = trusted.targets[role], trusted.delegators[role] == delegator { return targets }
         if let local = store.load(role) {
@@ -178,17 +203,22 @@ public final class Updater {
 
     /// The trusted description of a target, found by the delegation walk (refreshing first if needed),
     /// or nil when no role trusted for the path lists it.
+    ///
+    /// 5.6.7: a pre-order depth-first search from the top-level targets, each delegator's roles
+    /// in the order it lists them. 5.6.7.1: a role visited before is skipped (a cycle, or a role
+    /// two delegators name); after the top-level targets and ``UpdaterConfiguration/maximumDelegations``
+    /// delegated roles the search stops. 5.6.7.2.1: a terminating delegation (and a succinct
+    /// one, TAP 15) ends the search below it: the roles still waiting are dropped. A document
+    /// that cannot be fetched or verified ends the search with its error.
     public func targetInfo(for path: String) async throws -> TargetFile? {
         if !refreshed { try await refresh() }
         var toVisit: [(role: String, delegator: String)] = [(Targets.type, Root.type)]
-        var visited: [(String, String)] = []
-        var remaining = configuration.maximumDelegations
-        while remaining > 0, let (role, delegator) = toVisit.popLast() {
-            if visited.contains(where: { $0 == (role, delegator) }) { continue }
+        var visited: Set<String> = []
+        while visited.count <= configuration.maximumDelegations, let (role, delegator) = toVisit.popLast() {
+            if visited.contains(role) { continue }
             let targets = try await loadTargets(role, delegator: delegator)
             if let target = targets.targets[path] { return target }
-            visited.append((role, delegator))
-            remaining -= 1
+            visited.insert(role)
             guard let delegations = targets.delegations else { continue }
             var children: [(String, String)] = []
             for child in delegations.roles(for: path) {
@@ -214,9 +244,10 @@ public final class Updater {
         return url
     }
 
-    /// Where `target` is served: under the target base URL, its path percent-encoded for a URL path,
-    /// its file name prefixed with its first hash (`DIR/HASH.NAME`) when root says consistent snapshots
-    /// and the configuration prefixes targets with their hash.
+    /// Where `target` is served (5.7.3): under the target base URL, its path percent-encoded for a
+    /// URL path, its file name prefixed with its first hash (`DIR/HASH.NAME`) when root says
+    /// consistent snapshots and the configuration prefixes targets with their hash. Every name is
+    /// checked (FileSystemKit's `RelativePath`): no path a key holder signs climbs out of the base.
     public func targetURL(for target: TargetFile) throws -> URL {
         guard let targetBaseURL else { throw TUFError.outOfOrder("no target base URL") }
         let prefix = trusted.root.consistentSnapshot && configuration.prefixTargetsWithHash ? target.hashes.first : nil
@@ -228,8 +259,10 @@ public final class Updater {
         return url
     }
 
-    /// Downloads a target (from ``targetURL(for:)``), accepting at most its length, verifies length and
-    /// hashes, and writes it atomically into `directory`.
+    /// 5.7: downloads a target (from ``targetURL(for:)``), accepting at most its length, verifies
+    /// its length and every hash (5.7.1, 5.7.3), and writes it atomically into `directory`
+    /// under its path percent-encoded (5.7.3's FILENAME.EXT, ``localName(of:)``). 5.7.2, a target
+    /// no trusted role lists, is ``targetInfo(for:)`` returning nil.
     @discardableResult
     public func download(_ target: TargetFile, to directory: URL) async throws -> URL {
         let url = try targetURL(for: target)

@@ -2,7 +2,8 @@
 public struct UpdaterConfiguration: Sendable {
     /// The most root versions followed in one refresh.
     public var maximumRootRotations = 32
-    /// The most targets documents visited in one target lookup.
+    /// The most delegated roles visited in one target lookup, after the top-level targets
+    /// (python-tuf's `max_delegations`): 5.6.7.1's bound on the bandwidth and time a search takes.
     public var maximumDelegations = 32
     /// Caps on each document when its length is not known in advance, in bytes.
     public var rootMaximumLength = 512_000

@@ -28,7 +28,7 @@ public struct JSONObject: Equatable, Sendable {
 
     /// The members in order.
     public var members: [(key: String, value: JSONValue)] {
-        keys.map { ($0, values[$0]!) }
+        keys.compactMap { key in values[key].map { (key, $0) } }
     }
 
     /// The number of members.

@@ -212,6 +212,8 @@ private struct Reader {
                 position += 2
                 let second = try readHex4()
                 guard (0xDC00..<0xE000).contains(second) else { throw error("lone surrogate") }
+                // A high and a low surrogate always combine into a scalar of U+10000...U+10FFFF.
+                // swift-format-ignore: NeverForceUnwrap
                 return Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))!
             }
             guard let scalar = Unicode.Scalar(first) else { throw error("lone surrogate") }

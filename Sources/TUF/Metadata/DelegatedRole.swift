@@ -13,7 +13,7 @@ public struct DelegatedRole: Sendable {
     /// Hex prefixes of the SHA-256 of the target path, or nil.
     public let pathHashPrefixes: [String]?
 
-    init(_ reader: FieldReader) throws {
+    init(_ reader: JSONFieldReader) throws {
         name = try reader.string("name")
         do {
             _ = try URLQuoting.documentFileName(of: name)

@@ -7,7 +7,7 @@ public struct Delegations: Sendable {
     /// Hash-bin delegation (nil when roles are listed).
     public let succinctRoles: SuccinctRoles?
 
-    init(_ reader: FieldReader) throws {
+    init(_ reader: JSONFieldReader) throws {
         keys = try readKeys(try reader.object("keys"))
         let hasRoles = reader.object.contains("roles"), hasSuccinct = reader.object.contains("succinct_roles")
         guard hasRoles != hasSuccinct else {
@@ -17,7 +17,7 @@ public struct Delegations: Sendable {
             var roles: [DelegatedRole] = []
             for (index, element) in try reader.array("roles").enumerated() {
                 let path = reader.member("roles[\(index)]")
-                let role = try DelegatedRole(try FieldReader(element, document: reader.document, path: path))
+                let role = try DelegatedRole(try JSONFieldReader(element, document: reader.document, path: path))
                 guard !roles.contains(where: { $0.name == role.name }) else {
                     throw reader.fail("roles", "\(role.name) appears twice")
                 }
@@ -41,12 +41,14 @@ public struct Delegations: Sendable {
         return nil
     }
 
-    /// The roles trusted for a target path, in order, each with whether it is terminating.
+    /// The roles trusted for a target path, in order, each with whether it is terminating: the
+    /// listed roles whose paths match, or the one succinct bin of the path, which is terminating
+    /// (TAP 15: no other role is trusted for a path its bin is).
     public func roles(for targetPath: String) -> [(name: String, terminating: Bool)] {
         if let roles {
             return roles.filter { $0.isDelegated(targetPath) }.map { ($0.name, $0.terminating) }
         }
-        if let succinctRoles { return [(succinctRoles.roleName(for: targetPath), false)] }
+        if let succinctRoles { return [(succinctRoles.roleName(for: targetPath), true)] }
         return []
     }
 }

@@ -8,26 +8,29 @@ import Foundation
 public struct Ed25519SigningKey: Sendable {
     /// The 32-byte seed (keep it secret).
     public let rawRepresentation: Data
+    /// The public key's 32 bytes, derived once from the seed.
+    private let publicKeyBytes: Data
 
     /// A new random key.
-    public init() { rawRepresentation = Curve25519.Signing.PrivateKey().rawRepresentation }
+    public init() { self.init(Curve25519.Signing.PrivateKey()) }
 
     /// A key from its 32-byte seed.
     public init(rawRepresentation: Data) throws {
-        self.rawRepresentation = try Curve25519.Signing.PrivateKey(rawRepresentation: rawRepresentation)
-            .rawRepresentation
+        self.init(try Curve25519.Signing.PrivateKey(rawRepresentation: rawRepresentation))
+    }
+
+    private init(_ key: Curve25519.Signing.PrivateKey) {
+        rawRepresentation = key.rawRepresentation
+        publicKeyBytes = key.publicKey.rawRepresentation
     }
 
     /// The public key in TUF's key format.
-    public var publicKey: PublicKey { PublicKey(ed25519: privateKey.publicKey.rawRepresentation) }
+    public var publicKey: PublicKey { PublicKey(ed25519: publicKeyBytes) }
 
     /// The signature of a message, in hex.
     public func sign(_ message: Data) throws -> String {
-        Hex.encode(try privateKey.signature(for: message))
-    }
-
-    private var privateKey: Curve25519.Signing.PrivateKey {
         // The seed was accepted by this same initializer when the key was made.
-        try! Curve25519.Signing.PrivateKey(rawRepresentation: rawRepresentation)
+        let key = try Curve25519.Signing.PrivateKey(rawRepresentation: rawRepresentation)
+        return Hex.encode(try key.signature(for: message))
     }
 }

@@ -45,6 +45,8 @@ public enum Expiry {
     /// The proleptic Gregorian calendar in UTC.
     private static let calendar: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
+        // UTC is a time zone identifier on every platform.
+        // swift-format-ignore: NeverForceUnwrap
         calendar.timeZone = TimeZone(identifier: "UTC")!
         return calendar
     }()

@@ -27,7 +27,7 @@ public struct FileHash: Equatable, Sendable {
         FileHash(algorithm: "sha256", hex: Hex.encode(SHA256.hash(data: data)))
     }
 
-    static func read(_ reader: FieldReader) throws -> [FileHash] {
+    static func read(_ reader: JSONFieldReader) throws -> [FileHash] {
         var hashes: [FileHash] = []
         for (algorithm, _) in reader.object.members {
             hashes.append(FileHash(algorithm: algorithm, hex: try reader.string(algorithm)))
@@ -57,27 +57,4 @@ public struct FileHash: Equatable, Sendable {
     static func json(_ hashes: [FileHash]) -> JSONObject {
         JSONObject(hashes.map { ($0.algorithm, .string($0.hex)) })
     }
-}
-
-/// A hash computed as bytes arrive (SHA-256, SHA-384 or SHA-512).
-public struct RunningHash {
-    private let add: (Data) -> Void
-    private let digest: () -> String
-
-    init<H: HashFunction>(_ function: H) {
-        let box = HashBox(function)
-        add = { box.function.update(data: $0) }
-        digest = { Hex.encode(box.function.finalize()) }
-    }
-
-    /// Adds bytes.
-    public mutating func update(_ data: Data) { add(data) }
-
-    /// The digest in lowercase hex.
-    public func finalizeHex() -> String { digest() }
-}
-
-private final class HashBox<H: HashFunction> {
-    var function: H
-    init(_ function: H) { self.function = function }
 }

@@ -16,7 +16,7 @@ public struct MetaFile: Equatable, Sendable {
         self.hashes = hashes
     }
 
-    init(_ reader: FieldReader) throws {
+    init(_ reader: JSONFieldReader) throws {
         version = try reader.integer("version", in: 1...Int64.max)
         length = reader.object.contains("length") ? try reader.integer("length", in: 0...Int64.max) : nil
         hashes = reader.object.contains("hashes") ? try FileHash.read(try reader.object("hashes")) : nil

@@ -24,7 +24,7 @@ public struct Metadata: Sendable {
         } catch let error as JSONParseError {
             throw TUFError.malformed(document: document, reason: error.description)
         }
-        let envelope = try FieldReader(value, document: document, path: "")
+        let envelope = try JSONFieldReader(value, document: document, path: "")
         let signedReader = try envelope.object("signed")
         var signatures: [Signature] = []
         for (index, element) in try envelope.array("signatures").enumerated() {

@@ -17,7 +17,7 @@ public struct PublicKey: Equatable, Sendable {
 
     /// Reads a key object.
     public init(json value: JSONValue, document: String, path: String) throws {
-        let reader = try FieldReader(value, document: document, path: path)
+        let reader = try JSONFieldReader(value, document: document, path: path)
         keyType = try reader.string("keytype")
         scheme = try reader.string("scheme")
         publicValue = try reader.object("keyval").string("public")

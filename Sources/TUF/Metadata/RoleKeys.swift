@@ -11,7 +11,7 @@ public struct RoleKeys: Equatable, Sendable {
         self.threshold = threshold
     }
 
-    init(_ reader: FieldReader) throws {
+    init(_ reader: JSONFieldReader) throws {
         keyIDs = try reader.uniqueStrings("keyids")
         threshold = Int(try reader.integer("threshold", in: 1...Int64(Int32.max)))
     }

@@ -12,33 +12,27 @@ public struct Root: Sendable {
     public let consistentSnapshot: Bool
     /// Keys by id.
     public let keys: [String: PublicKey]
-    /// Exactly the four top-level roles.
-    public let roles: [String: RoleKeys]
+    /// The keys and threshold of each top-level role.
+    public let roles: TopLevelRoles
     /// Every member of `signed` as received, those this library does not read included (an
     /// application's own, which the root keys sign with the rest).
     public let members: JSONObject
 
     /// Reads root from a document.
     public init(_ metadata: Metadata) throws {
-        let reader = FieldReader(metadata.signed, document: metadata.document, path: "signed")
+        let reader = JSONFieldReader(metadata.signed, document: metadata.document, path: "signed")
         header = metadata.header
         members = metadata.signed
         consistentSnapshot =
             metadata.signed.contains("consistent_snapshot")
             ? try reader.bool("consistent_snapshot") : false
         keys = try readKeys(try reader.object("keys"))
-        let rolesReader = try reader.object("roles")
-        var roles: [String: RoleKeys] = [:]
-        for (name, _) in rolesReader.object.members { roles[name] = try RoleKeys(try rolesReader.object(name)) }
-        guard Set(roles.keys) == Set(Root.topLevelRoles) else {
-            throw reader.fail("roles", "must name exactly root, timestamp, snapshot and targets")
-        }
-        self.roles = roles
+        roles = try TopLevelRoles(try reader.object("roles"))
     }
 
-    /// A root's `signed`, to sign: each role's keys with threshold 1 unless `thresholds` says otherwise.
+    /// A root's `signed`, to sign.
     public static func signed(
-        version: Int64, expires: Date, keys: [String: PublicKey], roles: [String: RoleKeys],
+        version: Int64, expires: Date, keys: [String: PublicKey], roles: TopLevelRoles,
         consistentSnapshot: Bool = true
     ) -> JSONObject {
         JSONObject([
@@ -46,14 +40,7 @@ public struct Root: Sendable {
             ("consistent_snapshot", .bool(consistentSnapshot)),
             ("expires", .string(Expiry.format(expires))),
             ("keys", .object(JSONObject(keys.sorted { $0.key < $1.key }.map { ($0.key, .object($0.value.json)) }))),
-            (
-                "roles",
-                .object(
-                    JSONObject(
-                        topLevelRoles.compactMap { name in
-                            roles[name].map { (name, .object($0.json)) }
-                        }))
-            ),
+            ("roles", .object(roles.json)),
             ("spec_version", .string(specificationVersion)),
             ("version", .integer(version)),
         ])
@@ -65,7 +52,7 @@ public let specificationVersion = "1.0.31"
 
 /// Reads a `keys` object: key id to key. A key id must be the key's hash (``PublicKey/isNamed(by:)``), so
 /// that no id names a key it is not: the ids a role lists are then the keys it trusts.
-func readKeys(_ reader: FieldReader) throws -> [String: PublicKey] {
+func readKeys(_ reader: JSONFieldReader) throws -> [String: PublicKey] {
     var keys: [String: PublicKey] = [:]
     for (keyID, value) in reader.object.members {
         let key = try PublicKey(json: value, document: reader.document, path: reader.member(keyID))

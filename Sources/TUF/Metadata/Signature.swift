@@ -15,7 +15,7 @@ public struct Signature: Equatable, Sendable {
     }
 
     init(json value: JSONValue, document: String, path: String) throws {
-        let reader = try FieldReader(value, document: document, path: path)
+        let reader = try JSONFieldReader(value, document: document, path: path)
         keyID = try reader.string("keyid")
         signature = try reader.string("sig")
         json = reader.object

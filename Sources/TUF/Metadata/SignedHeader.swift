@@ -13,7 +13,7 @@ public struct SignedHeader: Equatable, Sendable {
     /// `expires` as written.
     public let expiresText: String
 
-    init(_ reader: FieldReader) throws {
+    init(_ reader: JSONFieldReader) throws {
         type = try reader.string("_type")
         specVersion = try reader.string("spec_version")
         let parts = specVersion.split(separator: ".", omittingEmptySubsequences: false)

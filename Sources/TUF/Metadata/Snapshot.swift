@@ -11,7 +11,7 @@ public struct Snapshot: Sendable {
 
     /// Reads snapshot from a document.
     public init(_ metadata: Metadata) throws {
-        let reader = FieldReader(metadata.signed, document: metadata.document, path: "signed")
+        let reader = JSONFieldReader(metadata.signed, document: metadata.document, path: "signed")
         header = metadata.header
         let metaReader = try reader.object("meta")
         var meta: [String: MetaFile] = [:]

@@ -10,7 +10,7 @@ public struct SuccinctRoles: Sendable {
     public let bitLength: Int
     public let namePrefix: String
 
-    init(_ reader: FieldReader) throws {
+    init(_ reader: JSONFieldReader) throws {
         keys = try RoleKeys(reader)
         bitLength = Int(try reader.integer("bit_length", in: 1...32))
         namePrefix = try reader.string("name_prefix")

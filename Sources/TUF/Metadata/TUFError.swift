@@ -1,7 +1,8 @@
 /// Why the client refused a document, a target or a step: each case names the document or file and the check.
 ///
-/// `description` reads `DOCUMENT: CHECK: DETAIL`, e.g. `timestamp.json: rollback: version 3 is below the
-/// trusted version 5`.
+/// ``subject`` names what was refused and ``detail`` the check and why; `description` reads
+/// `SUBJECT: DETAIL`, e.g. `timestamp.json: rollback: version 3 is below the trusted version 5`.
+/// A caller that words its own errors takes the two apart, never by reading the description.
 public enum TUFError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The bytes are not JSON, or not metadata of TUF 1.0's form.
     case malformed(document: String, reason: String)
@@ -33,28 +34,47 @@ public enum TUFError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The local metadata store could not be read or written.
     case storage(path: String, reason: String)
 
-    public var description: String {
+    /// What was refused: a document (`timestamp.json`, `3.root.json`), a target path, the URL
+    /// a download failed at, a file of the local store, or `client` for a step out of order.
+    public var subject: String {
         switch self {
-        case .malformed(let document, let reason): return "\(document): malformed: \(reason)"
-        case .tooLarge(let document, let limit): return "\(document): too large: more than \(limit) bytes"
-        case .wrongType(let document, let expected, let found):
-            return "\(document): wrong type: expected \(expected), found \(found)"
-        case .belowThreshold(let document, let role, let valid, let threshold, let problems):
-            let detail = problems.isEmpty ? "" : " (" + problems.joined(separator: "; ") + ")"
-            return "\(document): signatures: \(valid) valid of the \(threshold) required from \(role)'s keys\(detail)"
-        case .rollback(let document, let trusted, let received):
-            return "\(document): rollback: version \(received) is below the trusted version \(trusted)"
-        case .sameVersion(let document, let version):
-            return "\(document): same version: \(version) is the version already trusted"
-        case .versionMismatch(let document, let expected, let received):
-            return "\(document): version mismatch: expected version \(expected), received \(received)"
-        case .expired(let document, let expires): return "\(document): expired: expired at \(expires)"
-        case .lengthOrHashMismatch(let document, let reason): return "\(document): length or hash mismatch: \(reason)"
-        case .missingMeta(let document, let reason): return "\(document): missing: \(reason)"
-        case .targetNotFound(let path): return "\(path): not found: no trusted targets metadata lists it"
-        case .outOfOrder(let reason): return "client: out of order: \(reason)"
-        case .download(let url, let reason): return "\(url): download: \(reason)"
-        case .storage(let path, let reason): return "\(path): storage: \(reason)"
+        case .malformed(let document, _), .tooLarge(let document, _), .wrongType(let document, _, _),
+            .belowThreshold(let document, _, _, _, _), .rollback(let document, _, _), .sameVersion(let document, _),
+            .versionMismatch(let document, _, _), .expired(let document, _), .lengthOrHashMismatch(let document, _),
+            .missingMeta(let document, _):
+            return document
+        case .targetNotFound(let path): return path
+        case .outOfOrder: return "client"
+        case .download(let url, _): return url
+        case .storage(let path, _): return path
         }
     }
+
+    /// The check that refused the subject and why, the subject not repeated: `rollback: version 3
+    /// is below the trusted version 5`.
+    public var detail: String {
+        switch self {
+        case .malformed(_, let reason): return "malformed: \(reason)"
+        case .tooLarge(_, let limit): return "too large: more than \(limit) bytes"
+        case .wrongType(_, let expected, let found): return "wrong type: expected \(expected), found \(found)"
+        case .belowThreshold(_, let role, let valid, let threshold, let problems):
+            let detail = problems.isEmpty ? "" : " (" + problems.joined(separator: "; ") + ")"
+            return "signatures: \(valid) valid of the \(threshold) required from \(role)'s keys\(detail)"
+        case .rollback(_, let trusted, let received):
+            return "rollback: version \(received) is below the trusted version \(trusted)"
+        case .sameVersion(_, let version): return "same version: \(version) is the version already trusted"
+        case .versionMismatch(_, let expected, let received):
+            return "version mismatch: expected version \(expected), received \(received)"
+        case .expired(_, let expires): return "expired: expired at \(expires)"
+        case .lengthOrHashMismatch(_, let reason): return "length or hash mismatch: \(reason)"
+        case .missingMeta(_, let reason): return "missing: \(reason)"
+        case .targetNotFound: return "not found: no trusted targets metadata lists it"
+        case .outOfOrder(let reason): return "out of order: \(reason)"
+        case .download(_, let reason): return "download: \(reason)"
+        case .storage(_, let reason): return "storage: \(reason)"
+        }
+    }
+
+    /// `SUBJECT: DETAIL`.
+    public var description: String { "\(subject): \(detail)" }
 }

@@ -12,7 +12,7 @@ public struct TargetFile: Sendable {
     /// The document that lists it (`targets.json`, or a delegated role's), for errors.
     let document: String
 
-    init(path: String, _ reader: FieldReader) throws {
+    init(path: String, _ reader: JSONFieldReader) throws {
         self.path = path
         document = reader.document
         length = try reader.integer("length", in: 0...Int64.max)
@@ -34,7 +34,7 @@ public struct TargetFile: Sendable {
     /// `custom`, if any.
     public var custom: JSONValue? { json["custom"] }
 
-    /// Checks bytes against the length and every hash; the error names the target.
+    /// Checks bytes against the length and every hash (5.7.1, 5.7.3); the error names the target.
     public func verify(_ data: Data) throws {
         guard Int64(data.count) == length else {
             throw TUFError.lengthOrHashMismatch(document: path, reason: "\(data.count) bytes, expected \(length)")

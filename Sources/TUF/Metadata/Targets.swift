@@ -12,7 +12,7 @@ public struct Targets: Sendable {
 
     /// Reads targets from a document.
     public init(_ metadata: Metadata) throws {
-        let reader = FieldReader(metadata.signed, document: metadata.document, path: "signed")
+        let reader = JSONFieldReader(metadata.signed, document: metadata.document, path: "signed")
         header = metadata.header
         let targetsReader = try reader.object("targets")
         var targets: [String: TargetFile] = [:]

@@ -11,7 +11,7 @@ public struct Timestamp: Sendable {
 
     /// Reads timestamp from a document: `meta` must hold exactly `snapshot.json`.
     public init(_ metadata: Metadata) throws {
-        let reader = FieldReader(metadata.signed, document: metadata.document, path: "signed")
+        let reader = JSONFieldReader(metadata.signed, document: metadata.document, path: "signed")
         header = metadata.header
         let meta = try reader.object("meta")
         guard meta.object.keys == ["snapshot.json"] else {

@@ -1,4 +1,6 @@
-/// Checks that a document carries valid signatures from at least `threshold` of a role's keys.
+/// Checks that a document carries valid signatures from at least `threshold` of a role's keys:
+/// the signature check of steps 5.3.4, 5.4.2, 5.5.3 and 5.6.3, where "each KEY MUST only
+/// contribute one SIGNATURE".
 enum ThresholdVerification {
     /// Counts each key of the role once: a missing signature, a bad one, or a key the delegator does not
     /// list does not count, and neither does a second signature by a key already counted under another key

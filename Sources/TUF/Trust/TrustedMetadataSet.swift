@@ -23,11 +23,11 @@ public struct TrustedMetadataSet: Sendable {
     private var rootMetadata: Metadata
 
     /// Trusts a root the application provides (5.2): it must be signed by its own root keys; expiry is not
-    /// checked (a newer root may follow).
+    /// checked (a newer root may follow). `referenceTime` is 5.1's fixed update start time.
     public init(root data: Data, referenceTime: Date = Date(), maximumBytes: Int = 512_000) throws {
         let metadata = try Metadata(data: data, document: "root.json", maximumBytes: maximumBytes)
         let root = try Self.load(Root.self, metadata, expected: Root.type, parse: Root.init)
-        try ThresholdVerification.verify(metadata, role: Root.type, roleKeys: root.roles[Root.type]!, keys: root.keys)
+        try ThresholdVerification.verify(metadata, role: Root.type, roleKeys: root.roles.root, keys: root.keys)
         self.root = root
         self.rootMetadata = metadata
         self.referenceTime = referenceTime
@@ -48,15 +48,19 @@ public struct TrustedMetadataSet: Sendable {
         guard timestamp == nil else { throw TUFError.outOfOrder("root after timestamp") }
         let metadata = try Metadata(data: data, document: document, maximumBytes: maximumBytes)
         let newRoot = try Self.load(Root.self, metadata, expected: Root.type, parse: Root.init)
-        try ThresholdVerification.verify(metadata, role: Root.type, roleKeys: root.roles[Root.type]!, keys: root.keys)
+        // 5.3.4: a threshold of the trusted root's root keys (each key counted once)…
+        try ThresholdVerification.verify(metadata, role: Root.type, roleKeys: root.roles.root, keys: root.keys)
+        // 5.3.5: exactly version N+1 (5.3.6: its expiry is checked later, 5.3.10).
         guard newRoot.header.version == root.header.version + 1 else {
             throw TUFError.versionMismatch(
                 document: document, expected: root.header.version + 1, received: newRoot.header.version
             )
         }
+        // 5.3.4: …and a threshold of its own root keys.
         try ThresholdVerification.verify(
-            metadata, role: Root.type, roleKeys: newRoot.roles[Root.type]!, keys: newRoot.keys
+            metadata, role: Root.type, roleKeys: newRoot.roles.root, keys: newRoot.keys
         )
+        // 5.3.7: the new root is trusted.
         root = newRoot
         rootMetadata = metadata
     }
@@ -66,14 +70,18 @@ public struct TrustedMetadataSet: Sendable {
     /// `expired` after keeping an expired one for rollback checks.
     public mutating func updateTimestamp(_ data: Data, maximumBytes: Int = 16_384) throws {
         guard snapshot == nil else { throw TUFError.outOfOrder("timestamp after snapshot") }
+        // 5.3.10: the final root is not expired (checked once the chain is followed).
         guard !root.header.isExpired(at: referenceTime) else {
             throw TUFError.expired(document: "root.json", expires: root.header.expiresText)
         }
         let metadata = try Metadata(data: data, document: "timestamp.json", maximumBytes: maximumBytes)
         let new = try Self.load(Timestamp.self, metadata, expected: Timestamp.type, parse: Timestamp.init)
+        // 5.4.2: a threshold of root's timestamp keys.
         try ThresholdVerification.verify(
-            metadata, role: Timestamp.type, roleKeys: root.roles[Timestamp.type]!, keys: root.keys
+            metadata, role: Timestamp.type, roleKeys: root.roles.timestamp, keys: root.keys
         )
+        // 5.4.3.1: not below the trusted version (the same version: nothing new); 5.4.3.2: the
+        // snapshot version it names not below the trusted timestamp's.
         if let timestamp {
             if new.header.version < timestamp.header.version {
                 throw TUFError.rollback(
@@ -90,6 +98,7 @@ public struct TrustedMetadataSet: Sendable {
                 )
             }
         }
+        // 5.4.4: kept even if expired (for the next rollback check), then the freeze check.
         timestamp = new
         try checkFinalTimestamp()
     }
@@ -109,12 +118,15 @@ public struct TrustedMetadataSet: Sendable {
         guard let timestamp else { throw TUFError.outOfOrder("snapshot before timestamp") }
         guard targets.isEmpty else { throw TUFError.outOfOrder("snapshot after targets") }
         try checkFinalTimestamp()
+        // 5.5.2: the timestamp's length and hashes, before the bytes are parsed.
         if !trusted { try timestamp.snapshotMeta.verify(data, document: "snapshot.json") }
         let metadata = try Metadata(data: data, document: "snapshot.json", maximumBytes: maximumBytes)
         let new = try Self.load(Snapshot.self, metadata, expected: Snapshot.type, parse: Snapshot.init)
+        // 5.5.3: a threshold of root's snapshot keys.
         try ThresholdVerification.verify(
-            metadata, role: Snapshot.type, roleKeys: root.roles[Snapshot.type]!, keys: root.keys
+            metadata, role: Snapshot.type, roleKeys: root.roles.snapshot, keys: root.keys
         )
+        // 5.5.5: every targets document the trusted snapshot lists is still listed, at no lower version.
         if let snapshot {
             for (name, file) in snapshot.meta {
                 guard let newFile = new.meta[name] else {
@@ -125,6 +137,8 @@ public struct TrustedMetadataSet: Sendable {
                 }
             }
         }
+        // 5.5.4 and 5.5.6, after it is kept for the next rollback check: the timestamp's
+        // version, and not expired.
         snapshot = new
         try checkFinalSnapshot()
     }
@@ -153,7 +167,7 @@ public struct TrustedMetadataSet: Sendable {
         let roleKeys: RoleKeys, keys: [String: PublicKey]
         if delegator == Root.type {
             guard role == Targets.type else { throw TUFError.outOfOrder("root delegates only targets") }
-            roleKeys = root.roles[Targets.type]!
+            roleKeys = root.roles.targets
             keys = root.keys
         } else {
             guard let parent = targets[delegator] else { throw TUFError.outOfOrder("\(delegator) is not trusted") }
@@ -163,17 +177,22 @@ public struct TrustedMetadataSet: Sendable {
             roleKeys = delegated
             keys = delegations.keys
         }
+        // 5.6.7.2: a delegated role is verified with the keys its delegator names for it.
         let document = "\(role).json"
         guard let meta = snapshot.meta[document] else {
             throw TUFError.missingMeta(document: "snapshot.json", reason: "\(document) is not listed")
         }
+        // 5.6.2: the snapshot's length and hashes (if it gives them), before the bytes are parsed.
         try meta.verify(data, document: document)
         let metadata = try Metadata(data: data, document: document, maximumBytes: maximumBytes)
         let new = try Self.load(Targets.self, metadata, expected: Targets.type, parse: Targets.init)
+        // 5.6.3: a threshold of the delegator's keys for the role.
         try ThresholdVerification.verify(metadata, role: role, roleKeys: roleKeys, keys: keys)
+        // 5.6.4: the snapshot's version.
         if new.header.version != meta.version {
             throw TUFError.versionMismatch(document: document, expected: meta.version, received: new.header.version)
         }
+        // 5.6.5: not expired.
         if new.header.isExpired(at: referenceTime) {
             throw TUFError.expired(document: document, expires: new.header.expiresText)
         }

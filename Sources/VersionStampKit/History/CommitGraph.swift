@@ -114,11 +114,19 @@ final class CommitGraph {
                 parentCount[i] = Int32(graft.count) // a graft's parents, whatever the commit says
                 for parent in graft { parentPool.append(self.node(parent).node) }
             } else {
+                // The loop above ends only once header is read.
+                // swift-format-ignore: NeverForceUnwrap
                 parentCount[i] = Int32(header!.parentCount)
+                // As above: header is read.
+                // swift-format-ignore: NeverForceUnwrap
                 for k in 0..<header!.parentCount { parentPool.append(self.node(header!.parent(k)).node) }
             }
         }
+        // As above: header is read.
+        // swift-format-ignore: NeverForceUnwrap
         trees[i] = header!.tree
+        // As above: header is read.
+        // swift-format-ignore: NeverForceUnwrap
         if full { dates[i] = header!.date }
         loaded[i] = full ? 2 : 1
     }
@@ -169,10 +177,16 @@ final class CommitGraph {
                 continue
             }
             current = try store.withObject(id, .commit, limit: 94) { bytes, _ -> ObjectID? in
+                // Bytes holds at least 46 bytes when memcmp runs (checked first), so it has a base address.
+                // swift-format-ignore: NeverForceUnwrap
                 guard bytes.count >= 46, memcmp(bytes.baseAddress!, "tree ", 5) == 0 else {
                     throw VersionStampError.unreadableHistory("commit \(id.hex) has no tree line")
                 }
+                // As above: at least 94 bytes.
+                // swift-format-ignore: NeverForceUnwrap
                 guard bytes.count >= 94, memcmp(bytes.baseAddress! + 46, "parent ", 7) == 0 else { return nil }
+                // As above: at least 94 bytes.
+                // swift-format-ignore: NeverForceUnwrap
                 guard let parent = ObjectID.parseHex(bytes.baseAddress! + 53) else {
                     throw VersionStampError.unreadableHistory("commit \(id.hex) has a malformed parent line")
                 }
@@ -211,7 +225,7 @@ struct CommitHeader {
     /// (a missing or malformed date is 0). Nil when `bytes`, not the whole object, stop
     /// before the fields needed.
     init?(_ bytes: UnsafeBufferPointer<UInt8>, id: ObjectID, isWhole: Bool, needsDate: Bool) throws {
-        let base = bytes.baseAddress!
+        guard let base = bytes.baseAddress else { return nil } // no bytes: before every field
         let end = bytes.count
         guard end >= 46, memcmp(base, "tree ", 5) == 0, let tree = ObjectID.parseHex(base + 5) else {
             if !isWhole { return nil }

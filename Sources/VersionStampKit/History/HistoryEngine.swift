@@ -214,6 +214,8 @@ final class HistoryEngine {
         var oldestSingle = Int64.max // the oldest date of a commit visited from one side only
         var slop = 5
         while let commit = queue.pop() {
+            // Every commit queued was marked when it was queued.
+            // swift-format-ignore: NeverForceUnwrap
             let mark = marks[commit]!
             if mark != both {
                 single -= 1

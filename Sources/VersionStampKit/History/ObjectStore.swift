@@ -39,6 +39,8 @@ final class ObjectStore {
     init(repository: GitRepository) throws {
         var database: OpaquePointer?
         try GitLibrary.check(git_repository_odb(&database, repository.handle), "opening the object database")
+        // Git_repository_odb succeeded (checked above), so it set database.
+        // swift-format-ignore: NeverForceUnwrap
         odb = database!
         replacements = try repository.replacements()
         hasReplacedObjects = !replacements.objects.isEmpty
@@ -144,6 +146,8 @@ final class ObjectStore {
             throw VersionStampError.unreadableHistory("object \(id.hex) is not a \(kind)")
         }
         let size = git_odb_object_size(object)
+        // A read object has data, even when empty (libgit2 gives a pointer to its buffer).
+        // swift-format-ignore: NeverForceUnwrap
         let data = git_odb_object_data(object)!.assumingMemoryBound(to: UInt8.self)
         return try body(UnsafeBufferPointer(start: data, count: size))
     }
@@ -160,6 +164,8 @@ final class ObjectStore {
     private func inflateWhole(_ data: UnsafePointer<UInt8>, _ available: Int, size: Int) -> [UInt8]? {
         var produced: Int?
         let bytes = [UInt8](unsafeUninitializedCapacity: max(size, 1)) { buffer, count in
+            // The capacity is at least 1, so the buffer has a base address.
+            // swift-format-ignore: NeverForceUnwrap
             produced = inflate(data, available, into: buffer.baseAddress!, size: size)
             count = produced == size ? size : 0
         }
@@ -170,6 +176,8 @@ final class ObjectStore {
     private func inflate(_ data: UnsafePointer<UInt8>, _ available: Int, size: Int) -> Int? {
         if scratch.count < size + 1 { scratch = [UInt8](repeating: 0, count: max(size + 1, scratch.count * 2)) }
         return scratch.withUnsafeMutableBufferPointer { out in
+            // Scratch holds at least size + 1 bytes, so it has a base address.
+            // swift-format-ignore: NeverForceUnwrap
             inflate(data, available, into: out.baseAddress!, size: size)
         }
     }

@@ -94,6 +94,8 @@ struct PackFile {
             if candidate != key {
                 order = candidate < key ? -1 : 1
             } else {
+                // Target is a 20-byte value, so its bytes have a base address.
+                // swift-format-ignore: NeverForceUnwrap
                 order = withUnsafeBytes(of: &target) { memcmp(ids + middle * 20, $0.baseAddress!, 20) }
             }
             if order == 0 { return entryOffset(middle) }
@@ -181,6 +183,8 @@ enum PackDelta {
         let result = [UInt8](unsafeUninitializedCapacity: max(targetSize, 1)) { target, initialized in
             delta.withUnsafeBufferPointer { d in
                 base.withUnsafeBufferPointer { b in
+                    // The capacity is at least 1, so the buffer has a base address.
+                    // swift-format-ignore: NeverForceUnwrap
                     ok = run(d, from: position, base: b, into: target.baseAddress!, size: targetSize)
                 }
             }
@@ -213,10 +217,14 @@ enum PackDelta {
                 }
                 if length == 0 { length = 0x10000 }
                 guard offset + length <= b.count, written + length <= size else { return false }
+                // Length > 0 bytes of b are read (checked above), so b has a base address.
+                // swift-format-ignore: NeverForceUnwrap
                 (out + written).update(from: b.baseAddress! + offset, count: length)
             } else if op != 0 {
                 length = Int(op)
                 guard position + length <= d.count, written + length <= size else { return false }
+                // As above: length > 0 bytes of d, so d has a base address.
+                // swift-format-ignore: NeverForceUnwrap
                 (out + written).update(from: d.baseAddress! + position, count: length)
                 position += length
             } else {

@@ -47,6 +47,8 @@ struct TreeWalker {
         while nul < bytes.count, bytes[nul] != 0 { nul += 1 }
         guard nul + 21 <= bytes.count else { throw VersionStampError.unreadableHistory("tree \(id.hex) is malformed") }
         let name = UnsafeBufferPointer(rebasing: bytes[nameStart..<nul])
+        // The buffer is not empty here, so it has a base address.
+        // swift-format-ignore: NeverForceUnwrap
         let oid = ObjectID(bytes: UnsafeRawPointer(bytes.baseAddress! + nul + 1))
         position = nul + 21
         return Item(name: name, entry: TreeEntry(id: oid, mode: TreeEntry.canonical(mode)))
@@ -55,6 +57,8 @@ struct TreeWalker {
     /// git's `base_name_compare`: names compared bytewise, a tree's as if it ended in `/`.
     static func order(_ a: Item, _ b: Item) -> Int {
         let common = min(a.name.count, b.name.count)
+        // Tree entry names are never empty, so they have a base address.
+        // swift-format-ignore: NeverForceUnwrap
         let compared = memcmp(a.name.baseAddress!, b.name.baseAddress!, common)
         if compared != 0 { return Int(compared) }
         let c1: UInt8 = a.name.count > common ? a.name[common] : (a.entry.isTree ? 47 : 0)
@@ -153,6 +157,8 @@ final class PathFilter {
         let found = try graph.store.withObject(tree, .tree) { bytes, _ -> TreeEntry? in
             var walker = TreeWalker(bytes, id: tree)
             while let item = try walker.next() {
+                // Tree entry names are never empty, so they have a base address.
+                // swift-format-ignore: NeverForceUnwrap
                 if item.name.count == name.count && memcmp(item.name.baseAddress!, name, name.count) == 0 {
                     return item.entry
                 }
@@ -177,6 +183,8 @@ final class PathFilter {
     /// Compares two trees (nil: the empty tree) entry by entry in git's tree order, stopping
     /// at the first real difference.
     private func sameTrees(_ a: ObjectID?, _ b: ObjectID?) throws -> Bool {
+        // SameTrees is never asked to compare two empty trees: one of a and b is there.
+        // swift-format-ignore: NeverForceUnwrap
         let key = PairKey(a: a ?? b!, b: b ?? a!)
         if a != nil && b != nil, let known = deepResults[key] { return known }
         let left = try a.map { try copyTree($0) } ?? [], right = try b.map { try copyTree($0) } ?? []
@@ -184,6 +192,8 @@ final class PathFilter {
             try right.withUnsafeBufferPointer { r in
                 // Entries before the first differing byte are identical in both: skip them.
                 let start = TreeWalker.entryStart(atOrBefore: Self.commonPrefix(l, r), in: l)
+                // As above: one of a and b is there.
+                // swift-format-ignore: NeverForceUnwrap
                 return try sameEntries(
                     TreeWalker(l, id: a ?? b!, start: start), TreeWalker(r, id: b ?? a!, start: start))
             }
@@ -196,15 +206,23 @@ final class PathFilter {
         var left = left, right = right
         var l = try left.next(), r = try right.next()
         while l != nil || r != nil {
+            // The loop runs while l or r is there: order is 1 when l is missing, -1 when r is.
+            // swift-format-ignore: NeverForceUnwrap
             let order = l == nil ? 1 : (r == nil ? -1 : TreeWalker.order(l!, r!))
             if order == 0 {
+                // Order 0: both are there.
+                // swift-format-ignore: NeverForceUnwrap
                 if try !sameContent(l!.entry, r!.entry) { return false }
                 l = try left.next()
                 r = try right.next()
             } else if order < 0 {
+                // Order < 0: l is there.
+                // swift-format-ignore: NeverForceUnwrap
                 if try !sameContent(l!.entry, nil) { return false }
                 l = try left.next()
             } else {
+                // Order > 0: r is there.
+                // swift-format-ignore: NeverForceUnwrap
                 if try !sameContent(nil, r!.entry) { return false }
                 r = try right.next()
             }

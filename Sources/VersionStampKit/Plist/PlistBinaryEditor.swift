@@ -32,6 +32,8 @@ struct PlistBinaryEditor {
         var steps: [[Step]] = []
         func build(_ value: Any, _ at: [Step]) -> PlistNode {
             if let dictionary = value as? [String: Any] {
+                // Each key is one of the dictionary's own.
+                // swift-format-ignore: NeverForceUnwrap
                 return .dictionary(
                     dictionary.keys.sorted().map { ($0, build(dictionary[$0]!, at + [.key($0)])) }, line: nil)
             }

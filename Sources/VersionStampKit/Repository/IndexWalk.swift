@@ -77,6 +77,8 @@ struct IndexWalk {
         while offset < tree.upperBound, bytes[offset] != UInt8(ascii: "\n") { offset += 1 }
         offset += 1
         guard offset + Self.hashSize <= tree.upperBound else { return nil }
+        // Offset + hashSize bytes lie within bytes (checked above), so it has a base address.
+        // swift-format-ignore: NeverForceUnwrap
         return ObjectID(bytes: UnsafeRawPointer(bytes.baseAddress! + offset))
     }
 }

@@ -11,6 +11,8 @@ struct ObjectID: Hashable {
     /// The id held in libgit2's `git_oid`.
     init(_ oid: git_oid) {
         var copy = oid
+        // Git_oid's id is 20 bytes, so they have a base address.
+        // swift-format-ignore: NeverForceUnwrap
         (w0, w1, w2) = withUnsafeBytes(of: &copy.id) { ObjectID.words($0.baseAddress!) }
     }
 
@@ -32,6 +34,8 @@ struct ObjectID: Hashable {
         var words = self
         withUnsafeBytes(of: &words) { source in
             withUnsafeMutableBytes(of: &oid.id) { target in
+                // Both are 20-byte values, so they have a base address.
+                // swift-format-ignore: NeverForceUnwrap
                 target.baseAddress!.copyMemory(from: source.baseAddress!, byteCount: 20)
             }
         }
@@ -44,6 +48,8 @@ struct ObjectID: Hashable {
     /// Parses 40 hexadecimal digits; nil for anything else.
     init?<Text: StringProtocol>(hex text: Text) {
         let digits = Array(text.utf8)
+        // Digits holds 40 bytes when parsed (checked first), so it has a base address.
+        // swift-format-ignore: NeverForceUnwrap
         guard digits.count == 40, let id = digits.withUnsafeBufferPointer({ ObjectID.parseHex($0.baseAddress!) }) else {
             return nil
         }
@@ -63,6 +69,8 @@ struct ObjectID: Hashable {
             }
         }
         guard bad == 0 else { return nil }
+        // Raw is a 20-byte value, so it has a base address.
+        // swift-format-ignore: NeverForceUnwrap
         return withUnsafeBytes(of: &raw) { ObjectID(bytes: $0.baseAddress!) }
     }
 

@@ -99,6 +99,8 @@ enum WorkTreeStatCheck {
                     while end < directoryLength, bytes[end] != slash { end += 1 }
                     let component = Array(UnsafeBufferPointer(start: bytes + start, count: end - start)) + [0]
                     let handle = component.withUnsafeBufferPointer { name in
+                        // Component holds at least its NUL, so it has a base address.
+                        // swift-format-ignore: NeverForceUnwrap
                         openat(
                             levels.last?.handle ?? rootHandle,
                             UnsafeRawPointer(name.baseAddress!).assumingMemoryBound(to: CChar.self),
@@ -151,6 +153,8 @@ enum WorkTreeStatCheck {
 
 /// The index entry flags the dirty check reads (git's index format, as libgit2 holds it).
 extension git_index_entry {
+    // A literal of 40 hexadecimal digits.
+    // swift-format-ignore: NeverForceUnwrap
     /// The empty blob's id, the one blob an entry may record with size 0 unsmudged.
     private static let emptyBlob = ObjectID(hex: "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391")!
 

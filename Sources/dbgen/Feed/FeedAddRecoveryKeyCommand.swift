@@ -17,8 +17,8 @@ extension DBGenCommand.FeedCommand {
                 they bundle. A key root names already is skipped (nothing written when all are).
 
                 Example:
-                  dbgen keys generate --out recovery.key   # prints PUBLIC_KEY; store recovery.key offline
-                  dbgen feed add-recovery-key feed --key env:FEED_KEY PUBLIC_KEY
+                  recovery=$(dbgen keys generate --out recovery.key)  # keep it offline
+                  dbgen feed add-recovery-key feed --key env:FEED_KEY "$recovery"
                 """)
 
         @OptionGroup var signing: FeedSigningOptions

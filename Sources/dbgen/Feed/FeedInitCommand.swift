@@ -19,8 +19,9 @@ extension DBGenCommand.FeedCommand {
                 to a new key, and devices follow without an app release.
 
                 Example:
-                  dbgen keys generate --out recovery.key   # prints PUBLIC_KEY
-                  dbgen feed init feed --key release.key --recovery-key PUBLIC_KEY
+                  dbgen keys generate --out release.key
+                  recovery=$(dbgen keys generate --out recovery.key)  # keep it offline
+                  dbgen feed init feed --key release.key --recovery-key "$recovery"
                 """)
 
         @OptionGroup var signing: FeedSigningOptions

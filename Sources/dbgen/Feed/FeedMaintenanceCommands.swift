@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineDiagnostics
 import FeedPublisher
 
 extension DBGenCommand.FeedCommand {
@@ -30,6 +31,7 @@ extension DBGenCommand.FeedCommand {
 
                 Examples:
                   dbgen feed rotate feed --key old.key --new-key env:NEW_FEED_KEY
+                  dbgen keys generate --out new.key
                   dbgen feed rotate feed --key recovery.key --new-key new.key --reset-data
                   dbgen publish feed food-v5.sqlite --key new.key
                 """)
@@ -133,12 +135,13 @@ extension DBGenCommand.FeedCommand {
                 let (feed, keys) = try signing.open()
                 let summary = try feed.prune(key: keys[0].key, keySource: keys[0].source, keep: keep)
                 guard !summary.removedTargets.isEmpty else {
-                    FeedCommandSupport.note("\(signing.feed): nothing to prune (\(summary.kept.count) releases)")
+                    FeedCommandSupport.note(
+                        "\(signing.feed): nothing to prune (\(counted(summary.kept.count, "release")))")
                     return
                 }
                 print(
-                    "kept \(summary.kept.count) releases; dropped \(summary.removedTargets.count) targets, "
-                        + "deleted \(summary.deletedFiles.count) files")
+                    "kept \(counted(summary.kept.count, "release")); dropped \(counted(summary.removedTargets.count, "target")), "
+                        + "deleted \(counted(summary.deletedFiles.count, "file"))")
                 if let version = summary.renewedRootVersion {
                     print("renewed root: \(signing.feed)/\(version).root.json names the same keys")
                 }

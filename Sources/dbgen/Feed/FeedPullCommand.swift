@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineDiagnostics
 import FeedPublisher
 import Foundation
 
@@ -29,7 +30,8 @@ extension DBGenCommand.FeedCommand {
                 the publish or `dbgen feed timestamp` that follows renews it.
 
                 Example:
-                  dbgen feed pull https://cdn.example.com/food/ feed --root App/Resources/root.json
+                  dbgen feed pull https://cdn.example.com/food/ feed \\
+                    --root App/Resources/root.json
                 """)
 
         @Argument(help: ArgumentHelp("The hosted feed: its http(s) URL (or a directory).", valueName: "url"))
@@ -63,8 +65,8 @@ extension DBGenCommand.FeedCommand {
                 print(
                     "pulled \(url) into \(feed): root \(result.rootVersion), timestamp \(result.timestampVersion), "
                         + "snapshot \(result.snapshotVersion), targets \(result.targetsVersion); "
-                        + "\(result.releases.count) releases, \(result.patchCount) patches, "
-                        + "\(summary.fileCount) files, \(result.totalBytes) bytes of targets")
+                        + "\(counted(result.releases.count, "release")), \(counted(result.patchCount, "patch", "patches")), "
+                        + "\(counted(summary.fileCount, "file")), \(counted(result.totalBytes, "byte")) of targets")
             }
         }
     }

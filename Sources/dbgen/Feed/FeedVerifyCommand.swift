@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineDiagnostics
 import FeedClient
 import FeedPublisher
 import Foundation
@@ -13,7 +14,7 @@ extension DBGenCommand.FeedCommand {
             discussion: """
                 Follows the root chain from ROOT, then checks timestamp, snapshot and targets \
                 (signatures, thresholds, versions, expiry, lengths and hashes), then every \
-                target: its length and SHA-256, its facts, its inflated length and SHA-256, and \
+                target: its length and SHA-256, its facts, its decoded length and SHA-256, and \
                 that each patch's base and result are releases of the feed. Exit 1 naming the \
                 document or target and the check that failed; a summary on success. Root, \
                 targets and snapshot must stay valid --min-validity days more (30), so CI sees \
@@ -35,9 +36,11 @@ extension DBGenCommand.FeedCommand {
 
                 Examples:
                   dbgen feed verify feed --root App/Resources/root.json
-                  dbgen feed verify https://cdn.example.com/food/ --root App/Resources/root.json
+                  dbgen feed verify https://cdn.example.com/food/ \\
+                    --root App/Resources/root.json
                   dbgen feed verify feed --root App/Resources/root.json \\
-                    --against https://cdn.example.com/food/ --bundled App/Resources/food.sqlite
+                    --against https://cdn.example.com/food/ \\
+                    --bundled App/Resources/food.sqlite
                 """)
 
         @Argument(help: ArgumentHelp("The feed directory, or its http(s) URL.", valueName: "feed-or-url"))
@@ -104,8 +107,9 @@ extension DBGenCommand.FeedCommand {
                 print(
                     "\(feed): verified: root \(result.rootVersion), timestamp \(result.timestampVersion), "
                         + "snapshot \(result.snapshotVersion), targets \(result.targetsVersion)\(epoch); "
-                        + "\(result.releases.count) releases\(newest), \(bases(result))\(result.patchCount) patches, "
-                        + "\(result.totalBytes) bytes of targets")
+                        + "\(counted(result.releases.count, "release"))\(newest), \(bases(result))"
+                        + "\(counted(result.patchCount, "patch", "patches")), \(counted(result.totalBytes, "byte")) of targets"
+                )
                 if let against, let hosted {
                     print(
                         "  against \(against): hosted root \(hosted.rootVersion), timestamp \(hosted.timestampVersion), "
@@ -120,7 +124,7 @@ extension DBGenCommand.FeedCommand {
         private func bases(_ result: FeedVerification) -> String {
             guard !result.bases.isEmpty else { return "" }
             let versions = result.bases.map { "\($0.userVersion)" }.joined(separator: ", ")
-            return "\(result.bases.count) base\(result.bases.count == 1 ? "" : "s") (user_version \(versions)), "
+            return "\(counted(result.bases.count, "base")) (user_version \(versions)), "
         }
 
         /// What devices bundling the file get, in words.
@@ -128,8 +132,8 @@ extension DBGenCommand.FeedCommand {
             let bundled = "user_version \(check.bundled.userVersion)"
             guard let newest = check.newest else { return "\(bundled); no newer release is offered to it yet" }
             return
-                "\(bundled); a chain of \(check.patchCount) patch\(check.patchCount == 1 ? "" : "es") to user_version "
-                + "\(newest.userVersion), \(check.bytes) bytes (the whole file: \(check.wholeFileBytes) bytes)"
+                "\(bundled); a chain of \(counted(check.patchCount, "patch", "patches")) to user_version "
+                + "\(newest.userVersion), \(counted(check.bytes, "byte")) (the whole file: \(counted(check.wholeFileBytes, "byte")))"
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineDiagnostics
 import DBGenCommandLine
 import FeedClient
 import Foundation
@@ -13,7 +14,7 @@ extension DBGenCommand {
                 metadata against ROOT (the root the app bundles; later runs trust what DIR/.feed \
                 keeps), chooses the newest release offered to this client (channel, data format, \
                 rollout bucket, critical) and installs it into DIR by the cheapest chain of patches \
-                or the whole file, each download resumable, verified and inflated under its \
+                or the whole file, each download resumable, verified and decoded under its \
                 declared length. Prints what it did on standard error (or that nothing is new, \
                 and which newer releases this client is not offered and why: their channel, \
                 data formats or rollout) and exits 0; on any failure prints WHAT: error: WHY, exits 1, and the database in \
@@ -21,7 +22,8 @@ extension DBGenCommand {
 
                 Example:
                   dbgen fetch https://cdn.example.com/food-feed/ --root App/root.json \\
-                    --bundled App/food.sqlite --updates ~/Library/food-updates --data-format 3
+                    --bundled App/food.sqlite --updates ~/Library/food-updates \\
+                    --data-format 3
                 """
         )
 
@@ -86,9 +88,9 @@ extension DBGenCommand {
             }
             let path =
                 plan.usesPatches
-                ? "a chain of \(plan.steps.count) patch\(plan.steps.count == 1 ? "" : "es")" : "the whole file"
+                ? "a chain of \(counted(plan.steps.count, "patch", "patches"))" : "the whole file"
             return "dbgen: \(reset.isEmpty ? "" : reset + " and ")\(installed ? "installed" : "would install") "
-                + "user_version \(release.userVersion) via \(path), \(plan.byteCount) bytes" + withheld
+                + "user_version \(release.userVersion) via \(path), \(counted(plan.byteCount, "byte"))" + withheld
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineDiagnostics
 import FeedClient
 import FeedPublisher
 import Foundation
@@ -10,11 +11,15 @@ extension DBGenCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add a release to a feed: the database, patches from earlier releases, signed metadata.",
             discussion: """
-                Compresses NEW (bzip2 unless --compression zlib) under releases/SHA256.sqlite.bz2, \
-                and for each of the newest K releases in the feed makes `dbgen diff`'s patch to \
-                NEW, packed (keys as differences, frequent words as codes) and compressed \
-                (patches/BASE-SHA256.sqlpack.bz2), kept only when smaller than the whole \
-                database; these run side by side on every core. Each kept patch is installed on a copy of its \
+                Compresses NEW (bzip2 unless --compression zlib) as the target \
+                releases/RESULT.sqlite.bz2, and for each of the newest K releases in the feed \
+                makes `dbgen diff`'s patch to NEW, packed (keys as differences, frequent words \
+                as codes) and compressed as the target patches/BASE-RESULT.sqlpack.bz2 \
+                (.sql.bz2 with --no-packing, .zlib for .bz2 with zlib), kept only when smaller \
+                than the whole database; these run side by side on every core. RESULT and BASE \
+                are the SHA-256 of the databases' files. A target is stored under its SHA-256 \
+                (TUF's consistent snapshots): FEED/targets/releases/SHA256.RESULT.sqlite.bz2, \
+                FEED/targets/patches/SHA256.BASE-RESULT.sqlpack.bz2. Each kept patch is installed on a copy of its \
                 base by the updater a device runs, and refused unless the result holds NEW's \
                 exact content. Then writes the next targets, snapshot and timestamp, signed by \
                 KEY. NEW's user_version must be greater than every release's. Publishing a \
@@ -37,10 +42,12 @@ extension DBGenCommand {
                 copy: see `feed verify --against`); start from `dbgen feed pull`.
 
                 Examples:
-                  dbgen publish feed food.sqlite --key env:FEED_KEY --patches-from 5 --rollout 0.25
-                  dbgen publish feed App/Resources/food.sqlite --key env:FEED_KEY --base-only
-                  dbgen publish feed food.sqlite --key env:FEED_KEY --against https://cdn.example.com/food/ \\
-                    --root App/Resources/root.json
+                  dbgen publish feed food.sqlite --key env:FEED_KEY --patches-from 5 \\
+                    --rollout 0.25
+                  dbgen publish feed App/Resources/food.sqlite --key env:FEED_KEY \\
+                    --base-only
+                  dbgen publish feed food.sqlite --key env:FEED_KEY \\
+                    --against https://cdn.example.com/food/ --root App/Resources/root.json
                 """)
 
         @OptionGroup var signing: FeedSigningOptions
@@ -131,7 +138,7 @@ extension DBGenCommand {
                     return
                 }
                 print(
-                    "\(options.baseOnly ? "added base" : "published") \(release): database \(summary.databaseLength) bytes, "
+                    "\(options.baseOnly ? "added base" : "published") \(release): database \(counted(summary.databaseLength, "byte")), "
                         + "targets version \(summary.targetsVersion)")
                 print("  \(audience)")
                 if let version = summary.renewedRootVersion {
@@ -144,8 +151,8 @@ extension DBGenCommand {
                         : "patch from user_version \(patch.base.userVersion)"
                     print(
                         patch.kept
-                            ? "  \(pair): \(patch.length) bytes"
-                            : "  \(pair): left out (\(patch.length) bytes, not smaller than the database)")
+                            ? "  \(pair): \(counted(patch.length, "byte"))"
+                            : "  \(pair): left out (\(counted(patch.length, "byte")), not smaller than the database)")
                 }
             }
         }

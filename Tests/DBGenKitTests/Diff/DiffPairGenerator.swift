@@ -1,3 +1,6 @@
+// Every randomElement here is of a non-empty literal, so it always gives one.
+// swift-format-ignore-file: NeverForceUnwrap
+
 import Foundation
 import SQLiteCore
 import ShipyardTestSupport

@@ -27,7 +27,7 @@ final class DecompressionBombTests: XCTestCase {
 
         let error = try await fixture.refused(try fixture.updater())
         XCTAssertEqual(error?.subject, target.path)
-        XCTAssertEqual(error?.check, .decompression)
+        XCTAssertEqual(error?.check, .decoding)
         XCTAssertTrue(error?.reason.contains("100000") ?? false, error?.description ?? "")
         XCTAssertEqual(fixture.staged, [], "neither the download nor what it inflated to is kept")
     }
@@ -44,7 +44,7 @@ final class DecompressionBombTests: XCTestCase {
 
         let error = try await fixture.refused(try fixture.updater())
         XCTAssertEqual(error?.subject, target.path)
-        XCTAssertEqual(error?.check, .decompression)
+        XCTAssertEqual(error?.check, .decoding)
     }
 
     func testAPackedPatchThatUnpacksPastItsLengthStopsThere() async throws {
@@ -70,7 +70,7 @@ final class DecompressionBombTests: XCTestCase {
 
         let error = try await fixture.refused(try fixture.updater())
         XCTAssertEqual(error?.subject, target.path)
-        XCTAssertEqual(error?.check, .decompression)
+        XCTAssertEqual(error?.check, .decoding)
         XCTAssertTrue(
             error?.reason.contains("unpacks to more than the 200000 bytes") ?? false, error?.description ?? "")
         XCTAssertEqual(fixture.staged, [], "neither the download nor what it unpacked to is kept")

@@ -54,7 +54,7 @@ final class LeakedKeyTests: XCTestCase {
     }
 
     private func inEffect(_ updates: String) throws -> String {
-        let inEffect = try DatabaseUpdater(
+        let inEffect = try UpdateInstaller(
             bundledPath: directory.url("App/food.sqlite").path, updatesDirectory: directory.url(updates).path
         ).databaseInEffect()
         return try FeedFixture.content(URL(fileURLWithPath: inEffect.path))
@@ -128,8 +128,7 @@ final class LeakedKeyTests: XCTestCase {
         let keyID = try oldKey.publicKey.keyID
         var signed = Root.signed(
             version: next, expires: Date().addingTimeInterval(86_400), keys: [keyID: oldKey.publicKey],
-            roles: Dictionary(
-                uniqueKeysWithValues: Root.topLevelRoles.map { ($0, RoleKeys(keyIDs: [keyID], threshold: 1)) }))
+            roles: TopLevelRoles(all: RoleKeys(keyIDs: [keyID], threshold: 1)))
         signed[DataEpoch.rootMember] = .integer(2)
         try Metadata.sign(signed, with: [oldKey]).write(to: directory.url("feed/\(next).root.json"))
         let before = try inEffect("device-a")

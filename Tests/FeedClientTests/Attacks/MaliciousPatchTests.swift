@@ -6,7 +6,7 @@ import ShipyardTestSupport
 import XCTest
 
 /// Validly signed patches that try to reach outside the database copy (ATTACH, VACUUM INTO,
-/// load_extension), and a patch whose header names another base than its facts: DatabaseUpdater
+/// load_extension), and a patch whose header names another base than its facts: UpdateInstaller
 /// and the client refuse them, nothing is installed, nothing is written elsewhere.
 final class MaliciousPatchTests: XCTestCase {
     func testPatchesThatReachOutsideTheirCopyAreRefused() async throws {

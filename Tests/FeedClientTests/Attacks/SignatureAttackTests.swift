@@ -57,11 +57,10 @@ final class SignatureAttackTests: XCTestCase {
         }
         var signed = Root.signed(
             version: 2, expires: Date().addingTimeInterval(86_400), keys: keys,
-            roles: [
-                "root": try role(writer.rootKeys[0]),
-                "timestamp": RoleKeys(keyIDs: [try key.publicKey.keyID, aliasID], threshold: 2),
-                "snapshot": try role(writer.snapshotKey), "targets": try role(writer.targetsKey),
-            ])
+            roles: TopLevelRoles(
+                root: try role(writer.rootKeys[0]),
+                timestamp: RoleKeys(keyIDs: [try key.publicKey.keyID, aliasID], threshold: 2),
+                snapshot: try role(writer.snapshotKey), targets: try role(writer.targetsKey)))
         var keysObject = signed["keys"]!.objectValue!
         keysObject[aliasID] = .object(alias)
         signed["keys"] = .object(keysObject)

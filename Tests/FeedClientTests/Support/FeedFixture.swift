@@ -96,9 +96,9 @@ final class FeedFixture {
         return file
     }
 
-    /// The database in effect, as DatabaseUpdater chooses it: user_version and file SHA-256.
+    /// The database in effect, as UpdateInstaller chooses it: user_version and file SHA-256.
     func inEffect() throws -> DatabaseVersion {
-        let inEffect = try DatabaseUpdater(bundledPath: bundled.path, updatesDirectory: updates.path)
+        let inEffect = try UpdateInstaller(bundledPath: bundled.path, updatesDirectory: updates.path)
             .databaseInEffect()
         return DatabaseVersion(
             userVersion: inEffect.userVersion, sha256: try ContentHash.sha256(ofFileAt: inEffect.path))
@@ -177,7 +177,7 @@ extension FeedFixture {
 
     /// The content of the database in effect.
     func contentInEffect() throws -> String {
-        let inEffect = try DatabaseUpdater(bundledPath: bundled.path, updatesDirectory: updates.path)
+        let inEffect = try UpdateInstaller(bundledPath: bundled.path, updatesDirectory: updates.path)
             .databaseInEffect()
         return try Self.content(URL(fileURLWithPath: inEffect.path))
     }

@@ -50,21 +50,20 @@ final class FeedWriter {
     /// Writes the next root (`N.root.json` and `root.json`), signed by `signers` (the root keys).
     @discardableResult
     func writeRoot(signedBy signers: [Ed25519SigningKey]? = nil) throws -> Data {
-        versions["root"]! += 1
+        versions["root", default: 0] += 1
         var keys: [String: PublicKey] = [:]
         for key in rootKeys + [timestampKey, snapshotKey, targetsKey] { keys[try key.publicKey.keyID] = key.publicKey }
         func role(_ keys: [Ed25519SigningKey], _ threshold: Int = 1) throws -> RoleKeys {
             RoleKeys(keyIDs: try keys.map { try $0.publicKey.keyID }, threshold: threshold)
         }
         var signed = Root.signed(
-            version: versions["root"]!, expires: expiry("root"), keys: keys,
-            roles: [
-                "root": try role(rootKeys, rootThreshold), "timestamp": try role([timestampKey]),
-                "snapshot": try role([snapshotKey]), "targets": try role([targetsKey]),
-            ])
+            version: versions["root", default: 0], expires: expiry("root"), keys: keys,
+            roles: TopLevelRoles(
+                root: try role(rootKeys, rootThreshold), timestamp: try role([timestampKey]),
+                snapshot: try role([snapshotKey]), targets: try role([targetsKey])))
         if dataEpoch != 0 { signed[DataEpoch.rootMember] = .integer(dataEpoch) }
         let data = try Metadata.sign(signed, with: signers ?? rootKeys)
-        try write(data, "\(versions["root"]!).root.json")
+        try write(data, "\(versions["root", default: 0]).root.json")
         try write(data, "root.json")
         return data
     }
@@ -171,21 +170,22 @@ final class FeedWriter {
 
     @discardableResult
     func writeTargets(signedBy signers: [Ed25519SigningKey]? = nil) throws -> Data {
-        versions["targets"]! += 1
+        versions["targets", default: 0] += 1
         let data = try Metadata.sign(
-            Targets.signed(version: versions["targets"]!, expires: expiry("targets"), targets: targets),
+            Targets.signed(version: versions["targets", default: 0], expires: expiry("targets"), targets: targets),
             with: signers ?? [targetsKey])
-        try write(data, "\(versions["targets"]!).targets.json")
+        try write(data, "\(versions["targets", default: 0]).targets.json")
         return data
     }
 
     @discardableResult
     func writeSnapshot(version: Int64? = nil, signedBy signers: [Ed25519SigningKey]? = nil) throws -> Data {
-        versions["snapshot"]! += 1
-        let version = version ?? versions["snapshot"]!
-        let targetsBytes = try read("\(versions["targets"]!).targets.json")
+        versions["snapshot", default: 0] += 1
+        let version = version ?? versions["snapshot", default: 0]
+        let targetsBytes = try read("\(versions["targets", default: 0]).targets.json")
         let meta = MetaFile(
-            version: versions["targets"]!, length: Int64(targetsBytes.count), hashes: [FileHash.sha256(targetsBytes)])
+            version: versions["targets", default: 0], length: Int64(targetsBytes.count),
+            hashes: [FileHash.sha256(targetsBytes)])
         let data = try Metadata.sign(
             Snapshot.signed(version: version, expires: expiry("snapshot"), meta: ["targets.json": meta]),
             with: signers ?? [snapshotKey])
@@ -198,15 +198,15 @@ final class FeedWriter {
     func writeTimestamp(
         version: Int64? = nil, signed: JSONObject? = nil, signedBy signers: [Ed25519SigningKey]? = nil
     ) throws -> Data {
-        versions["timestamp"]! += 1
-        let snapshotVersion = versions["snapshot"]!
+        versions["timestamp", default: 0] += 1
+        let snapshotVersion = versions["snapshot", default: 0]
         let snapshotBytes = try read("\(snapshotVersion).snapshot.json")
         let meta = MetaFile(
             version: snapshotVersion, length: Int64(snapshotBytes.count), hashes: [FileHash.sha256(snapshotBytes)])
         let content =
             signed
             ?? Timestamp.signed(
-                version: version ?? versions["timestamp"]!, expires: expiry("timestamp"), snapshot: meta)
+                version: version ?? versions["timestamp", default: 0], expires: expiry("timestamp"), snapshot: meta)
         let data = try Metadata.sign(content, with: signers ?? [timestampKey])
         try write(data, "timestamp.json")
         timestamps.append(data)
@@ -243,6 +243,12 @@ final class FeedWriter {
 
     static func userVersion(_ database: URL) throws -> Int64 {
         let text = try Oracle.sqlite3Script(database.path, "PRAGMA user_version;")
-        return Int64(text.trimmingCharacters(in: .whitespacesAndNewlines))!
+        guard let version = Int64(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw NSError(
+                domain: "FeedWriter", code: 1,
+                userInfo: [NSLocalizedDescriptionKey: "sqlite3 printed \(text) as the user_version of \(database.path)"]
+            )
+        }
+        return version
     }
 }

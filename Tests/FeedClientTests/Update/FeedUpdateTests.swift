@@ -34,7 +34,7 @@ final class FeedUpdateTests: XCTestCase {
         XCTAssertTrue(next.usesPatches)
         XCTAssertEqual(next.steps.map(\.path), ["patches/\(v2.sha256)-\(v3.sha256).sql.zlib"])
         XCTAssertEqual(try fixture.contentInEffect(), try FeedFixture.content(v3File))
-        XCTAssertTrue(try updater.databaseUpdater.contentIdentitiesInEffect().contains(v3.sha256))
+        XCTAssertTrue(try updater.updateInstaller.contentIdentitiesInEffect().contains(v3.sha256))
     }
 
     func testAChainOfTwoPatches() async throws {

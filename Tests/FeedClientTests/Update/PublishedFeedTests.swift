@@ -46,7 +46,7 @@ final class PublishedFeedTests: XCTestCase {
                 $0.path.hasSuffix(".sqlpack.bz2") && $0.facts.compression == .bzip2 && $0.facts.packing == .sqlPack
             },
             "\(plan.steps.map(\.path))")
-        let inEffect = try updater.databaseUpdater.databaseInEffect()
+        let inEffect = try updater.updateInstaller.databaseInEffect()
         XCTAssertEqual(
             try FeedFixture.content(URL(fileURLWithPath: inEffect.path)), try FeedFixture.content(releases[1]))
 
@@ -59,7 +59,7 @@ final class PublishedFeedTests: XCTestCase {
         let checked = try await fromTwo.check()
         XCTAssertEqual(checked.release?.userVersion, 3)
         try await fromTwo.update(checked)
-        let installed = try fromTwo.databaseUpdater.databaseInEffect()
+        let installed = try fromTwo.updateInstaller.databaseInEffect()
         XCTAssertEqual(
             try FeedFixture.content(URL(fileURLWithPath: installed.path)), try FeedFixture.content(releases[1]))
     }

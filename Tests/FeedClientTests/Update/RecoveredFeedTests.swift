@@ -41,7 +41,7 @@ final class RecoveredFeedTests: XCTestCase {
         let plan = try await updater.update()
         XCTAssertEqual(plan.release?.userVersion, 2)
         XCTAssertTrue(plan.usesPatches, "the bundled file is release 1: a patch, not the whole file")
-        let inEffect = try updater.databaseUpdater.databaseInEffect()
+        let inEffect = try updater.updateInstaller.databaseInEffect()
         XCTAssertEqual(try FeedFixture.content(URL(fileURLWithPath: inEffect.path)), try FeedFixture.content(release))
     }
 }

@@ -24,7 +24,7 @@ final class ShippedDataSwitchTests: LayeredDatabaseTestCase {
 
         let v8 = try fixture.version(
             "v8.sqlite", "INSERT INTO food VALUES (4, 30, 'Kiwi', NULL); PRAGMA user_version = 8;")
-        try fixture.updater.installDatabase(at: v8)
+        try fixture.installer.installDatabase(at: v8)
         XCTAssertTrue(try database.hasNewerShippedData)
         XCTAssertEqual(try names(database), ["Apple", "Bread", "Pear"], "the open database keeps its data")
         XCTAssertEqual(try database.connection.userVersion(schema: "bundle"), 7)
@@ -64,7 +64,7 @@ final class ShippedDataSwitchTests: LayeredDatabaseTestCase {
         var refusals: [LayeredDatabaseError] = []
         try database.forEachRow("SELECT name FROM bundle.food ORDER BY pk") { row in
             seen.append(row[0].shellText)
-            if seen.count == 1 { try fixture.updater.installDatabase(at: v8) }
+            if seen.count == 1 { try fixture.installer.installDatabase(at: v8) }
             XCTAssertThrowsError(try database.switchToNewestShippedData()) {
                 refusals.append($0 as? LayeredDatabaseError ?? .statementRunning)
                 XCTAssertEqual($0 as? LayeredDatabaseError, .statementRunning, "\($0)")
@@ -84,7 +84,7 @@ final class ShippedDataSwitchTests: LayeredDatabaseTestCase {
     func testASwitchInsideATransactionIsRefused() throws {
         let fixture = try UpdateFixture.make(self)
         let database = try open(fixture)
-        try fixture.updater.installDatabase(
+        try fixture.installer.installDatabase(
             at: try fixture.version("v8.sqlite", "DELETE FROM food WHERE pk = 1; PRAGMA user_version = 8;"))
         try database.execute("BEGIN")
         XCTAssertThrowsError(try database.switchToNewestShippedData()) {
@@ -105,12 +105,12 @@ final class ShippedDataSwitchTests: LayeredDatabaseTestCase {
             "v9.sqlite",
             "INSERT INTO food VALUES (4, 30, 'Kiwi', NULL); INSERT INTO food VALUES (5, 30, 'Fig', NULL); PRAGMA user_version = 9;"
         )
-        try fixture.updater.installDatabase(at: v8)
+        try fixture.installer.installDatabase(at: v8)
         let database = try open(fixture)
         XCTAssertEqual(try names(database), ["Apple", "Bread", "Pear", "Kiwi"])
         let patch = fixture.directory.appendingPathComponent("v8-v9.sql").path
         try BuiltPatch.write(old: v8, new: v9, to: patch)
-        try fixture.updater.installPatch(at: patch)
+        try fixture.installer.installPatch(at: patch)
         XCTAssertEqual(try names(database), ["Apple", "Bread", "Pear", "Kiwi"], "the renamed-over file is still read")
         XCTAssertTrue(try database.hasNewerShippedData)
 

@@ -10,7 +10,7 @@ import XCTest
 /// `recursive_triggers = ON`) and `SQLITE_DEFAULT_AUTOVACUUM` (a new database gets
 /// `auto_vacuum = FULL`). Registered with `sqlite3_auto_extension`, the two pragmas run on
 /// every connection the process opens, as the build defaults would: those of LayeredDatabase,
-/// of the updater, and any other.
+/// of the installer, and any other.
 ///
 /// The whole LayeredDatabaseTests suite runs a second time under it in CI:
 /// `SHIPYARD_APPLE_SQLITE_DEFAULTS=1 swift test --skip-build --filter LayeredDatabaseTests`

@@ -19,7 +19,7 @@ final class PatchSizeTests: LayeredDatabaseTestCase {
         let path = fixture.directory.appendingPathComponent(name).path
         try Data((body + "PRAGMA user_version = 9;\n").utf8).write(to: URL(fileURLWithPath: path))
         let start = Date()
-        XCTAssertEqual(try fixture.updater.installPatch(at: path).userVersion, 9, file: file, line: line)
+        XCTAssertEqual(try fixture.installer.installPatch(at: path).userVersion, 9, file: file, line: line)
         let seconds = Date().timeIntervalSince(start)
         XCTAssertLessThan(seconds, Self.bound, "\(name): \(body.utf8.count) bytes", file: file, line: line)
         return (seconds, fixture)

@@ -52,7 +52,7 @@ final class PatchTransactionControlTests: LayeredDatabaseTestCase {
                 try? FileManager.default.removeItem(atPath: fixture.updates)
                 let path = try patch(fixture, "skip-\(count).sql", around: writing)
                 count += 1
-                let outcome = try fixture.updater.installPatch(at: path)
+                let outcome = try fixture.installer.installPatch(at: path)
                 XCTAssertEqual(outcome.userVersion, 9, "\(statement) #\(index): \(writing.debugDescription)")
                 XCTAssertEqual(
                     try sqlite3(fixture.installed, "SELECT name FROM food WHERE pk IN (1, 9) ORDER BY pk"),
@@ -64,14 +64,14 @@ final class PatchTransactionControlTests: LayeredDatabaseTestCase {
 
     func testRollbacksAndSavepointsAreRefusedHoweverWritten() throws {
         let fixture = try UpdateFixture.make(self)
-        try fixture.updater.installDatabase(at: try fixture.version("v8.sqlite", "PRAGMA user_version = 8;"))
+        try fixture.installer.installDatabase(at: try fixture.version("v8.sqlite", "PRAGMA user_version = 8;"))
         var count = 0
         for statement in Self.refused {
             for (index, writing) in Self.writings(statement).enumerated() {
                 let before = fixture.snapshot()
                 let path = try patch(fixture, "refused-\(count).sql", around: writing)
                 count += 1
-                XCTAssertThrowsError(try fixture.updater.installPatch(at: path)) { error in
+                XCTAssertThrowsError(try fixture.installer.installPatch(at: path)) { error in
                     guard case .patchRefused(let file, let line, let reason)? = error as? LayeredDatabaseError else {
                         return XCTFail("\(statement) #\(index): \(error)")
                     }
@@ -96,7 +96,7 @@ final class PatchTransactionControlTests: LayeredDatabaseTestCase {
             SELECT 'ROLLBACK' AS "rollback", [savepoint] FROM "commit" /* ROLLBACK; */ ; -- ROLLBACK;
             """
         let path = try patch(fixture, "syntax.sql", around: middle)
-        XCTAssertEqual(try fixture.updater.installPatch(at: path).userVersion, 9)
+        XCTAssertEqual(try fixture.installer.installPatch(at: path).userVersion, 9)
         XCTAssertEqual(
             try sqlite3(fixture.installed, "SELECT * FROM \"commit\""),
             "COMMIT;|ROLLBACK;|SAVEPOINT x;|RELEASE x;|END;\n")
@@ -113,7 +113,7 @@ final class PatchTransactionControlTests: LayeredDatabaseTestCase {
             + "PRAGMA user_version = 9;\nINSERT INTO food VALUES (1, 0, 'duplicate', NULL);\n"
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         let before = fixture.snapshot()
-        XCTAssertThrowsError(try fixture.updater.installPatch(at: path)) { error in
+        XCTAssertThrowsError(try fixture.installer.installPatch(at: path)) { error in
             guard case .patchFailed(_, 5, let message)? = error as? LayeredDatabaseError else {
                 return XCTFail("\(error)")
             }
@@ -127,7 +127,7 @@ final class PatchTransactionControlTests: LayeredDatabaseTestCase {
         for writing in Self.writings("VACUUM") + Self.writings("VACUUM INTO 'stolen.sqlite'") {
             let before = fixture.snapshot()
             let path = try patch(fixture, "vacuum.sql", around: "-- note\r\nCOMMIT;\n" + writing)
-            XCTAssertThrowsError(try fixture.updater.installPatch(at: path), writing.debugDescription) { error in
+            XCTAssertThrowsError(try fixture.installer.installPatch(at: path), writing.debugDescription) { error in
                 guard case .patchRefused(_, _, let reason)? = error as? LayeredDatabaseError else {
                     return XCTFail("\(writing.debugDescription): \(error)")
                 }
@@ -144,7 +144,7 @@ final class PatchTransactionControlTests: LayeredDatabaseTestCase {
         let path = fixture.directory.appendingPathComponent("nul.sql").path
         try Data("UPDATE food SET name = 'x' WHERE pk = 1;\nPRAGMA user_version = 9;\u{0}\nCOMMIT;\n".utf8)
             .write(to: URL(fileURLWithPath: path))
-        XCTAssertThrowsError(try fixture.updater.installPatch(at: path)) { error in
+        XCTAssertThrowsError(try fixture.installer.installPatch(at: path)) { error in
             guard case .patchRefused(_, 2, let reason)? = error as? LayeredDatabaseError else {
                 return XCTFail("\(error)")
             }

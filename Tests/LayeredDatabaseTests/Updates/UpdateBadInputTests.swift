@@ -11,16 +11,16 @@ final class UpdateBadInputTests: LayeredDatabaseTestCase {
     override func setUpWithError() throws {
         fixture = try UpdateFixture.make(self)
         // Something is already installed, so "as it was" means more than "empty".
-        try fixture.updater.installDatabase(at: try fixture.version("v8.sqlite", "PRAGMA user_version = 8;"))
+        try fixture.installer.installDatabase(at: try fixture.version("v8.sqlite", "PRAGMA user_version = 8;"))
     }
 
     private func assertRefused(
         _ path: String, file: StaticString = #filePath, line: UInt = #line,
-        _ install: (DatabaseUpdater) throws -> DatabaseUpdater.Outcome,
+        _ install: (UpdateInstaller) throws -> UpdateInstaller.Outcome,
         _ check: (LayeredDatabaseError) -> Bool
     ) {
         let before = fixture.snapshot()
-        XCTAssertThrowsError(try install(fixture.updater), file: file, line: line) { error in
+        XCTAssertThrowsError(try install(fixture.installer), file: file, line: line) { error in
             guard let error = error as? LayeredDatabaseError else { return XCTFail("\(error)", file: file, line: line) }
             XCTAssertTrue(check(error), "\(error)", file: file, line: line)
             XCTAssertEqual(error.path, path, "names \(path): \(error)", file: file, line: line)

@@ -10,7 +10,7 @@ struct UpdateFixture {
     var updates: String { directory.appendingPathComponent("updates").path }
     var user: String { directory.appendingPathComponent("user.sqlite").path }
     var installed: String { updates + "/database.sqlite" }
-    var updater: DatabaseUpdater { DatabaseUpdater(bundledPath: bundled, updatesDirectory: updates) }
+    var installer: UpdateInstaller { UpdateInstaller(bundledPath: bundled, updatesDirectory: updates) }
     /// What the updates directory holds once an install has finished: the database and the
     /// record of the content it stands for.
     static let installedFiles = [".database.sqlite.content", "database.sqlite"]

@@ -19,6 +19,9 @@ final class RepositoryFixture {
     var targets: [TargetFile] = []
     /// Whether timestamp lists snapshot's length and hashes.
     var hashesInTimestamp = true
+    /// Whether the next root says consistent snapshots (the documents this fixture writes are
+    /// versioned and its targets hash-prefixed whatever root says).
+    var consistentSnapshot = true
     private(set) var rootDocuments: [Data] = []
 
     init(_ test: AnyObject? = nil) throws {
@@ -50,20 +53,20 @@ final class RepositoryFixture {
         func ids(_ keys: [Ed25519SigningKey]) throws -> [String] { try keys.map { try $0.publicKey.keyID } }
         return Root.signed(
             version: version, expires: expiry("root"), keys: try keyMap(),
-            roles: [
-                "root": RoleKeys(keyIDs: try ids(rootKeys), threshold: rootThreshold),
-                "timestamp": RoleKeys(keyIDs: try ids(timestampKeys), threshold: timestampThreshold),
-                "snapshot": RoleKeys(keyIDs: try ids([snapshotKey]), threshold: 1),
-                "targets": RoleKeys(keyIDs: try ids([targetsKey]), threshold: 1),
-            ]
+            roles: TopLevelRoles(
+                root: RoleKeys(keyIDs: try ids(rootKeys), threshold: rootThreshold),
+                timestamp: RoleKeys(keyIDs: try ids(timestampKeys), threshold: timestampThreshold),
+                snapshot: RoleKeys(keyIDs: try ids([snapshotKey]), threshold: 1),
+                targets: RoleKeys(keyIDs: try ids([targetsKey]), threshold: 1)),
+            consistentSnapshot: consistentSnapshot
         )
     }
 
     /// Writes the next root, signed by `signers` (the current root keys by default).
     @discardableResult
     func publishRoot(signedBy signers: [Ed25519SigningKey]? = nil) throws -> Data {
-        versions["root"]! += 1
-        let version = versions["root"]!
+        versions["root", default: 0] += 1
+        let version = versions["root", default: 0]
         let data = try Metadata.sign(try rootSigned(version: version), with: signers ?? rootKeys)
         try write(data, "\(version).root.json")
         rootDocuments.append(data)
@@ -81,24 +84,24 @@ final class RepositoryFixture {
 
     @discardableResult
     func publishTargets(signedBy signers: [Ed25519SigningKey]? = nil) throws -> Data {
-        versions["targets"]! += 1
+        versions["targets", default: 0] += 1
         let data = try Metadata.sign(
-            Targets.signed(version: versions["targets"]!, expires: expiry("targets"), targets: targets),
+            Targets.signed(version: versions["targets", default: 0], expires: expiry("targets"), targets: targets),
             with: signers ?? [targetsKey]
         )
-        try write(data, "\(versions["targets"]!).targets.json")
+        try write(data, "\(versions["targets", default: 0]).targets.json")
         return data
     }
 
     @discardableResult
     func publishSnapshot(targetsVersion: Int64? = nil, signedBy signers: [Ed25519SigningKey]? = nil) throws -> Data {
-        versions["snapshot"]! += 1
+        versions["snapshot", default: 0] += 1
         let signed = Snapshot.signed(
-            version: versions["snapshot"]!, expires: expiry("snapshot"),
-            meta: ["targets.json": MetaFile(version: targetsVersion ?? versions["targets"]!)]
+            version: versions["snapshot", default: 0], expires: expiry("snapshot"),
+            meta: ["targets.json": MetaFile(version: targetsVersion ?? versions["targets", default: 0])]
         )
         let data = try Metadata.sign(signed, with: signers ?? [snapshotKey])
-        try write(data, "\(versions["snapshot"]!).snapshot.json")
+        try write(data, "\(versions["snapshot", default: 0]).snapshot.json")
         return data
     }
 
@@ -107,8 +110,8 @@ final class RepositoryFixture {
     func publishTimestamp(
         snapshotVersion: Int64? = nil, signed: JSONObject? = nil, signedBy signers: [Ed25519SigningKey]? = nil
     ) throws -> Data {
-        versions["timestamp"]! += 1
-        let snapshotVersion = snapshotVersion ?? versions["snapshot"]!
+        versions["timestamp", default: 0] += 1
+        let snapshotVersion = snapshotVersion ?? versions["snapshot", default: 0]
         var meta = MetaFile(version: snapshotVersion)
         let snapshotFile = metadataURL.appendingPathComponent("\(snapshotVersion).snapshot.json")
         if hashesInTimestamp, let bytes = try? Data(contentsOf: snapshotFile) {
@@ -116,7 +119,8 @@ final class RepositoryFixture {
         }
         let content =
             signed
-            ?? Timestamp.signed(version: versions["timestamp"]!, expires: expiry("timestamp"), snapshot: meta)
+            ?? Timestamp.signed(
+                version: versions["timestamp", default: 0], expires: expiry("timestamp"), snapshot: meta)
         let data = try Metadata.sign(content, with: signers ?? timestampKeys)
         try write(data, "timestamp.json")
         return data

@@ -182,15 +182,16 @@ final class PropertyStampTests: XCTestCase {
     private func runChecker(directory: URL, manifest: String) throws -> [String] {
         let script = directory.appendingPathComponent("manifest.json")
         try Data(manifest.utf8).write(to: script)
+        let checker = try Self.pythonLiteral(Self.checker)
         let output = try PlistTestSupport.python(
-            "import sys; sys.stdin = open(sys.argv[2]); sys.argv = [sys.argv[0], sys.argv[1]]; exec(compile(\(Self.pythonLiteral(Self.checker)), 'checker', 'exec'))",
+            "import sys; sys.stdin = open(sys.argv[2]); sys.argv = [sys.argv[0], sys.argv[1]]; exec(compile(\(checker), 'checker', 'exec'))",
             [directory.path, script.path])
         return try JSONDecoder().decode([String].self, from: Data(output.utf8))
     }
 
     /// `text` as a Python string literal (JSON string syntax is valid Python).
-    static func pythonLiteral(_ text: String) -> String {
-        let data = try! JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])
+    static func pythonLiteral(_ text: String) throws -> String {
+        let data = try JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])
         let array = String(decoding: data, as: UTF8.self)
         return String(array.dropFirst().dropLast())
     }
