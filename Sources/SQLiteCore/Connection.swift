@@ -16,6 +16,9 @@ public final class Connection {
 
     /// The authorizer closure the C callback points to (see ``setAuthorizer(_:)``).
     var authorizerBox: AuthorizerBox?
+    /// Rows written without SQLite's insert, which `total_changes()` counts too (see
+    /// ``addUncountedChanges(_:)``).
+    var uncountedChanges: UncountedChangesCounter?
 
     /// Opens a database file by path (never interpreted as a URI).
     ///

@@ -24,6 +24,9 @@ package struct RuntimeLimit: Hashable, Sendable {
         RuntimeLimit(name: "worker_threads", code: SQLITE_LIMIT_WORKER_THREADS),
     ]
 
+    /// `SQLITE_LIMIT_LENGTH`: the most bytes a text, a blob or a row may have.
+    package static var length: RuntimeLimit { all[0] }
+
     /// `SQLITE_LIMIT_VARIABLE_NUMBER`: the most `?` parameters one statement may have.
     package static var variableNumber: RuntimeLimit { all[9] }
 }

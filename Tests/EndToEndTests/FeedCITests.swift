@@ -82,7 +82,7 @@ final class FeedCITests: XCTestCase {
             XCTAssertTrue(
                 pulled.stdoutText.hasPrefix(
                     "pulled \(url) into \(feed): root 1, timestamp \(version), snapshot \(version), targets \(version); "
-                        + "\(version - 1) releases"),
+                        + (version == 2 ? "1 release," : "\(version - 1) releases,")),
                 pulled.stdoutText)
             let unchanged = try succeed(["feed", "verify", feed, "--root", "App/root.json", "--against", url])
             XCTAssertTrue(
@@ -182,7 +182,11 @@ final class FeedCITests: XCTestCase {
             let help = try succeed(command + ["--help"]).stdoutText
             for word in words { XCTAssertTrue(help.contains(word), "\(command) --help: \(word)") }
         }
-        XCTAssertFalse(try succeed(["feed", "pull", "--help"]).stdoutText.contains("\\"), "no stray line continuation")
+        // A backslash only ends an example's line (a shell continuation), never sits inside one.
+        let strays = try succeed(["feed", "pull", "--help"]).stdoutText.split(separator: "\n").filter {
+            $0.contains("\\") && !($0.hasSuffix(" \\") && $0.filter { $0 == "\\" }.count == 1)
+        }
+        XCTAssertEqual(strays, [], "no stray line continuation")
     }
 
     /// The recipe as users copy it (Examples/Feed/publish-feed.yml): its `dbgen` steps run as

@@ -88,7 +88,7 @@ final class FeedCommandTests: XCTestCase {
         XCTAssertEqual(verified.status, 0, verified.stderrText)
         XCTAssertTrue(
             verified.stdoutText.hasPrefix(
-                "feed: verified: root 1, timestamp 3, snapshot 3, targets 3; 2 releases, newest user_version 2, 1 patches"
+                "feed: verified: root 1, timestamp 3, snapshot 3, targets 3; 2 releases, newest user_version 2, 1 patch"
             ),
             verified.stdoutText)
         XCTAssertFalse((second.stdoutText + second.stderrText + verified.stdoutText).contains(keyText.prefix(64)))
@@ -147,7 +147,7 @@ final class FeedCommandTests: XCTestCase {
         XCTAssertTrue(patches[0].hasSuffix(".sqlpack.bz2"), "\(patches)")
         let verified = try dbgen(["feed", "verify", "feed", "--root", "feed/root.json"])
         XCTAssertEqual(verified.status, 0, verified.stderrText)
-        XCTAssertTrue(verified.stdoutText.contains("2 releases, newest user_version 2, 1 patches"), verified.stdoutText)
+        XCTAssertTrue(verified.stdoutText.contains("2 releases, newest user_version 2, 1 patch"), verified.stdoutText)
         let help = try dbgen(["publish", "--help"])
         XCTAssertTrue(help.stdoutText.contains("--compression <bzip2|zlib>"), help.stdoutText)
     }
@@ -187,7 +187,7 @@ final class FeedCommandTests: XCTestCase {
         let url = nginx.url("").absoluteString
         let verified = try dbgen(["feed", "verify", url, "--root", "bundled-root.json"])
         XCTAssertEqual(verified.status, 0, verified.stderrText)
-        XCTAssertTrue(verified.stdoutText.contains("2 releases, newest user_version 2, 1 patches"), verified.stdoutText)
+        XCTAssertTrue(verified.stdoutText.contains("2 releases, newest user_version 2, 1 patch"), verified.stdoutText)
         let patches = try FileManager.default.contentsOfDirectory(atPath: directory.url("feed/targets/patches").path)
         let blob = directory.url("feed/targets/patches/" + patches[0])
         var bytes = try Data(contentsOf: blob)
@@ -220,10 +220,10 @@ final class FeedCommandTests: XCTestCase {
         XCTAssertEqual(rotated.status, 0, rotated.stderrText)
         XCTAssertEqual(try dbgen(["feed", "timestamp", "feed", "--key", "new.key"]).status, 0)
         let pruned = try dbgen(["feed", "prune", "feed", "--key", "new.key", "--keep", "1"])
-        XCTAssertEqual(pruned.stdoutText, "kept 1 releases; dropped 5 targets, deleted 5 files\n", pruned.stderrText)
+        XCTAssertEqual(pruned.stdoutText, "kept 1 release; dropped 5 targets, deleted 5 files\n", pruned.stderrText)
         let verified = try dbgen(["feed", "verify", "feed", "--root", "bundled-root.json"])
         XCTAssertTrue(
-            verified.stdoutText.hasPrefix("feed: verified: root 2, timestamp 7, snapshot 6, targets 6; 1 releases"),
+            verified.stdoutText.hasPrefix("feed: verified: root 2, timestamp 7, snapshot 6, targets 6; 1 release"),
             verified.stdoutText + verified.stderrText)
     }
 
@@ -319,7 +319,7 @@ final class FeedCommandTests: XCTestCase {
         let finished = try dbgen(["publish", "feed2", "v2.sqlite", "--key", "k"])
         XCTAssertEqual(finished.status, 0, finished.stderrText)
         let verified = try dbgen(["feed", "verify", "feed2", "--root", "feed2/root.json"])
-        XCTAssertTrue(verified.stdoutText.contains("2 releases, newest user_version 2, 1 patches"), verified.stdoutText)
+        XCTAssertTrue(verified.stdoutText.contains("2 releases, newest user_version 2, 1 patch"), verified.stdoutText)
         XCTAssertEqual(
             try FileManager.default.contentsOfDirectory(atPath: directory.url("feed2").path).filter {
                 $0.hasPrefix(".")

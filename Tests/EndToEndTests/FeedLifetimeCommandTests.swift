@@ -162,7 +162,7 @@ final class FeedLifetimeCommandTests: XCTestCase {
         try work.succeed(["feed", "prune", "feed", "--key", "k", "--keep", "1"])
         XCTAssertTrue(
             try work.succeed(["feed", "verify", "feed", "--root", "feed/root.json"]).stdoutText.contains(
-                "1 releases, newest user_version 2"))
+                "1 release, newest user_version 2"))
     }
 
     /// Signs FEED/timestamp.json again, one version up, with `expires` set to ARGV[3], by the

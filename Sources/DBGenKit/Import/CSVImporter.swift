@@ -53,4 +53,6 @@ struct ImportResult: Equatable, Sendable {
     var rowsInserted: Int
     var createdTable: Bool
     var warnings: Int
+    /// Of `rowsInserted`, the rows dbgen laid out in the table's pages itself (``ImportPageImport``).
+    var rowsWrittenAsPages = 0
 }

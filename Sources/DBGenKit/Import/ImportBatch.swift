@@ -18,10 +18,8 @@ final class ImportBatch: @unchecked Sendable {
     /// The field bytes of every record in the batch.
     let bytes: ImportByteArena
     let entries: [Entry]
-    /// Offset in `bytes` of each field, `columnCount` per inserted record.
-    let fieldStarts: [Int]
-    /// Length of each field, or -1 for NULL.
-    let fieldLengths: [Int]
+    /// Where each field is in `bytes` (its length -1 for NULL), `columnCount` per inserted record.
+    let fields: ImportFieldList
     let diagnostics: [Diagnostic]
     /// Bytes of the file read when the batch was handed over.
     let bytesRead: Int64
@@ -33,14 +31,13 @@ final class ImportBatch: @unchecked Sendable {
     let finalTally: ImportWarningTally?
 
     init(
-        bytes: ImportByteArena, entries: [Entry], fieldStarts: [Int], fieldLengths: [Int],
+        bytes: ImportByteArena, entries: [Entry], fields: ImportFieldList,
         diagnostics: [Diagnostic], bytesRead: Int64, isLast: Bool, mayContainNul: Bool,
         finalTally: ImportWarningTally?
     ) {
         self.bytes = bytes
         self.entries = entries
-        self.fieldStarts = fieldStarts
-        self.fieldLengths = fieldLengths
+        self.fields = fields
         self.diagnostics = diagnostics
         self.bytesRead = bytesRead
         self.isLast = isLast
@@ -50,6 +47,7 @@ final class ImportBatch: @unchecked Sendable {
 
     deinit {
         bytes.release()
+        fields.release()
     }
 }
 

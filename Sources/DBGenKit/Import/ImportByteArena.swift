@@ -1,15 +1,21 @@
 /// A growable byte buffer with a stable, manually managed allocation: the fields of one record
 /// are appended to it and bound to SQLite with `SQLITE_STATIC`, so no field is copied twice.
 ///
+/// Eight bytes past the capacity are allocated too, so that an 8-byte load at any byte of a
+/// field stays inside the allocation (``ImportNumericAffinity`` reads numbers a word at a time).
+///
 /// It is a plain struct holding a raw pointer: the owner calls ``release()`` once.
 struct ImportByteArena {
+    /// The bytes allocated past the capacity.
+    static let slack = 8
+
     private(set) var base: UnsafeMutablePointer<UInt8>
     private(set) var count = 0
     private(set) var capacity: Int
 
     init(capacity: Int = 64 * 1024) {
         self.capacity = max(capacity, 16)
-        base = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
+        base = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity + Self.slack)
     }
 
     func release() {
@@ -44,7 +50,7 @@ struct ImportByteArena {
     private mutating func grow(minimum: Int) {
         var newCapacity = capacity * 2
         while newCapacity < minimum { newCapacity *= 2 }
-        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity + Self.slack)
         newBase.update(from: base, count: count)
         base.deallocate()
         base = newBase

@@ -144,6 +144,88 @@ struct ImportFieldReader {
         }
     }
 
+    /// Reads a whole record at once when it is plain (csv mode): it ends with a row separator
+    /// among the bytes already read, its quoted fields (if any) hold no quote and no row
+    /// separator and end with a separator (or CR and the row separator), and it is not the
+    /// file's first (which may start with a byte order mark). Appends the bytes of its first
+    /// `columnCount` fields to `arena` and their places to `fields` (a CR before the row
+    /// separator dropped, as ``readField(into:)`` drops it), and returns how many fields it has.
+    /// Returns nil, having consumed nothing, for any other record and for one of fewer than
+    /// `columnCount` fields: ``readField(into:)`` then takes it field by field.
+    mutating func readPlainRecord(
+        columnCount: Int, into arena: inout ImportByteArena, fields: inout ImportFieldList
+    ) -> Int? {
+        let column = UInt8(truncatingIfNeeded: columnSeparator)
+        let row = UInt8(truncatingIfNeeded: rowSeparator)
+        let quote = UInt8(ascii: "\"")
+        guard honoursQuotes, readFirstField, column != row, column != quote, row != quote else { return nil }
+        let base = UnsafeRawPointer(chunk)
+        let columnPattern = ImportByteSearch.repeated(column)
+        let rowPattern = ImportByteSearch.repeated(row)
+        let quotePattern = ImportByteSearch.repeated(quote)
+        let recordStart = position
+        let arenaStart = arena.count &- recordStart
+        let firstField = fields.count
+        fields.reserve(columnCount)
+        var found = 0
+        var fieldStart = recordStart
+        var keptEnd = recordStart
+        var index = recordStart
+        var complete = false
+        /// Ends the field of `start..<end`, followed by the byte at `separator`; true at the
+        /// end of the record.
+        func endField(_ start: Int, _ end: Int, separator: Int) -> Bool {
+            if found < columnCount {
+                fields.appendReserved(start: arenaStart &+ start, length: end &- start)
+                keptEnd = end
+            }
+            found &+= 1
+            fieldStart = separator &+ 1
+            return chunk[separator] == row
+        }
+        scan: while index &+ 8 <= end {
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            var matches =
+                ImportByteSearch.zeroBytes(word ^ columnPattern) | ImportByteSearch.zeroBytes(word ^ rowPattern)
+                | ImportByteSearch.zeroBytes(word ^ quotePattern)
+            while matches != 0 {
+                let at = index &+ matches.trailingZeroBitCount >> 3
+                matches &= matches &- 1
+                let byte = chunk[at]
+                if byte == column {
+                    _ = endField(fieldStart, at, separator: at)
+                } else if byte == row {
+                    var length = at &- fieldStart
+                    if length > 0 && chunk[at &- 1] == UInt8(ascii: "\r") { length &-= 1 }
+                    complete = endField(fieldStart, fieldStart &+ length, separator: at)
+                    break scan
+                } else if at == fieldStart {
+                    // A quoted field: its text runs to the next quote, which a separator follows.
+                    let close = ImportByteSearch.firstIndex(of: quote, or: row, in: chunk, from: at &+ 1, to: end)
+                    guard close &+ 2 < end, chunk[close] == quote else { break scan }
+                    var separator = close &+ 1
+                    if chunk[separator] == UInt8(ascii: "\r") && chunk[separator &+ 1] == row { separator &+= 1 }
+                    guard chunk[separator] == column || chunk[separator] == row else { break scan }
+                    complete = endField(at &+ 1, close, separator: separator)
+                    if complete { break scan }
+                    index = separator &+ 1
+                    continue scan
+                }
+                // A quote inside an unquoted field is one of its bytes.
+            }
+            index &+= 8
+        }
+        guard complete, found >= columnCount else {
+            fields.truncate(to: firstField)
+            return nil
+        }
+        arena.append(chunk + recordStart, count: keptEnd &- recordStart)
+        position = fieldStart
+        line &+= 1
+        terminator = rowSeparator
+        return found
+    }
+
     private mutating func readCSVField(into arena: inout ImportByteArena) -> Bool {
         var c = nextByte()
         if c == Self.endOfFile {
@@ -279,38 +361,4 @@ struct ImportFormat: Equatable, Sendable {
     static let ascii = ImportFormat(
         quoting: .ascii, columnSeparator: 0x1F, rowSeparator: 0x1E,
         emptyFirstFieldEndsRecord: true)
-}
-
-/// Finding the next separator in a buffer eight bytes at a time (SWAR): the reader's inner
-/// loop, where a byte-at-a-time search would cost a compare and a branch per byte.
-enum ImportByteSearch {
-    private static let ones: UInt64 = 0x0101_0101_0101_0101
-    private static let highBits: UInt64 = 0x8080_8080_8080_8080
-
-    /// The index of the first byte in `start..<end` equal to `a` or `b`, or `end`.
-    @inline(__always)
-    static func firstIndex(of a: UInt8, or b: UInt8, in base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int
-    {
-        var index = start
-        let patternA = ones &* UInt64(a)
-        let patternB = ones &* UInt64(b)
-        let raw = UnsafeRawPointer(base)
-        while index + 8 <= end {
-            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            let xa = word ^ patternA
-            let xb = word ^ patternB
-            // A zero byte in xa or xb is a match; the lowest flagged byte is always a true one.
-            let found = (((xa &- ones) & ~xa) | ((xb &- ones) & ~xb)) & highBits
-            if found != 0 {
-                return index + found.trailingZeroBitCount >> 3
-            }
-            index += 8
-        }
-        while index < end {
-            let byte = base[index]
-            if byte == a || byte == b { return index }
-            index += 1
-        }
-        return end
-    }
 }

@@ -15,8 +15,7 @@ struct ImportRecordParser {
 
     private var bytes = ImportByteArena()
     private var entries: [ImportBatch.Entry] = []
-    private var fieldStarts: [Int] = []
-    private var fieldLengths: [Int] = []
+    private var fields = ImportFieldList(capacity: 16)
     private var diagnostics: [Diagnostic] = []
     /// The import's warnings counted so far: only the first few of a kind become diagnostics.
     private var tally: ImportWarningTally
@@ -41,23 +40,21 @@ struct ImportRecordParser {
             parseRecord()
         }
         let batch = ImportBatch(
-            bytes: bytes, entries: entries, fieldStarts: fieldStarts, fieldLengths: fieldLengths,
+            bytes: bytes, entries: entries, fields: fields,
             diagnostics: diagnostics, bytesRead: reader.bytesRead, isLast: finished,
             mayContainNul: reader.sawNulByte, finalTally: finished ? tally : nil)
         bytes = ImportByteArena(capacity: max(64 * 1024, min(bytes.capacity, maxBytes * 2)))
         entries = []
         entries.reserveCapacity(maxRecords + 8)
-        fieldStarts = []
-        fieldStarts.reserveCapacity((maxRecords + 8) * columnCount)
-        fieldLengths = []
-        fieldLengths.reserveCapacity((maxRecords + 8) * columnCount)
+        fields = ImportFieldList(capacity: (maxRecords + 8) * columnCount)
         diagnostics = []
         return batch
     }
 
-    /// Releases the unsent buffer (the batches own theirs).
+    /// Releases the unsent buffers (the batches own theirs).
     func release() {
         bytes.release()
+        fields.release()
     }
 
     private mutating func report(_ diagnostic: Diagnostic) {
@@ -99,7 +96,17 @@ struct ImportRecordParser {
         let nCol = columnCount
         let columnSeparator = reader.columnSeparator
         let startLine = reader.line
-        let firstField = fieldStarts.count
+        // Most records are plain: read whole, with the warning the loop below gives extras.
+        if !emptyFirstFieldEnds, let found = reader.readPlainRecord(columnCount: nCol, into: &bytes, fields: &fields) {
+            if found > nCol {
+                warn(.extraFields, line: startLine, fields: found) {
+                    "expected \(nCol) columns but found \(found) - extras ignored"
+                }
+            }
+            entries.append(.insert(line: startLine))
+            return
+        }
+        let firstField = fields.count
         var i = 0
         var bound = false
         while i < nCol {
@@ -111,8 +118,7 @@ struct ImportRecordParser {
                 bytes.truncate(to: start)
                 break
             }
-            fieldStarts.append(start)
-            fieldLengths.append(notNull ? length : -1)
+            fields.append(start: start, length: notNull ? length : -1)
             bound = true
             if i < nCol - 1 && reader.terminator != columnSeparator {
                 guard takeReaderEvents() else { return dropFields(from: firstField) }
@@ -120,8 +126,7 @@ struct ImportRecordParser {
                     "expected \(nCol) columns but found \(i + 1) - filling the rest with NULL"
                 }
                 for _ in (i + 1)..<nCol {
-                    fieldStarts.append(0)
-                    fieldLengths.append(-1)
+                    fields.append(start: 0, length: -1)
                 }
                 i = nCol + 1
             }
@@ -157,7 +162,6 @@ struct ImportRecordParser {
 
     /// Forgets the fields of a record that is not inserted.
     private mutating func dropFields(from index: Int) {
-        fieldStarts.removeSubrange(index...)
-        fieldLengths.removeSubrange(index...)
+        fields.truncate(to: index)
     }
 }

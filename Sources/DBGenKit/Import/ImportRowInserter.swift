@@ -41,37 +41,43 @@ struct ImportRowInserter {
         if let group { pending.reserveCapacity(ImportSession.batchRecords + group.rows) }
     }
 
+    /// Inserts the batch's records and reports its warnings, in order: all of them, or those of
+    /// `entries` (the page writer hands over part of a batch), whose first record starts at
+    /// field `firstField`.
     mutating func insert(
-        _ batch: ImportBatch, location: (Int) -> SourceLocation,
+        _ batch: ImportBatch, entries: Range<Int>? = nil, firstField: Int = 0, location: (Int) -> SourceLocation,
         warn: (Diagnostic) throws -> Void
     ) throws {
-        try batch.fieldStarts.withUnsafeBufferPointer { starts in
-            try batch.fieldLengths.withUnsafeBufferPointer { lengths in
-                let fields = BatchFields(
-                    base: batch.bytes.base, starts: starts, lengths: lengths,
-                    checkNul: batch.mayContainNul)
-                defer { pending.removeAll(keepingCapacity: true) }
-                try insert(batch, fields: fields, location: location, warn: warn)
-            }
+        let fields = BatchFields(
+            base: batch.bytes.base, starts: batch.fields.starts, lengths: batch.fields.lengths,
+            checkNul: batch.mayContainNul)
+        defer { pending.removeAll(keepingCapacity: true) }
+        try withExtendedLifetime(batch) {
+            try insert(
+                batch, entries: entries ?? batch.entries.indices, field: firstField, fields: fields,
+                location: location, warn: warn)
         }
     }
 
     /// Where the fields of a batch are.
     private struct BatchFields {
         let base: UnsafeMutablePointer<UInt8>
-        let starts: UnsafeBufferPointer<Int>
-        let lengths: UnsafeBufferPointer<Int>
+        let starts: UnsafeMutablePointer<Int>
+        let lengths: UnsafeMutablePointer<Int>
         let checkNul: Bool
     }
 
     private mutating func insert(
-        _ batch: ImportBatch, fields: BatchFields,
+        _ batch: ImportBatch, entries: Range<Int>, field firstField: Int, fields: BatchFields,
         location: (Int) -> SourceLocation, warn: (Diagnostic) throws -> Void
     ) throws {
-        var field = 0
-        var diagnostic = 0
+        var field = firstField
+        // The diagnostics before the first entry were reported already.
+        var diagnostic = batch.entries[..<entries.lowerBound].filter {
+            if case .diagnostic = $0 { return true } else { return false }
+        }.count
         let nCol = columnCount
-        for entry in batch.entries {
+        for entry in batch.entries[entries] {
             switch entry {
             case .diagnostic:
                 try flush(batch, fields: fields, location: location)

@@ -18,7 +18,11 @@ struct ImportSession {
     private var reader: ImportFieldReader
     private var insert: Statement?
     private var groupedInsert: ImportGroupedInsert?
+    private var importTable: ImportTable?
+    private var qualifiedTable = ""
     private var transaction: Transaction = .none
+    /// Rows the page writer laid out (``ImportPageImport``).
+    private var rowsWrittenAsPages = 0
     /// Warnings other than the ones counted by kind (renamed columns).
     private var otherWarnings = 0
     /// The import's warnings by kind: the first few are reported, the rest summed up at the end.
@@ -76,7 +80,9 @@ struct ImportSession {
         for summary in tally.summaries(file: request.displayPath) {
             try diagnostics(summary)
         }
-        return ImportResult(rowsInserted: rows, createdTable: createdTable, warnings: otherWarnings + tally.total)
+        return ImportResult(
+            rowsInserted: rows, createdTable: createdTable, warnings: otherWarnings + tally.total,
+            rowsWrittenAsPages: rowsWrittenAsPages)
     }
 
     /// Reports what the reader noticed, in order; an unterminated quote ends the import.
@@ -124,13 +130,19 @@ struct ImportSession {
             return try finish(rows: 0, createdTable: createdTable)
         }
         try prepareInserts(qualifiedTable, columnCount: nCol)
-        try beginTransaction()
+        // dbgen lays out the table's pages itself where it can (ImportPageImport); SQLite's
+        // insert path, in a transaction, takes the rest.
+        let pages =
+            (try? ImportPageImport.start(
+                connection: connection, table: importTable, columnCount: nCol, location: location)) ?? nil
         do {
-            let rows = try insertRows(columnCount: nCol)
+            if pages == nil { try beginTransaction() }
+            let rows = try insertRows(columnCount: nCol, pages: pages)
             try endTransaction()
             return try finish(rows: rows, createdTable: createdTable)
         } catch {
             rollBack()
+            pages?.writer.restore()
             throw error
         }
     }
@@ -199,10 +211,11 @@ struct ImportSession {
             throw DBGenError(.importData, error.message)
         }
         // The table's metadata, read once for everything the import decides about it.
-        let table = ImportTable.read(connection: connection, name: request.table, schema: request.schema)
+        importTable = ImportTable.read(connection: connection, name: request.table, schema: request.schema)
         groupedInsert = ImportGroupedInsert.prepare(
-            connection: connection, table: table, qualifiedTable: qualifiedTable,
+            connection: connection, table: importTable, qualifiedTable: qualifiedTable,
             columnCount: columnCount)
+        self.qualifiedTable = qualifiedTable
     }
 
     /// The number of columns `SELECT * FROM table` has, or nil when the table does not exist
@@ -263,11 +276,13 @@ struct ImportSession {
     static let batchRecords = 2048
     static let batchBytes = 256 * 1024
 
-    /// Parses the records (on a second thread for big files) and inserts them in order.
-    private mutating func insertRows(columnCount nCol: Int) throws -> Int {
+    /// Parses the records (on a second thread for big files) and inserts them in order: into
+    /// `pages` until SQLite's insert path takes over (``ImportPageImport``), or all through it.
+    private mutating func insertRows(columnCount nCol: Int, pages: ImportPageImport?) throws -> Int {
         var parser = ImportRecordParser(
             reader: reader, columnCount: nCol, displayPath: request.displayPath,
             emptyFirstFieldEnds: request.format.emptyFirstFieldEndsRecord, tally: tally)
+        var pageImport = pages
         // Insert is prepared: importing runs prepareInserts before insertRows.
         // swift-format-ignore: NeverForceUnwrap
         var inserter = ImportRowInserter(
@@ -276,7 +291,14 @@ struct ImportSession {
         progress?(ImportProgress(file: request.displayPath, bytesRead: 0, totalBytes: totalBytes))
         var nextProgress: Int64 = 4 << 20
         func consume(_ batch: ImportBatch) throws {
-            try inserter.insert(batch, location: location, warn: { try self.report($0) })
+            if let active = pageImport {
+                if let handover = try active.consume(batch, report: { try self.report($0) }) {
+                    pageImport = nil
+                    inserter = try handOver(active, handover, columnCount: nCol)
+                }
+            } else {
+                try inserter.insert(batch, location: location, warn: { try self.report($0) })
+            }
             if let finalTally = batch.finalTally { tally = finalTally }
             if let progress, batch.bytesRead >= nextProgress || batch.isLast {
                 progress(ImportProgress(file: request.displayPath, bytesRead: batch.bytesRead, totalBytes: totalBytes))
@@ -305,7 +327,36 @@ struct ImportSession {
                 if batch.isLast { break }
             }
         }
-        return inserter.rows
+        if let active = pageImport {
+            inserter = try handOver(active, active.finalHandover, columnCount: nCol)
+        }
+        rowsWrittenAsPages = pages?.rows ?? 0
+        return rowsWrittenAsPages + inserter.rows
+    }
+
+    /// Ends the page path: the table goes to SQLite as laid out, then SQLite's insert path
+    /// inserts the records of `handover` in a transaction, which the rest of the file joins.
+    private mutating func handOver(
+        _ pages: ImportPageImport, _ handover: ImportPageImport.Handover, columnCount: Int
+    ) throws -> ImportRowInserter {
+        try pages.finish()
+        try beginTransaction()
+        // The rowid SQLite gives next is now past the rows laid out.
+        groupedInsert = ImportGroupedInsert.prepare(
+            connection: connection, table: importTable, qualifiedTable: qualifiedTable, columnCount: columnCount)
+        var inserter = ImportRowInserter(
+            statement: insert!, group: groupedInsert, columnCount: columnCount, connection: connection)
+        if let record = handover.pending {
+            try inserter.insert(
+                record.batch, entries: record.entry..<(record.entry + 1), firstField: record.field,
+                location: location, warn: { try self.report($0) })
+        }
+        if let batch = handover.batch {
+            try inserter.insert(
+                batch, entries: handover.entry..<batch.entries.count, firstField: handover.field,
+                location: location, warn: { try self.report($0) })
+        }
+        return inserter
     }
 
     private func report(_ diagnostic: Diagnostic) throws {

@@ -27,6 +27,7 @@ enum AppleSQLiteAvailability {
     static let functions: [String: Entry] = [
         // Library and connections
         "sqlite3_libversion": .unannotated,
+        "sqlite3_libversion_number": .unannotated,
         "sqlite3_sourceid": .introduced(["macOS": [10, 7], "iOS": [4, 0]]),
         "sqlite3_open_v2": .unannotated,
         "sqlite3_close_v2": .introduced(["macOS": [10, 10], "iOS": [8, 2]]),
@@ -80,6 +81,12 @@ enum AppleSQLiteAvailability {
         "sqlite3_column_value": .unannotated,
         "sqlite3_value_type": .unannotated,
         "sqlite3_value_int64": .unannotated,
+        // Application-defined functions (`total_changes()` counting rows written without SQLite)
+        "sqlite3_create_function_v2": .unannotated,
+        "sqlite3_user_data": .unannotated,
+        "sqlite3_context_db_handle": .unannotated,
+        "sqlite3_result_int64": .unannotated,
+        "sqlite3_total_changes": .unannotated,
         "sqlite3_value_double": .unannotated,
         "sqlite3_value_text": .unannotated,
         "sqlite3_value_blob": .unannotated,
