@@ -31,6 +31,7 @@ package final class DirectDatabaseFile {
         self.schema = schema
         self.file = file
         // Non-nil: `borrow` checks it before it makes one.
+        // swift-format-ignore: NeverForceUnwrap
         self.methods = file.pointee.pMethods!
     }
 

@@ -94,6 +94,7 @@ struct WireReader {
 
     mutating func uuid(_ field: @autoclosure () -> String) throws -> SyncDeviceID {
         // raw(count: 16) always yields 16 bytes, so the initializer cannot fail.
+        // swift-format-ignore: NeverForceUnwrap
         try SyncDeviceID(bytes: raw(field(), count: 16))!
     }
 

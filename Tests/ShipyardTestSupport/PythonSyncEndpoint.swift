@@ -1,3 +1,5 @@
+// A test endpoint: the URL it builds from 127.0.0.1 and its port is always one.
+// swift-format-ignore-file: NeverForceUnwrap
 import Foundation
 
 /// A sync endpoint of python3's own `http.server` (an HTTP stack other than the one under test)

@@ -1,3 +1,5 @@
+// A test generator: each value it unwraps is drawn from a range its initializer accepts.
+// swift-format-ignore-file: NeverForceUnwrap
 import ShipyardTestSupport
 import SyncProtocol
 

@@ -344,6 +344,8 @@ struct ImportSession {
         // The rowid SQLite gives next is now past the rows laid out.
         groupedInsert = ImportGroupedInsert.prepare(
             connection: connection, table: importTable, qualifiedTable: qualifiedTable, columnCount: columnCount)
+        // Insert is prepared: importing runs prepareInserts before the rows.
+        // swift-format-ignore: NeverForceUnwrap
         var inserter = ImportRowInserter(
             statement: insert!, group: groupedInsert, columnCount: columnCount, connection: connection)
         if let record = handover.pending {

@@ -1,3 +1,5 @@
+// A test generator: every randomElement it unwraps is drawn from a non-empty literal or list.
+// swift-format-ignore-file: NeverForceUnwrap
 import Foundation
 import ShipyardTestSupport
 

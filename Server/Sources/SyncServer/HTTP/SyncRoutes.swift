@@ -12,9 +12,11 @@ public enum SyncRoutes {
     public static let contentType = "application/x-shipyard-sync"
     /// The header every answer carries: the server's clock in milliseconds since 1970, so a
     /// device whose clock was refused corrects its offset.
+    // swift-format-ignore: NeverForceUnwrap
     public static let clockHeader = HTTPField.Name("Shipyard-Sync-Clock")! // a valid token, fixed here
     /// The optional request header naming the space the device expects (403 when the token
     /// grants another).
+    // swift-format-ignore: NeverForceUnwrap
     public static let spaceHeader = HTTPField.Name("Shipyard-Space")! // a valid token, fixed here
 
     /// Adds the routes for `service` to `router` (under its current path).
