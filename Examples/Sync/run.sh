@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Two devices and a sync server: a PostgreSQL 15 cluster of the script's own (initdb/pg_ctl from
-# Debian's postgresql in a temporary directory, 127.0.0.1, stopped at the end), shipyard-sync-server
-# in front of it, and two user databases made from the template dbgen builds of user.dbgen.txt,
-# each synced by `dbgen sync` (SyncClient, the code an app links). Device A writes offline, both
+# Two devices and a sync server: a PostgreSQL 15 cluster of the script's own (postgres.sh: initdb
+# and pg_ctl from Debian's postgresql in a temporary directory, 127.0.0.1, stopped at the end),
+# shipyard-sync-server in front of it, and two user databases made from the template dbgen builds
+# of user.dbgen.txt, each synced by `dbgen sync` (SyncClient, the code an app links). Device A writes offline, both
 # sync, device B shows A's row; then both edit the same row offline and the rules decide.
 #
 # usage: Examples/Sync/run.sh DBGEN SYNC_SERVER WORK
@@ -17,31 +17,22 @@ here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$3"
 mkdir -p "$3"
 work=$(cd "$3" && pwd)
-bin=${SHIPYARD_POSTGRES_BIN:-/usr/lib/postgresql/15/bin}
-[ -x "$bin/initdb" ] || { echo "$bin/initdb: error: PostgreSQL 15 is not installed; run scripts/setup.sh" >&2; exit 1; }
-
-# PostgreSQL: initdb and pg_ctl refuse root, so as root they run as Debian's postgres user.
+# PostgreSQL: a cluster of the script's own (postgres.sh), stopped and removed at the end.
 pg=$(mktemp -d /tmp/shipyard-sync-example-XXXXXX)
-as=()
-if [ "$(id -u)" -eq 0 ]; then chown postgres: "$pg"; as=(runuser -u postgres --); fi
 server_pid=
 cleanup() {
   [ -z "$server_pid" ] || kill "$server_pid" 2>/dev/null || true
-  "${as[@]}" "$bin/pg_ctl" -D "$pg/data" -m fast -w stop >/dev/null 2>&1 || true
-  rm -rf "$pg"
+  "$here/postgres.sh" stop "$pg"
 }
 trap cleanup EXIT
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"${as[@]}" "$bin/initdb" -D "$pg/data" -U shipyard --auth=trust -E UTF8 --locale=C --no-sync >/dev/null
-"${as[@]}" "$bin/pg_ctl" -D "$pg/data" -l "$pg/postgres.log" -w \
-  -o "-p $port -c listen_addresses=127.0.0.1 -c unix_socket_directories=$pg" start >/dev/null
+postgres=$("$here/postgres.sh" start "$pg")
 
 # The key that signs the devices' tokens, and the key set the server verifies them with.
 "$dbgen" keys generate --out "$work/sync.key" >/dev/null
 "$dbgen" keys jwks "$work/sync.key" >"$work/jwks.json"
 
 # The server reads what syncs from the same schema script the template is built from.
-"$server" --postgres "postgres://shipyard@127.0.0.1:$port/postgres?sslmode=disable" \
+"$server" --postgres "$postgres" \
   --listen 127.0.0.1:0 --schema "$here/user.dbgen.txt" --jwks "$work/jwks.json" >"$work/server.log" 2>&1 &
 server_pid=$!
 address=
