@@ -30,12 +30,13 @@ if [ -z "${SYNC_SERVER:-}" ]; then
   SYNC_SERVER="$(swift build -c "$configuration" --package-path Server --show-bin-path)/shipyard-sync-server"
 fi
 work=$(mktemp -d /tmp/shipyard-bench-sync-XXXXXX)
+pg=$(mktemp -d /tmp/shipyard-bench-sync-pg-XXXXXX)  # its own: postgres.sh hands it to the postgres user
 cleanup() {
-  Examples/Sync/postgres.sh stop "$work/pg"
+  Examples/Sync/postgres.sh stop "$pg"
   rm -rf "$work"
 }
 trap cleanup EXIT
-postgres=$(Examples/Sync/postgres.sh start "$work/pg")
+postgres=$(Examples/Sync/postgres.sh start "$pg")
 echo "bench-sync: dbgen $DBGEN, server $SYNC_SERVER ($configuration)"
 python3 scripts/bench_sync.py "$DBGEN" "$SYNC_SERVER" "$postgres" "$work/devices" "$rows"
 if [ "$configuration" = release ]; then
