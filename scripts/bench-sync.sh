@@ -37,7 +37,7 @@ cleanup() {
 }
 trap cleanup EXIT
 postgres=$(Examples/Sync/postgres.sh start "$pg")
-echo "bench-sync: dbgen $DBGEN, server $SYNC_SERVER ($configuration)"
+echo "bench-sync: dbgen $DBGEN, server $SYNC_SERVER"
 python3 scripts/bench_sync.py "$DBGEN" "$SYNC_SERVER" "$postgres" "$work/devices" "$rows"
 if [ "$configuration" = release ]; then
   scripts/bench-sync-server.sh "$seconds" "$clients"
