@@ -36,12 +36,12 @@ final class SyncConvergenceTests: XCTestCase {
     var cluster: PostgresCluster?
     var server: SyncServerProcess?
     var serverArguments: [String] = []
-    var proxy: SyncFaultProxy?
+    /// One proxy and fault sequence per lane: schedules run `lanes` at a time, each through its own.
+    var lanes: [Lane] = []
+    let restartLock = NSLock()
     var tokens: TestTokens?
     var template = ""
-    var faults = SeededFaults(seed: 0)
-    var kills = 0
-    var syncErrors: [String: Int] = [:]
+    let stats = Stats()
 
     override func setUp() async throws {
         try await super.setUp()
@@ -64,12 +64,15 @@ final class SyncConvergenceTests: XCTestCase {
         let server = try SyncServerProcess(
             executable: SyncDurabilityTests.executable("shipyard-sync-server"), arguments: serverArguments)
         self.server = server
-        let faults = faults
-        proxy = try SyncFaultProxy(upstreamPort: server.port) { faults.next() }
+        let count = ProcessInfo.processInfo.environment["SHIPYARD_CONVERGENCE_LANES"].flatMap { Int($0) } ?? 3
+        for _ in 0..<max(count, 1) {
+            let faults = SeededFaults(seed: 0)
+            lanes.append(Lane(proxy: try SyncFaultProxy(upstreamPort: server.port) { faults.next() }, faults: faults))
+        }
     }
 
     override func tearDown() async throws {
-        proxy?.stop()
+        lanes.forEach { $0.proxy.stop() }
         server?.kill9()
         try? cluster?.stop()
         try? FileManager.default.removeItem(atPath: directory)
@@ -83,33 +86,52 @@ final class SyncConvergenceTests: XCTestCase {
         let fixedCount = environment["SHIPYARD_CONVERGENCE_SCHEDULES"].flatMap { Int($0) }
         let budget = environment["SHIPYARD_CONVERGENCE_SECONDS"].flatMap { Double($0) } ?? 120
         let started = Date()
-        var schedules = 0
-        var operations = 0
         print("SyncConvergenceTests: first seed \(firstSeed) (SHIPYARD_CONVERGENCE_SEED to replay)")
-        while fixedCount.map({ schedules < $0 }) ?? (schedules < 20 || Date().timeIntervalSince(started) < budget) {
-            let seed = firstSeed &+ UInt64(schedules)
-            do {
-                operations += try await runSchedule(seed: seed)
-            } catch {
-                XCTFail(
-                    "schedule \(schedules) failed: replay with SHIPYARD_CONVERGENCE_SEED=\(seed) "
-                        + "SHIPYARD_CONVERGENCE_SCHEDULES=1: \(error)")
-                break
+        let next = Counter()
+        let failed = Counter()
+        await withTaskGroup(of: Void.self) { group in
+            for lane in lanes {
+                group.addTask {
+                    while failed.value == 0 {
+                        let index = next.take()
+                        let more =
+                            fixedCount.map { index < $0 } ?? (index < 20 || Date().timeIntervalSince(started) < budget)
+                        guard more else { return }
+                        let seed = firstSeed &+ UInt64(index)
+                        do {
+                            let writes = try await self.runSchedule(seed: seed, lane: lane)
+                            self.stats.finished(writes: writes)
+                        } catch {
+                            _ = failed.take()
+                            XCTFail(
+                                "schedule \(index) failed: replay with SHIPYARD_CONVERGENCE_SEED=\(seed) "
+                                    + "SHIPYARD_CONVERGENCE_SCHEDULES=1: \(error)")
+                        }
+                    }
+                }
             }
-            schedules += 1
+        }
+        let (schedules, operations, kills, syncErrors) = stats.snapshot
+        var faultCounts: [String: Int] = [:]
+        for lane in lanes {
+            for (fault, count) in lane.proxy.faultCounts { faultCounts[fault.rawValue, default: 0] += count }
         }
         let seconds = Date().timeIntervalSince(started)
+        // A fault only loses a request or its answer: the device sees a failed transfer (or a 503
+        // while the database is unavailable), never a refusal or an answer it cannot use.
+        let unexpected = syncErrors.filter { $0.key != "transport" && $0.key != "refused 503" }
+        XCTAssertEqual(unexpected, [:], "syncs failed other than by a lost transfer: \(unexpected)")
         print(
-            "SyncConvergenceTests: \(schedules) schedules (seeds \(firstSeed)…\(firstSeed &+ UInt64(max(schedules - 1, 0)))), "
-                + "\(operations) writes, \(kills) server kills, faults \(proxy?.faultCounts.map { "\($0.key.rawValue) \($0.value)" }.sorted() ?? []), "
+            "SyncConvergenceTests: \(schedules) schedules (seeds from \(firstSeed), \(lanes.count) at a time), "
+                + "\(operations) writes, \(kills) server kills, faults \(faultCounts.sorted { $0.key < $1.key }), "
                 + "sync errors \(syncErrors.sorted { $0.key < $1.key }), \(String(format: "%.1f", seconds)) s")
     }
 
     /// One schedule in a space of its own; returns how many writes it made.
-    func runSchedule(seed: UInt64) async throws -> Int {
+    func runSchedule(seed: UInt64, lane: Lane) async throws -> Int {
         var random = SplitMix(seed: seed)
-        faults.reseed(seed ^ 0x5eed)
-        let proxy = try XCTUnwrap(proxy)
+        lane.faults.reseed(seed ^ 0x5eed)
+        let proxy = lane.proxy
         let user = "conv-\(seed)-\(UUID().uuidString.prefix(6))"
         let token = try await XCTUnwrap(tokens).token(user: user)
         let devices = try (0..<Self.deviceCount).map {
@@ -136,7 +158,7 @@ final class SyncConvergenceTests: XCTestCase {
                 try await syncAtOnce(chosen, killAfter: kill ? killDelay : nil)
             }
         }
-        try await syncUntilQuiet(devices, order: &random)
+        try await syncUntilQuiet(devices, faults: lane.faults, order: &random)
         try check(devices, model: model, space: "user:\(user)")
         return writes
     }
@@ -175,30 +197,44 @@ final class SyncConvergenceTests: XCTestCase {
                 try await Task.sleep(nanoseconds: killAfter)
                 try restartServer()
             }
-            for try await failure in group { if let failure { syncErrors[failure, default: 0] += 1 } }
+            for try await failure in group { if let failure { stats.failed(failure) } }
         }
     }
 
     /// The server killed with SIGKILL and started again (on a new port the proxy is pointed at).
     func restartServer() throws {
-        server?.kill9()
-        kills += 1
-        let restarted = try SyncServerProcess(
-            executable: SyncDurabilityTests.executable("shipyard-sync-server"), arguments: serverArguments)
-        server = restarted
-        proxy?.setUpstream(port: restarted.port)
+        try restartLock.withLock {
+            server?.kill9()
+            stats.killed()
+            let restarted = try SyncServerProcess(
+                executable: SyncDurabilityTests.executable("shipyard-sync-server"), arguments: serverArguments)
+            server = restarted
+            lanes.forEach { $0.proxy.setUpstream(port: restarted.port) }
+        }
     }
 
     /// Faults off; each device syncs in a random order, again and again, until a whole pass sends
-    /// and receives nothing.
-    func syncUntilQuiet(_ devices: [ConvergenceDevice], order random: inout SplitMix) async throws {
+    /// and receives nothing. A sync that fails (another lane killed the server) is tried again.
+    func syncUntilQuiet(_ devices: [ConvergenceDevice], faults: SeededFaults, order random: inout SplitMix)
+        async throws
+    {
         faults.enabled = false
         defer { faults.enabled = true }
         for _ in 0..<8 {
             var moved = false
             for device in devices.shuffled(using: &random) {
-                let report = try await device.sync.sync()
-                if report.sent > 0 || report.received > 0 { moved = true }
+                var attempt = 0
+                while true {
+                    do {
+                        let report = try await device.sync.sync()
+                        if report.sent > 0 || report.received > 0 { moved = true }
+                        break
+                    } catch SyncClientError.transport(let reason) {
+                        attempt += 1
+                        guard attempt < 50 else { throw SyncClientError.transport(reason) }
+                        try await Task.sleep(nanoseconds: 100_000_000)
+                    }
+                }
             }
             if !moved { return }
         }
@@ -264,6 +300,8 @@ final class SyncConvergenceTests: XCTestCase {
         if let error = error as? SyncClientError {
             switch error {
             case .transport: return "transport"
+            case .refused(let status, _): return "refused \(status)"
+            case .invalidAnswer: return "invalid answer"
             default: return "\(error)"
             }
         }
@@ -308,5 +346,51 @@ final class SeededFaults: @unchecked Sendable {
             let faults = SyncFault.allCases.filter { $0 != .none }
             return faults[Int.random(in: 0..<faults.count, using: &random)]
         }
+    }
+}
+
+/// A lane: a proxy and its faults.
+struct Lane {
+    let proxy: SyncFaultProxy
+    let faults: SeededFaults
+}
+
+/// A counter shared by the lanes.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    var value: Int { lock.withLock { count } }
+
+    /// The value before adding one.
+    func take() -> Int {
+        lock.withLock {
+            defer { count += 1 }
+            return count
+        }
+    }
+}
+
+/// What the run did, counted across lanes.
+final class Stats: @unchecked Sendable {
+    private let lock = NSLock()
+    private var schedules = 0
+    private var writes = 0
+    private var kills = 0
+    private var errors: [String: Int] = [:]
+
+    func finished(writes: Int) {
+        lock.withLock {
+            schedules += 1
+            self.writes += writes
+        }
+    }
+
+    func killed() { lock.withLock { kills += 1 } }
+
+    func failed(_ kind: String) { lock.withLock { errors[kind, default: 0] += 1 } }
+
+    var snapshot: (schedules: Int, writes: Int, kills: Int, errors: [String: Int]) {
+        lock.withLock { (schedules, writes, kills, errors) }
     }
 }
