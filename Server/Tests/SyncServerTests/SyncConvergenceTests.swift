@@ -19,7 +19,9 @@ import XCTest
 /// Each schedule has its own seed (printed on failure) and its own space. Environment:
 /// `SHIPYARD_CONVERGENCE_SEED` (the first schedule's seed; schedule i uses seed + i),
 /// `SHIPYARD_CONVERGENCE_SCHEDULES` (how many; default: as many as fit in
-/// `SHIPYARD_CONVERGENCE_SECONDS`, 120 by default, at least 20).
+/// `SHIPYARD_CONVERGENCE_SECONDS`, 120 by default, at least 20), `SHIPYARD_CONVERGENCE_LANES`
+/// (how many schedules run at once, each through its own proxy; 3). The faults' and the kill's
+/// timing is not replayed exactly: a seed replays the writes, the sync order and the fault draws.
 final class SyncConvergenceTests: XCTestCase {
     static let schemaScript = """
         CREATE TABLE doc (id TEXT PRIMARY KEY NOT NULL, title TEXT, body TEXT, status TEXT,
@@ -306,91 +308,5 @@ final class SyncConvergenceTests: XCTestCase {
             }
         }
         return "\(type(of: error))"
-    }
-}
-
-/// SplitMix64: the schedule's random choices, fixed by its seed.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-/// The proxy's fault for each request, seeded per schedule: about one request in three meets a
-/// fault while enabled.
-final class SeededFaults: @unchecked Sendable {
-    private let lock = NSLock()
-    private var random: SplitMix
-    private var isEnabled = true
-
-    init(seed: UInt64) { random = SplitMix(seed: seed) }
-
-    var enabled: Bool {
-        get { lock.withLock { isEnabled } }
-        set { lock.withLock { isEnabled = newValue } }
-    }
-
-    func reseed(_ seed: UInt64) { lock.withLock { random = SplitMix(seed: seed) } }
-
-    func next() -> SyncFault {
-        lock.withLock {
-            guard isEnabled, Int.random(in: 0..<3, using: &random) == 0 else { return .none }
-            let faults = SyncFault.allCases.filter { $0 != .none }
-            return faults[Int.random(in: 0..<faults.count, using: &random)]
-        }
-    }
-}
-
-/// A lane: a proxy and its faults.
-struct Lane {
-    let proxy: SyncFaultProxy
-    let faults: SeededFaults
-}
-
-/// A counter shared by the lanes.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-
-    var value: Int { lock.withLock { count } }
-
-    /// The value before adding one.
-    func take() -> Int {
-        lock.withLock {
-            defer { count += 1 }
-            return count
-        }
-    }
-}
-
-/// What the run did, counted across lanes.
-final class Stats: @unchecked Sendable {
-    private let lock = NSLock()
-    private var schedules = 0
-    private var writes = 0
-    private var kills = 0
-    private var errors: [String: Int] = [:]
-
-    func finished(writes: Int) {
-        lock.withLock {
-            schedules += 1
-            self.writes += writes
-        }
-    }
-
-    func killed() { lock.withLock { kills += 1 } }
-
-    func failed(_ kind: String) { lock.withLock { errors[kind, default: 0] += 1 } }
-
-    var snapshot: (schedules: Int, writes: Int, kills: Int, errors: [String: Int]) {
-        lock.withLock { (schedules, writes, kills, errors) }
     }
 }
