@@ -87,6 +87,11 @@ let package = Package(
             dependencies: [
                 "SyncServer", "SyncServerTestSupport", "shipyard-sync-server",
                 .product(name: "SyncProtocol", package: "Shipyard"),
+                // The convergence test's devices: SyncClient, the library an app links, on user
+                // databases dbgen's builder (DBGenKit) makes from the template script.
+                .product(name: "SyncClient", package: "Shipyard"),
+                .product(name: "DBGenKit", package: "Shipyard"),
+                .product(name: "LayeredDatabase", package: "Shipyard"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),

@@ -5,7 +5,8 @@ import SyncProtocol
 
 /// The pull (docs/Sync.md, "The pull"): the cells of the space after the device's cursor, oldest
 /// first, up to the limit, less what this request's own batch wrote as sent, grouped by row; a
-/// new or revived row whole, a deleted row as its row cell alone.
+/// new or revived row whole, a deleted row as its row cell alone, and nothing of a row this
+/// request's own batch deleted.
 struct PullReader {
     let space: String
     let schema: SyncSchema
@@ -41,6 +42,7 @@ struct PullReader {
             bound = found
         }
         let own = applied?.ownSeqs ?? []
+        let deletedHere = applied?.deletedRows ?? []
         var assembly = Assembly()
         var wholeRows: [RowKey] = applied?.restoredRows ?? []
         var sent = 0
@@ -56,13 +58,20 @@ struct PullReader {
                 (String, ByteBuffer, String, ByteBuffer, Int64, Int64).self)
             {
                 if own.contains(seq) { continue }
+                let key = RowKey(table: table, key: pk.bytes)
+                // Counted against the limit, so the cursor still moves past it.
+                if deletedHere.contains(key) {
+                    if sent == limit { more = true; continue }
+                    sent += 1
+                    lastSent = seq
+                    continue
+                }
                 if sent == limit {
                     more = true
                     continue
                 }
                 sent += 1
                 lastSent = seq
-                let key = RowKey(table: table, key: pk.bytes)
                 let content = try add(key, column, value, HLC(rawValue: hlc), to: &assembly)
                 if column.isEmpty, content == .row(exists: true) { wholeRows.append(key) }
             }

@@ -21,6 +21,10 @@ struct SyncStore: Sendable {
         var ownSeqs: Set<Int64>
         /// Rows whose delete was refused: the device gets them back whole.
         var restoredRows: [RowKey]
+        /// Rows this batch deleted as sent: the device deleted them, so the pull sends nothing of
+        /// them (its row cell is the device's own, and a column cell alone would make the device
+        /// insert a partial row).
+        var deletedRows: Set<RowKey> = []
         /// The greatest HLC among the results' server values.
         var resultHLC: HLC
     }
@@ -136,6 +140,9 @@ struct SyncStore: Sendable {
                 devices.append(ByteBuffer(bytes: write.stamp.device.bytes))
                 seqs.append(seq)
                 if write.asSent { applied.ownSeqs.insert(seq) }
+                if write.asSent, write.column.isEmpty, write.value == .integer(0) {
+                    applied.deletedRows.insert(keys[index])
+                }
             }
         }
         if !seqs.isEmpty {
