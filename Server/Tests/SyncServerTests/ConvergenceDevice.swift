@@ -32,8 +32,10 @@ final class ConvergenceDevice {
         // Small batches, so one sync takes several requests and a fault can fall between them.
         configuration.batchRows = 3
         configuration.pullLimit = 8
+        // A loopback URL the test built from 127.0.0.1 and a port: always a URL.
+        // swift-format-ignore: NeverForceUnwrap
         sync = UserDatabaseSync(
-            databasePath: path, serverURL: URL(string: serverURL)!, // a literal loopback URL
+            databasePath: path, serverURL: URL(string: serverURL)!,
             configuration: configuration, token: { token })
     }
 

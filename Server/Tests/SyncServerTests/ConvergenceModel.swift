@@ -70,7 +70,7 @@ struct ConvergenceModel {
         for op in ops {
             switch op {
             case .insert(_, let stamp, _, _), .delete(_, let stamp):
-                if rowWinner == nil || rowWinner!.0 < stamp { rowWinner = (stamp, op) } // nil checked first
+                if rowWinner.map({ $0.0 < stamp }) ?? true { rowWinner = (stamp, op) }
             default: break
             }
         }
