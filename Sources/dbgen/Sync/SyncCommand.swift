@@ -18,7 +18,8 @@ extension DBGenCommand {
                 again next time).
 
                 Example:
-                  dbgen sync user.sqlite --server https://sync.example.com --token env:SYNC_TOKEN
+                  dbgen sync user.sqlite --server https://sync.example.com \\
+                    --token env:SYNC_TOKEN
                   dbgen sync token --key sync.key --user alice --expires 3600
                 """,
             subcommands: [Database.self, Token.self],
