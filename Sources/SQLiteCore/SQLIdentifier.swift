@@ -5,12 +5,25 @@ import CSQLite
 package enum SQLIdentifier {
     /// `name` as a double-quoted SQL identifier: `food` → `"food"`, `a"b` → `"a""b"`.
     package static func quote(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        "\"" + doubling("\"", in: name) + "\""
     }
 
     /// `text` as a single-quoted SQL string literal: `it's` → `'it''s'`.
     package static func quoteLiteral(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        "'" + doubling("'", in: text) + "'"
+    }
+
+    /// `text` with every `mark` doubled, scalar by scalar, as SQLite reads quoted text. Not
+    /// Foundation's `replacingOccurrences`, which compares grapheme clusters: a quote followed
+    /// by a combining mark (`"\u{301}`) is no quote there, would be left single, and would end
+    /// the quoted name early, letting the rest of the name be read as SQL.
+    package static func doubling(_ mark: Unicode.Scalar, in text: String) -> String {
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            result.append(scalar)
+            if scalar == mark { result.append(scalar) }
+        }
+        return String(result)
     }
 }
 

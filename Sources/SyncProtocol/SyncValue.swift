@@ -72,12 +72,14 @@ extension SyncValue: CustomStringConvertible {
 }
 
 extension String {
-    /// The string with every `target` replaced (Foundation-free).
-    func replacingAll(_ target: Character, with replacement: String) -> String {
-        var out = ""
-        for character in self {
-            if character == target { out += replacement } else { out.append(character) }
+    /// The string with every `target` scalar replaced, scalar by scalar (Foundation-free): a
+    /// quote followed by a combining mark is one Character with it, which a comparison of
+    /// Characters would not find, and would leave single.
+    func replacingAll(_ target: Unicode.Scalar, with replacement: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in unicodeScalars {
+            if scalar == target { out.append(contentsOf: replacement.unicodeScalars) } else { out.append(scalar) }
         }
-        return out
+        return String(out)
     }
 }

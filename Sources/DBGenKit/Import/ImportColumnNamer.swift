@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteCore
 
 /// Builds the `CREATE TABLE` statement the sqlite3 3.40 shell runs when `.import` names a
 /// missing table: one TEXT column per header field, an empty name becoming `?`, and names that
@@ -90,7 +91,7 @@ struct ImportColumnNamer {
     }
 
     private static func escapeQuotes(_ text: String) -> String {
-        text.replacingOccurrences(of: "\"", with: "\"\"")
+        SQLIdentifier.doubling("\"", in: text)
     }
 
     /// SQLite's NOCASE: ASCII letters folded, every other byte as is.

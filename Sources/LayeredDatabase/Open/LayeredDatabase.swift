@@ -227,7 +227,7 @@ public final class LayeredDatabase {
         func select(_ schema: String, _ table: String) -> String {
             var list = columnNames.map(quote)
             if let sourceColumn {
-                list.append("'\(schema.replacingOccurrences(of: "'", with: "''"))' AS \(quote(sourceColumn))")
+                list.append("\(SQLIdentifier.quoteLiteral(schema)) AS \(quote(sourceColumn))")
             }
             return "SELECT \(list.joined(separator: ", ")) FROM \(quote(schema)).\(quote(table))"
         }

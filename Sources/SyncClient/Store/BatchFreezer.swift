@@ -1,4 +1,5 @@
 import LayeredDatabase
+import SQLiteCore
 import SyncProtocol
 
 /// Freezes the next batch: in one transaction, up to `maximumRows` rows of outbox entries move
@@ -157,5 +158,5 @@ final class RowReader {
 /// Identifier quoting (SQLiteCore's is `package` to this package's targets).
 enum SQLIdentifierText {
     /// `"name"` with inner quotes doubled.
-    static func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+    static func quote(_ name: String) -> String { SQLIdentifier.quote(name) }
 }
