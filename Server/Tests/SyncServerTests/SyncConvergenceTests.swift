@@ -264,7 +264,7 @@ final class SyncConvergenceTests: XCTestCase {
             }
             guard fits else {
                 throw TestSupportError(
-                    "doc \(key): the server and every device hold \(row.map { "\($0.sorted { $0.key < $1.key })" } ?? "no row"), the model expects \(expected)\n\(Self.describe(model))"
+                    "doc \(key): the server and every device hold \(row.map { "\($0.sorted { $0.key < $1.key })" } ?? "no row"), the model expects \(expected)\nthe server's cells of it (column, hlc/device, seq):\n\(try serverStamps(space, key))\n\(Self.describe(model))"
                 )
             }
         }
@@ -292,6 +292,14 @@ final class SyncConvergenceTests: XCTestCase {
             rows[key] = columns
         }
         return rows
+    }
+
+    /// The server's cells of `doc` `key` with the edit that set each, one per line, for a failure's report.
+    func serverStamps(_ space: String, _ key: String) throws -> String {
+        let pk = SyncValue.text(key).wireEncoding.map { String(format: "%02x", $0) }.joined()
+        return try XCTUnwrap(cluster).psql(
+            "SELECT '  ' || col || ' ' || hlc || '/' || get_byte(device, 0) || ' seq ' || seq FROM shipyard_cells "
+                + "WHERE space = '\(space)' AND tbl = 'doc' AND encode(pk, 'hex') = '\(pk)' ORDER BY col")
     }
 
     static func describe(_ model: ConvergenceModel) -> String {

@@ -173,6 +173,28 @@ final class SyncRulesTests: ServerTestCase {
         XCTAssertEqual(b.replica["list"]?[key], ["title": .text("again")])
     }
 
+    /// Found by the convergence test: A deletes, C re-inserts later, B deletes later still; B's
+    /// delete reaches the server before C's insert. The second delete of a deleted row must still
+    /// carry its stamp, or the earlier insert revives the row over the later delete.
+    func testASecondDeleteKeepsItsStampSoAnEarlierInsertArrivingLaterLoses() async throws {
+        let user = user()
+        let a = try await device(user), b = try await device(user), c = try await device(user)
+        let key = SyncValue.text("D")
+        try await a.send(tables, [.insert(list, key, [(1, .text("t"))], at: HLC(milliseconds: t - 9000))])
+        try await a.send(tables, [.delete(list, key, at: HLC(milliseconds: t - 8000))])
+        let second = try await b.send(tables, [.delete(list, key, at: HLC(milliseconds: t - 6000))])
+        XCTAssertEqual(second.results, [])
+        let late = try await c.send(
+            tables, [.insert(list, key, [(1, .text("between"))], at: HLC(milliseconds: t - 7000))])
+        XCTAssertEqual(
+            late.results.first, SyncResult(row: 0, column: 0, outcome: .editOfDeletedRow, server: .integer(0)))
+        XCTAssertEqual(try cells(of: "user:\(user)")["list 'D' "], .integer(0))
+        try await a.pullAll()
+        try await c.pullAll()
+        XCTAssertNil(a.replica["list"]?[key])
+        XCTAssertNil(c.replica["list"]?[key])
+    }
+
     func testKeepServerAndRejectTablesRefuseDeletesAndGiveTheRowBack() async throws {
         let user = user()
         let a = try await device(user), b = try await device(user)

@@ -56,8 +56,12 @@ struct RowDecision: Sendable {
                     decision.writes.append(write)
                     exists = false
                 }
+            case (false, false?, let current?):
+                // Deleted again: it stays deleted, but a later delete's stamp becomes the row's, so
+                // an insert stamped between the two deletes that arrives after them loses to it.
+                if stamp > current.stamp { decision.writes.append(write) }
             default:
-                break // deleted twice: it stays deleted
+                break
             }
         }
         for cell in row.cells where cell.column > 0 {
