@@ -169,6 +169,9 @@ struct AnswerApplier {
             try deleteWithPendingEdits(table, key: key, pending: pending)
             return
         }
+        // Column cells of a row this device does not have: a row new here arrives whole, with
+        // its row cell, so these edit a row deleted here; never made into a partial row.
+        if exists == nil, try !rows.exists(table, key: key) { return }
         var assignments: [(String, DatabaseValue)] = []
         for (column, value) in values {
             if column.rule == .counter, let entry = pending.entry(column.name) {

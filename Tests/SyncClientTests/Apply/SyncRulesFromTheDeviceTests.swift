@@ -181,6 +181,23 @@ final class SyncRulesFromTheDeviceTests: XCTestCase {
         XCTAssertEqual(try fixture.outbox(), ["list|L1||1|"])
     }
 
+    /// Column cells of a row the device does not have (no row cell with them) edit nothing:
+    /// a row new here comes whole, so a partial row (its other columns at their defaults) is
+    /// never made from them.
+    func testColumnCellsOfARowTheDeviceLacksMakeNoPartialRow() async throws {
+        let fixture = try await fixture("INSERT INTO list VALUES ('L1', 'a', NULL)")
+        fixture.server.answer { _, _ in
+            .answer(
+                SyncAnswer(
+                    clock: 1_800_000_000_000, tables: [SyncTableColumns(name: "list", columns: ["title", "owner"])],
+                    rows: [Pull.row(0, "ghost", [(2, .text("bob"))]), Pull.row(0, "L1", [(1, .text("b"))])],
+                    cursor: 9))
+        }
+        try await fixture.run()
+        XCTAssertEqual(try fixture.lines("SELECT * FROM list"), ["L1|b|"])
+        XCTAssertEqual(try fixture.outbox(), [])
+    }
+
     /// A pulled row never overwrites the columns the device edited and has not sent yet.
     func testPendingLocalEditsAreNotOverwrittenByPulls() async throws {
         let fixture = try await fixture("INSERT INTO list VALUES ('L1', 'a', 'ann')")
