@@ -66,10 +66,11 @@ final class ConvergenceDevice {
         let connection = try Connection(path: path)
         defer { connection.close() }
         let title = freshValue("title"), body = freshValue("body"), status = freshValue("status")
+        let note = freshValue("note")
         try connection.execute(
-            "INSERT INTO doc (id, title, body, status, hits) VALUES (?, ?, ?, ?, ?)",
-            [.text(key), .text(title), .text(body), .text(status), .integer(hits)])
-        let values = ["title": "t:" + title, "body": "t:" + body, "status": "t:" + status]
+            "INSERT INTO doc (id, title, body, status, note, hits) VALUES (?, ?, ?, ?, ?, ?)",
+            [.text(key), .text(title), .text(body), .text(status), .text(note), .integer(hits)])
+        let values = ["title": "t:" + title, "body": "t:" + body, "status": "t:" + status, "note": "t:" + note]
         return .insert(key: key, stamp: try stamp(connection, key, ""), values: values, hits: hits)
     }
 
@@ -103,17 +104,28 @@ final class ConvergenceDevice {
         let connection = try Connection(path: path, readOnly: true)
         defer { connection.close() }
         var out: [String: [String: String]] = [:]
-        for row in try connection.query("SELECT id, title, body, status, hits FROM doc") {
+        for row in try connection.query("SELECT id, title, body, status, note, hits FROM doc") {
             guard case .text(let key) = row[0] else {
                 throw TestSupportError("device \(index): a key that is not text")
             }
             var columns: [String: String] = [:]
-            for (index, name) in ["title", "body", "status", "hits"].enumerated() {
+            for (index, name) in ["title", "body", "status", "note", "hits"].enumerated() {
                 columns[name] = Self.canonical(row[index + 1])
             }
             out[key] = columns
         }
         return out
+    }
+
+    /// The conflicts the sync recorded here, as `kind column` (column empty for the row).
+    func conflicts() throws -> [String] {
+        let connection = try Connection(path: path, readOnly: true)
+        defer { connection.close() }
+        return try connection.query("SELECT kind, coalesce(column_name, '') FROM shipyard_sync_conflicts").map {
+            row in
+            guard case .text(let kind) = row[0], case .text(let column) = row[1] else { return "?" }
+            return "\(kind) \(column)"
+        }
     }
 
     static func canonical(_ value: DatabaseValue) -> String {

@@ -5,18 +5,19 @@ import Foundation
 /// device's id), the state every device and the server must end in.
 ///
 /// The table `doc` (key `id`) has two `last-edit-wins` columns (`title`, `body`), a `counter`
-/// (`hits`) and a `keep-server` column (`status`). Keys come in two kinds:
+/// (`hits`), a `keep-server` column (`status`) and a `reject` column (`note`). Keys come in two
+/// kinds:
 /// - *kept* keys are never deleted: every column is exact (the later `(hlc, device)` edit wins,
 ///   the counter is the sum of every increment, initial values of every insert included), and
-///   `status` is one of the values written (the first to reach the server, an order the model
-///   cannot know).
+///   `status` and `note` are each one of the values written (the first to reach the server, an
+///   order the model cannot know).
 /// - *churned* keys are inserted, deleted and inserted again: whether the row exists is exact
 ///   (the later of its inserts and deletes). When it exists, each `last-edit-wins` column is the
 ///   winning insert's value unless some edit stamped after that insert changed it, and then one of
 ///   those edits' values (an edit by a device that had not seen the delete is dropped if it reaches
 ///   the server while the row is deleted, so which one depends on arrival order).
 struct ConvergenceModel {
-    static let valueColumns = ["title", "body", "status"]
+    static let valueColumns = ["title", "body", "status", "note"]
 
     /// An edit's order: `(hlc, device)`, devices as 16 unsigned bytes.
     struct Stamp: Comparable, CustomStringConvertible {
@@ -87,7 +88,7 @@ struct ConvergenceModel {
                 default: break
                 }
             }
-            if column == "status" {
+            if column == "status" || column == "note" {
                 expected.allowed[column] = Set(written.map(\.1))
             } else if churned {
                 let later = written.filter { rowStamp < $0.0 }.map(\.1)

@@ -72,6 +72,7 @@ final class Stats: @unchecked Sendable {
     private var writes = 0
     private var kills = 0
     private var errors: [String: Int] = [:]
+    private var rejections = 0
 
     func finished(writes: Int) {
         lock.withLock {
@@ -80,11 +81,13 @@ final class Stats: @unchecked Sendable {
         }
     }
 
+    func rejected(_ count: Int) { lock.withLock { rejections += count } }
+
     func killed() { lock.withLock { kills += 1 } }
 
     func failed(_ kind: String) { lock.withLock { errors[kind, default: 0] += 1 } }
 
-    var snapshot: (schedules: Int, writes: Int, kills: Int, errors: [String: Int]) {
-        lock.withLock { (schedules, writes, kills, errors) }
+    var snapshot: (schedules: Int, writes: Int, kills: Int, errors: [String: Int], rejections: Int) {
+        lock.withLock { (schedules, writes, kills, errors, rejections) }
     }
 }

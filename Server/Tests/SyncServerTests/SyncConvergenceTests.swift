@@ -24,11 +24,11 @@ import XCTest
 /// timing is not replayed exactly: a seed replays the writes, the sync order and the fault draws.
 final class SyncConvergenceTests: XCTestCase {
     static let schemaScript = """
-        CREATE TABLE doc (id TEXT PRIMARY KEY NOT NULL, title TEXT, body TEXT, status TEXT,
+        CREATE TABLE doc (id TEXT PRIMARY KEY NOT NULL, title TEXT, body TEXT, status TEXT, note TEXT,
                           hits INTEGER NOT NULL DEFAULT 0);
         CREATE TABLE shipyard_sync (table_name TEXT NOT NULL, column_name TEXT, rule TEXT NOT NULL);
         INSERT INTO shipyard_sync VALUES ('doc', NULL, 'last-edit-wins'), ('doc', 'hits', 'counter'),
-                                         ('doc', 'status', 'keep-server');
+                                         ('doc', 'status', 'keep-server'), ('doc', 'note', 'reject');
         """
     static let deviceCount = 5
     static let keptKeys = ["k0", "k1", "k2"]
@@ -113,7 +113,7 @@ final class SyncConvergenceTests: XCTestCase {
                 }
             }
         }
-        let (schedules, operations, kills, syncErrors) = stats.snapshot
+        let (schedules, operations, kills, syncErrors, rejections) = stats.snapshot
         var faultCounts: [String: Int] = [:]
         for lane in lanes {
             for (fault, count) in lane.proxy.faultCounts { faultCounts[fault.rawValue, default: 0] += count }
@@ -123,10 +123,13 @@ final class SyncConvergenceTests: XCTestCase {
         // while the database is unavailable), never a refusal or an answer it cannot use.
         let unexpected = syncErrors.filter { $0.key != "transport" && $0.key != "refused 503" }
         XCTAssertEqual(unexpected, [:], "syncs failed other than by a lost transfer: \(unexpected)")
+        // A device edits `note` of a row it pulled in most schedules: the server refuses that.
+        if schedules >= 20 { XCTAssertGreaterThan(rejections, 0, "no device recorded a rejected edit of note") }
         print(
             "SyncConvergenceTests: \(schedules) schedules (seeds from \(firstSeed), \(lanes.count) at a time), "
                 + "\(operations) writes, \(kills) server kills, faults \(faultCounts.sorted { $0.key < $1.key }), "
-                + "sync errors \(syncErrors.sorted { $0.key < $1.key }), \(String(format: "%.1f", seconds)) s")
+                + "sync errors \(syncErrors.sorted { $0.key < $1.key }), \(rejections) rejected edits recorded, \(String(format: "%.1f", seconds)) s"
+        )
     }
 
     /// One schedule in a space of its own; returns how many writes it made.
@@ -174,7 +177,8 @@ final class SyncConvergenceTests: XCTestCase {
             return try device.insert(key, hits: Int64.random(in: 0...3, using: &random))
         }
         switch Int.random(in: 0..<10, using: &random) {
-        case 0..<4: return try device.update(key, ["title", "body", "status"][Int.random(in: 0..<3, using: &random)])
+        case 0..<4:
+            return try device.update(key, ConvergenceModel.valueColumns.randomElement(using: &random) ?? "title")
         case 4..<8: return try device.increment(key, by: Int64.random(in: -2...5, using: &random))
         default: return churned ? try device.delete(key) : try device.update(key, "title")
         }
@@ -254,6 +258,15 @@ final class SyncConvergenceTests: XCTestCase {
                 )
             }
         }
+        // Only the `reject` column's refusals are conflicts, besides edits of deleted rows (doc's
+        // own rule is last-edit-wins, so a refused delete is none); keep-server records nothing.
+        for device in devices {
+            let conflicts = try device.conflicts()
+            for conflict in conflicts where conflict != "rejected note" && !conflict.hasPrefix("edit-of-deleted-row ") {
+                throw TestSupportError("device \(device.index) recorded the conflict \(conflict)")
+            }
+            stats.rejected(conflicts.filter { $0 == "rejected note" }.count)
+        }
         for key in Self.keptKeys + Self.churnedKeys {
             let expected = model.expected(key, churned: Self.churnedKeys.contains(key))
             let row = server[key]
@@ -287,7 +300,7 @@ final class SyncConvergenceTests: XCTestCase {
         var rows: [String: [String: String]] = [:]
         for (key, var columns) in cells where columns[""] == "i:1" {
             columns[""] = nil
-            for column in ["title", "body", "status"] where columns[column] == nil { columns[column] = "null" }
+            for column in ConvergenceModel.valueColumns where columns[column] == nil { columns[column] = "null" }
             if columns["hits"] == nil { columns["hits"] = "i:0" }
             rows[key] = columns
         }
