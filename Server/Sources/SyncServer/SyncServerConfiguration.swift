@@ -19,6 +19,8 @@ public struct SyncServerConfiguration: Sendable {
     /// How long a request may wait for the database (a connection, then its transaction) before
     /// it is answered 503: when PostgreSQL is down, the pool keeps trying, and the device retries.
     public var databaseTimeoutSeconds: Double = 15
+    /// How long a pull-only request waits for a read replica before the primary answers it.
+    public var replicaTimeoutSeconds: Double = 2
     /// The server's clock in milliseconds since 1970 (a test may set its own).
     public var clock: @Sendable () -> Int64 = { SyncServerConfiguration.systemMilliseconds() }
 

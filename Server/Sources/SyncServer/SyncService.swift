@@ -10,14 +10,23 @@ public struct SyncService: Sendable {
     /// The configuration.
     public let configuration: SyncServerConfiguration
     private let databases: SpacePartition
+    private let replicas: SpacePartition?
     private let logger: Logger
 
     /// A service over one database per entry of `clients` (spaces spread by a hash of their
-    /// name; one entry for one database). Each client must be running (`PostgresClient.run()`).
-    public init(configuration: SyncServerConfiguration, clients: [PostgresClient], logger: Logger) {
+    /// name; one entry for one database), and optionally a streaming replica of each, in the same
+    /// order, that answers pull-only requests once it has caught up with the device
+    /// (docs/Sync.md, "Scaling past one Postgres"). Each client must be running
+    /// (`PostgresClient.run()`).
+    public init(
+        configuration: SyncServerConfiguration, clients: [PostgresClient], replicas: [PostgresClient] = [],
+        logger: Logger
+    ) {
         precondition(!clients.isEmpty, "a sync service needs a database")
+        precondition(replicas.isEmpty || replicas.count == clients.count, "one replica per database, or none")
         self.configuration = configuration
         self.databases = SpacePartition(clients: clients)
+        self.replicas = replicas.isEmpty ? nil : SpacePartition(clients: replicas)
         self.logger = logger
     }
 
@@ -44,6 +53,11 @@ public struct SyncService: Sendable {
 
     /// Answers the body of an authorized request for `space`.
     public func answer(space: String, body: [UInt8]) async throws -> [UInt8] {
+        try await answerSayingWhere(space: space, body: body).answer
+    }
+
+    /// The answer, and whether a read replica gave it (``SyncRoutes`` says so in a header).
+    func answerSayingWhere(space: String, body: [UInt8]) async throws -> (answer: [UInt8], fromReplica: Bool) {
         let request: SyncRequest
         do {
             request = try SyncRequest(decoding: body, limits: configuration.limits)
@@ -69,14 +83,31 @@ public struct SyncService: Sendable {
         let limit =
             request.limit == 0
             ? configuration.defaultPullLimit : Int(min(request.limit, UInt64(configuration.maximumPullLimit)))
-        let store = SyncStore(client: databases.client(for: space), logger: logger)
         let schema = configuration.schema
+        if checked == nil, let replicas {
+            // A replica that is behind, down or slow leaves the request to the primary.
+            let replica = SyncStore(client: replicas.client(for: space), logger: logger)
+            do {
+                if let answer = try await Self.within(
+                    seconds: configuration.replicaTimeoutSeconds,
+                    {
+                        try await replica.pullFromReplica(
+                            space: space, request: request, schema: schema, pullLimit: limit, clock: now)
+                    })
+                {
+                    return (answer.encoded(), true)
+                }
+            } catch {
+                logger.warning("sync: the read replica failed, the primary answers: \(error)")
+            }
+        }
+        let store = SyncStore(client: databases.client(for: space), logger: logger)
         let batch = checked
         let answer = try await Self.within(seconds: configuration.databaseTimeoutSeconds) {
             try await store.sync(
                 space: space, request: request, batch: batch, schema: schema, pullLimit: limit, clock: now)
         }
-        return answer.encoded()
+        return (answer.encoded(), false)
     }
 
     /// `body`'s result, or a 503 when it takes longer than `seconds`. The answer does not wait

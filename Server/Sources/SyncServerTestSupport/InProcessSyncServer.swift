@@ -13,14 +13,19 @@ public final class InProcessSyncServer: Sendable {
     /// The base URL, `http://127.0.0.1:PORT`.
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    /// Starts a server with `configuration` over the databases at `postgresURLs`.
-    public init(configuration: SyncServerConfiguration, postgresURLs: [String], connections: Int = 8) async throws {
+    /// Starts a server with `configuration` over the databases at `postgresURLs` (and their
+    /// read replicas at `replicaURLs`: none, or one each).
+    public init(
+        configuration: SyncServerConfiguration, postgresURLs: [String], replicaURLs: [String] = [],
+        connections: Int = 8
+    ) async throws {
         let databases = try postgresURLs.map { try PostgresURL($0).configuration }
+        let replicas = try replicaURLs.map { try PostgresURL($0).configuration }
         var logger = Logger(label: "sync-server-test")
         logger.logLevel = .critical
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let application = SyncServerApplication.make(
-            configuration: configuration, databases: databases, host: "127.0.0.1", port: 0,
+            configuration: configuration, databases: databases, replicas: replicas, host: "127.0.0.1", port: 0,
             connectionsPerDatabase: connections, logger: logger
         ) { port in
             continuation.yield(port)

@@ -37,6 +37,25 @@ public final class PostgresCluster: @unchecked Sendable {
         return cluster
     }
 
+    /// Creates and starts a streaming replica of `primary` (a hot standby: `pg_basebackup -R`
+    /// from it over 127.0.0.1, then started on a port of its own), read-only, replaying the
+    /// primary's commits in order.
+    public static func startReplica(of primary: PostgresCluster) throws -> PostgresCluster {
+        let replica = try PostgresCluster()
+        let result = try CommandRunner.run(
+            replica.binaries + "/pg_basebackup",
+            [
+                "-h", "127.0.0.1", "-p", "\(primary.port)", "-U", primary.user, "-D", replica.dataDirectory, "-R",
+                "-X", "stream", "-c", "fast", "--no-sync",
+            ],
+            as: replica.osUser)
+        guard result.status == 0 else {
+            throw TestSupportError("pg_basebackup failed: \(result.errors)\(result.output)")
+        }
+        try replica.start()
+        return replica
+    }
+
     private init() throws {
         binaries = ProcessInfo.processInfo.environment["SHIPYARD_POSTGRES_BIN"] ?? "/usr/lib/postgresql/15/bin"
         guard FileManager.default.isExecutableFile(atPath: binaries + "/initdb") else {

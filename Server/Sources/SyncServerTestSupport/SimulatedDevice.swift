@@ -14,6 +14,8 @@ public final class SimulatedDevice: @unchecked Sendable {
         public var status: Int
         /// The body.
         public var body: [UInt8]
+        /// The headers, by lowercased name.
+        public var headers: [String: String] = [:]
         /// The body as text (an error's `sync: error: WHY`).
         public var text: String { String(decoding: body, as: UTF8.self) }
     }
@@ -32,6 +34,8 @@ public final class SimulatedDevice: @unchecked Sendable {
     public var hlcMax: HLC = .zero
     /// Its view of the space: table → key → column → value (rows present only).
     public var replica: [String: [SyncValue: [String: SyncValue]]] = [:]
+    /// The reply to the last request ``send(_:)`` made.
+    public private(set) var lastReply: Reply?
     /// A shared HTTP client.
     public static let http = HTTPClient(eventLoopGroupProvider: .singleton)
 
@@ -67,6 +71,7 @@ public final class SimulatedDevice: @unchecked Sendable {
     @discardableResult
     public func send(_ request: SyncRequest) async throws -> SyncAnswer {
         let reply = try await post(request.encoded())
+        lastReply = reply
         guard reply.status == 200 else { throw Refused(status: reply.status, message: reply.text) }
         let answer = try SyncAnswer(decoding: reply.body)
         if let batch = request.batch, answer.batch == batch.id {
@@ -105,7 +110,11 @@ public final class SimulatedDevice: @unchecked Sendable {
         request.body = .bytes(ByteBuffer(bytes: body))
         let response = try await Self.http.execute(request, timeout: .seconds(60))
         var buffer = try await response.body.collect(upTo: 256 << 20)
-        return Reply(status: Int(response.status.code), body: buffer.readBytes(length: buffer.readableBytes) ?? [])
+        var headers: [String: String] = [:]
+        for (name, value) in response.headers { headers[name.lowercased()] = value }
+        return Reply(
+            status: Int(response.status.code), body: buffer.readBytes(length: buffer.readableBytes) ?? [],
+            headers: headers)
     }
 
     /// A refused request: its status and message.

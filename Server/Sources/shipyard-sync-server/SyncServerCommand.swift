@@ -16,7 +16,11 @@ struct SyncServerCommand: AsyncParsableCommand {
             migrates its own tables in each database at start. Requests carry a bearer JWT (EdDSA, \
             ES256 or RS256) verified against --jwks; the token's sub is the user, its optional space \
             claim a shared space. Several --postgres URLs spread spaces across databases by a hash of \
-            the space's name: give every server process the same list, in the same order.
+            the space's name: give every server process the same list, in the same order. \
+            --postgres-replica names a streaming replica of each --postgres database, in the same \
+            order: a request with nothing to send is read from it once it has replayed the device's \
+            cursor (else, or when it fails, from the primary); answers then trail the primary by \
+            the replica's lag.
             """,
         version: "1.0")
 
@@ -26,6 +30,13 @@ struct SyncServerCommand: AsyncParsableCommand {
             "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require] (?host=/DIR: a unix socket). Repeat to partition spaces.",
             valueName: "URL"))
     var postgres: [String]
+
+    @Option(
+        name: .customLong("postgres-replica"),
+        help: ArgumentHelp(
+            "A streaming replica of the --postgres database at the same position, for requests that only pull. Repeat once per --postgres, or leave out.",
+            valueName: "URL"))
+    var postgresReplica: [String] = []
 
     @Option(
         help: ArgumentHelp(
@@ -67,6 +78,11 @@ struct SyncServerCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard !postgres.isEmpty else { throw ValidationError("--postgres is required") }
+        guard postgresReplica.isEmpty || postgresReplica.count == postgres.count else {
+            throw ValidationError(
+                "--postgres-replica: \(postgresReplica.count) replicas for \(postgres.count) databases; give one per --postgres, in the same order"
+            )
+        }
         guard maxClockSkew >= 0 else { throw ValidationError("--max-clock-skew must be 0 or more") }
         for (name, value) in [
             ("--max-body-bytes", maxBodyBytes), ("--max-inflated-bytes", maxInflatedBytes),
@@ -86,6 +102,7 @@ struct SyncServerCommand: AsyncParsableCommand {
         do {
             let (host, port) = try Self.address(listen)
             let databases = try postgres.map { try PostgresURL($0).configuration }
+            let replicas = try postgresReplica.map { try PostgresURL($0, flag: "--postgres-replica").configuration }
             var configuration = SyncServerConfiguration(
                 schema: try UserSchemaScript.read(scriptAt: schema), verifier: try await TokenVerifier(jwksFile: jwks))
             configuration.maximumClockSkewMilliseconds = Int64(maxClockSkew) * 1000
@@ -95,7 +112,7 @@ struct SyncServerCommand: AsyncParsableCommand {
             configuration.databaseTimeoutSeconds = databaseTimeout
             configuration.maximumPullLimit = max(pullLimit, 100_000)
             let application = SyncServerApplication.make(
-                configuration: configuration, databases: databases, host: host, port: port,
+                configuration: configuration, databases: databases, replicas: replicas, host: host, port: port,
                 connectionsPerDatabase: connections, logger: logger
             ) { port in
                 FileHandle.standardOutput.write(Data("shipyard-sync-server: listening on \(host):\(port)\n".utf8))

@@ -11,7 +11,8 @@ final class ServerCommandTests: XCTestCase {
         let result = try CommandRunner.run(executable, ["--help"])
         XCTAssertEqual(result.status, 0)
         for flag in [
-            "--postgres", "--listen", "--schema", "--jwks", "--max-clock-skew", "--max-body-bytes", "--pull-limit",
+            "--postgres", "--postgres-replica", "--listen", "--schema", "--jwks", "--max-clock-skew",
+            "--max-body-bytes", "--pull-limit",
         ] {
             XCTAssertTrue(result.output.contains(flag), "--help does not mention \(flag)")
         }
@@ -21,6 +22,17 @@ final class ServerCommandTests: XCTestCase {
         let result = try CommandRunner.run(executable, ["--listen", "127.0.0.1:0"])
         XCTAssertEqual(result.status, 64)
         XCTAssertTrue(result.errors.contains("--postgres") || result.errors.contains("--schema"), result.errors)
+        let replicas = try CommandRunner.run(
+            executable,
+            [
+                "--postgres", "postgres://u@127.0.0.1:1/db", "--postgres-replica", "postgres://u@127.0.0.1:2/db",
+                "--postgres-replica", "postgres://u@127.0.0.1:3/db", "--listen", "127.0.0.1:0", "--schema", "s.sql",
+                "--jwks", "k.json",
+            ])
+        XCTAssertEqual(replicas.status, 64)
+        XCTAssertTrue(
+            replicas.errors.contains("--postgres-replica: 2 replicas for 1 databases; give one per --postgres"),
+            replicas.errors)
     }
 
     func testBadInputsExit1NamingTheFile() throws {
@@ -55,5 +67,10 @@ final class ServerCommandTests: XCTestCase {
             executable, ["--postgres", "mysql://x", "--listen", "127.0.0.1:0", "--schema", schema, "--jwks", jwks])
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.errors.contains("--postgres: 'mysql://x' is not a postgres://"), result.errors)
+        result = try CommandRunner.run(
+            executable,
+            base + ["--postgres-replica", "http://x", "--schema", schema, "--jwks", jwks])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.errors.contains("--postgres-replica: 'http://x' is not a postgres://"), result.errors)
     }
 }

@@ -19,6 +19,11 @@ public enum SyncRoutes {
     // swift-format-ignore: NeverForceUnwrap
     public static let spaceHeader = HTTPField.Name("Shipyard-Space")! // a valid token, fixed here
 
+    /// The header an answer read from a streaming replica carries (`replica`); an answer from
+    /// the primary has none.
+    // swift-format-ignore: NeverForceUnwrap
+    public static let readFromHeader = HTTPField.Name("Shipyard-Read-From")! // a valid token, fixed here
+
     /// Adds the routes for `service` to `router` (under its current path).
     public static func add<Context: RequestContext>(to router: Router<Context>, service: SyncService) {
         router.get("v1/health") { _, _ in
@@ -45,10 +50,10 @@ public enum SyncRoutes {
                 throw SyncServerError.tooLarge(
                     "request: more than the limit of \(service.configuration.limits.bodyBytes) bytes")
             }
-            let answer = try await service.answer(space: space, body: Array(buffer: body))
-            return Response(
-                status: .ok, headers: [.contentType: contentType, clockHeader: "\(service.configuration.clock())"],
-                body: .init(byteBuffer: ByteBuffer(bytes: answer)))
+            let (answer, fromReplica) = try await service.answerSayingWhere(space: space, body: Array(buffer: body))
+            var headers: HTTPFields = [.contentType: contentType, clockHeader: "\(service.configuration.clock())"]
+            if fromReplica { headers[readFromHeader] = "replica" }
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: answer)))
         } catch let error as SyncServerError {
             return refusal(error, service: service)
         } catch {

@@ -11,12 +11,12 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
     /// The URL with its password hidden, for messages.
     public var description: String
 
-    /// Parses `text`; throws a message naming what is wrong.
-    public init(_ text: String) throws {
+    /// Parses `text`; throws a message naming what is wrong (and `flag`, the option it came from).
+    public init(_ text: String, flag: String = "--postgres") throws {
         guard let components = URLComponents(string: text), let scheme = components.scheme,
             scheme == "postgres" || scheme == "postgresql"
         else {
-            throw SyncServerError(status: 0, "--postgres: '\(text)' is not a postgres://USER@HOST:PORT/DATABASE URL")
+            throw SyncServerError(status: 0, "\(flag): '\(text)' is not a postgres://USER@HOST:PORT/DATABASE URL")
         }
         let user = components.user.flatMap { $0.removingPercentEncoding } ?? "postgres"
         let password = components.password.flatMap { $0.removingPercentEncoding }
@@ -30,14 +30,14 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
                 database: database.isEmpty ? nil : database)
         } else {
             guard let host = components.host, !host.isEmpty else {
-                throw SyncServerError(status: 0, "--postgres: '\(text)' names no host")
+                throw SyncServerError(status: 0, "\(flag): '\(text)' names no host")
             }
             let tls: PostgresClient.Configuration.TLS
             switch query["sslmode"] ?? "prefer" {
             case "disable": tls = .disable
             case "prefer", "allow": tls = .prefer(.makeClientConfiguration())
             case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
-            case let mode: throw SyncServerError(status: 0, "--postgres: unknown sslmode '\(mode)'")
+            case let mode: throw SyncServerError(status: 0, "\(flag): unknown sslmode '\(mode)'")
             }
             configuration = .init(
                 host: host, port: components.port ?? 5432, username: user, password: password,

@@ -40,6 +40,31 @@ struct SyncStore: Sendable {
         }
     }
 
+    /// Answers a pull-only `request` (no batch) from a streaming replica, in one read-only
+    /// transaction, when the replica has replayed the space up to the device's cursor at least;
+    /// nil when it has not (the primary answers). The pull is the primary's, as of a moment the
+    /// replica has reached: writers of a space commit in `seq` order under its row lock, and a
+    /// replica replays commits in order, so no `seq` at or below the replica's bound is missing.
+    func pullFromReplica(space: String, request: SyncRequest, schema: SyncSchema, pullLimit: Int, clock: Int64)
+        async throws -> SyncAnswer?
+    {
+        try await Self.unwrapping {
+            try await client.withTransaction(logger: logger) { connection -> SyncAnswer? in
+                var replayed: Int64 = 0
+                for try await seq in try await connection.query(
+                    "SELECT seq FROM shipyard_spaces WHERE space = \(space)", logger: logger
+                ).decode(Int64.self) {
+                    replayed = seq
+                }
+                guard replayed >= Int64(clamping: request.cursor) else { return nil }
+                var answer = SyncAnswer(clock: UInt64(clock))
+                try await PullReader(space: space, schema: schema, logger: logger).pull(
+                    after: Int64(clamping: request.cursor), limit: pullLimit, applied: nil, into: &answer, connection)
+                return answer
+            }
+        }
+    }
+
     /// Runs `body`, rethrowing a refusal from inside a transaction as itself (PostgresNIO wraps
     /// what a transaction's closure throws in a `PostgresTransactionError`, after rolling back).
     static func unwrapping<T>(_ body: () async throws -> T) async throws -> T {
