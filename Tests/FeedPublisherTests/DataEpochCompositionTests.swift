@@ -37,6 +37,24 @@ final class DataEpochCompositionTests: XCTestCase {
         }
     }
 
+    /// A feed initialised with a recovery key, and the root a device bundles.
+    private func feedWithRecoveryKey() throws -> (FeedFixture, recovery: Ed25519SigningKey, bundledRoot: Data) {
+        let fixture = try FeedFixture(self)
+        let recovery = Ed25519SigningKey()
+        try fixture.initialize(recoveryKeys: [recovery.publicKey])
+        return (fixture, recovery, fixture.rootData)
+    }
+
+    /// `feed rotate --reset-data` signed by the recovery key: the new online key (epoch + 1).
+    private func rotateResettingData(_ fixture: FeedFixture, with recovery: Ed25519SigningKey) throws
+        -> Ed25519SigningKey
+    {
+        let newKey = Ed25519SigningKey()
+        try fixture.feed.rotate(
+            oldKey: recovery, oldKeySource: "recovery.key", newKey: newKey, newKeySource: "new.key", resetData: true)
+        return newKey
+    }
+
     private var uploads = 0
 
     /// Dates the feed's `timestamp.json` a second after the last one dated: nginx's ETag is the
@@ -62,15 +80,10 @@ final class DataEpochCompositionTests: XCTestCase {
     }
 
     func testARenewedRootAndAnAddedRecoveryKeyKeepTheDataEpochAndDevicesStillUpdate() async throws {
-        let fixture = try FeedFixture(self)
-        let recovery = Ed25519SigningKey()
-        try fixture.initialize(recoveryKeys: [recovery.publicKey])
-        let bundledRoot = fixture.rootData
+        let (fixture, recovery, bundledRoot) = try feedWithRecoveryKey()
         let v1 = try fixture.release("v1", version: 1)
         try fixture.publish(v1)
-        let newKey = Ed25519SigningKey()
-        try fixture.feed.rotate(
-            oldKey: recovery, oldKeySource: "recovery.key", newKey: newKey, newKeySource: "new.key", resetData: true)
+        let newKey = try rotateResettingData(fixture, with: recovery)
         try fixture.feed.publish(
             try fixture.release("v2", version: 2, changedEvery: 9), key: newKey, keySource: "new.key")
         let server = try NginxServer(serving: URL(fileURLWithPath: fixture.feedPath))
@@ -110,10 +123,7 @@ final class DataEpochCompositionTests: XCTestCase {
     }
 
     func testABaseStaysAPatchBaseAcrossADataResetAndPruneKeepsIt() async throws {
-        let fixture = try FeedFixture(self)
-        let recovery = Ed25519SigningKey()
-        try fixture.initialize(recoveryKeys: [recovery.publicKey])
-        let bundledRoot = fixture.rootData
+        let (fixture, recovery, bundledRoot) = try feedWithRecoveryKey()
         let bundled = try fixture.release("v1", version: 1)
         try fixture.publish(try fixture.release("v2", version: 2, changedEvery: 40))
         try fixture.publish(bundled, options: PublishOptions(baseOnly: true)) // under epoch 0
@@ -124,9 +134,7 @@ final class DataEpochCompositionTests: XCTestCase {
         try upload(fixture.feedPath)
         let leakedPlan = try await updater.update()
         XCTAssertEqual(leakedPlan.release?.userVersion, 2_147_483_647)
-        let newKey = Ed25519SigningKey()
-        try fixture.feed.rotate(
-            oldKey: recovery, oldKeySource: "recovery.key", newKey: newKey, newKeySource: "new.key", resetData: true)
+        let newKey = try rotateResettingData(fixture, with: recovery)
 
         // The base is not published again, as a base or as a release of the new epoch.
         XCTAssertTrue(
@@ -179,10 +187,7 @@ final class DataEpochCompositionTests: XCTestCase {
     }
 
     func testVerifyAgainstLetsAnEarlierEpochsReleasesGoAndRefusesARootThatLowersTheEpoch() async throws {
-        let fixture = try FeedFixture(self)
-        let recovery = Ed25519SigningKey()
-        try fixture.initialize(recoveryKeys: [recovery.publicKey])
-        let bundledRoot = fixture.rootData
+        let (fixture, recovery, bundledRoot) = try feedWithRecoveryKey()
         let v1 = try fixture.release("v1", version: 1)
         try fixture.publish(v1)
         try fixture.publish(try fixture.release("leaked", version: 2_147_483_647, changedEvery: 3, seed: "x"))
@@ -193,9 +198,7 @@ final class DataEpochCompositionTests: XCTestCase {
         let updates = fixture.directory.url("updates")
         let leakedPlan = try await device(server, root: bundledRoot, bundling: v1, updates: updates).update()
         XCTAssertEqual(leakedPlan.release?.userVersion, 2_147_483_647)
-        let newKey = Ed25519SigningKey()
-        try fixture.feed.rotate(
-            oldKey: recovery, oldKeySource: "recovery.key", newKey: newKey, newKeySource: "new.key", resetData: true)
+        let newKey = try rotateResettingData(fixture, with: recovery)
         try copy(fixture.feedPath, over: hosted)
         let reset = try await device(server, root: bundledRoot, bundling: v1, updates: updates).update()
         XCTAssertTrue(reset.resetsData, "the device dropped the leaked data and keeps epoch 1")

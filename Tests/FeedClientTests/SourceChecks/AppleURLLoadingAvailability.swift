@@ -7,13 +7,9 @@ import ShipyardTestSupport
 /// (developer.apple.com/documentation/foundation/…, "Availability"). A platform left out has the
 /// API from its first release (visionOS 1.0 has all of them).
 enum AppleURLLoadingAvailability {
-    /// One API: its name as Apple's documentation writes it, how a call or use of it reads in
-    /// Swift source (a regex over code with comments and strings blanked), and its first releases.
-    struct API {
-        let name: String
-        let pattern: String
-        let versions: SwiftSourceScanner.Versions
-    }
+    /// One API: its name as Apple's documentation writes it, how a use of it reads in Swift
+    /// source, and its first releases.
+    typealias API = AppleAPIAvailabilityTable.API
 
     /// NSURLRequest, NSURLResponse and NSHTTPURLResponse: Foundation from its first releases.
     static let foundation: SwiftSourceScanner.Versions = [

@@ -9,12 +9,8 @@ import ShipyardTestSupport
 /// watchOS 6). A platform left out has the API from its first release (visionOS 1.0).
 enum AppleSyncAPIAvailability {
     /// One API: its name as Apple's documentation writes it, how a use of it reads in Swift
-    /// source (a regex over code with comments and strings blanked), and its first releases.
-    struct API {
-        let name: String
-        let pattern: String
-        let versions: SwiftSourceScanner.Versions
-    }
+    /// source, and its first releases.
+    typealias API = AppleAPIAvailabilityTable.API
 
     /// Swift concurrency, back-deployed with the app (Xcode 13.2 or later).
     static let concurrency: SwiftSourceScanner.Versions = [
