@@ -169,9 +169,6 @@ struct AnswerApplier {
             try deleteWithPendingEdits(table, key: key, pending: pending)
             return
         }
-        // Column cells of a row this device does not have: a row new here arrives whole, with
-        // its row cell, so these edit a row deleted here; never made into a partial row.
-        if exists == nil, try !rows.exists(table, key: key) { return }
         var assignments: [(String, DatabaseValue)] = []
         for (column, value) in values {
             if column.rule == .counter, let entry = pending.entry(column.name) {
@@ -181,7 +178,13 @@ struct AnswerApplier {
                 assignments.append((column.name, value.databaseValue))
             }
         }
-        try rows.write(table, key: key, assignments: assignments)
+        if exists == true {
+            try rows.write(table, key: key, assignments: assignments)
+        } else {
+            // Column cells alone: a row new here arrives whole, with its row cell, so cells of a
+            // row this device does not have edit a row deleted here, never made a partial row.
+            try rows.write(table, key: key, assignmentsIfExists: assignments)
+        }
     }
 }
 
