@@ -56,6 +56,17 @@ final class FeedWorkspace {
         try succeed(["build", "\(name).txt", "-o", "\(name).sqlite", "--force"])
     }
 
+    /// `feed` initialised with key `k`, and releases v1 and v2 (every 7th row changed) built and
+    /// published, v2 with its patch from v1.
+    func publishTwoReleases() throws {
+        try key("k")
+        try succeed(["feed", "init", "feed", "--key", "k"])
+        try release("v1", version: 1)
+        try release("v2", version: 2, every: 7)
+        try succeed(["publish", "feed", "v1.sqlite", "--key", "k"])
+        try succeed(["publish", "feed", "v2.sqlite", "--key", "k"])
+    }
+
     private var uploads = 0
 
     /// Dates `FEED/timestamp.json` seconds after any earlier one, as an upload made after the one

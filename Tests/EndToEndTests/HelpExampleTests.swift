@@ -209,12 +209,7 @@ final class HelpExampleTests: XCTestCase {
     /// The target names `publish --help` gives are the names of the files publish writes.
     func testPublishHelpNamesTheFilesItWrites() throws {
         let workspace = try FeedWorkspace(self)
-        try workspace.key("k")
-        try workspace.succeed(["feed", "init", "feed", "--key", "k"])
-        try workspace.release("v1", version: 1)
-        try workspace.release("v2", version: 2, every: 7)
-        try workspace.succeed(["publish", "feed", "v1.sqlite", "--key", "k"])
-        try workspace.succeed(["publish", "feed", "v2.sqlite", "--key", "k"])
+        try workspace.publishTwoReleases()
         let help = try BuiltProducts.run("dbgen", ["publish", "--help"], removing: ["COLUMNS"]).stdoutText
             .replacingOccurrences(of: "\n", with: " ")
         let named = help.split(separator: " ").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ",.:;()")) }

@@ -31,12 +31,7 @@ final class HostingRecipeTests: XCTestCase {
 
     func testTheNginxRecipeUploadsInOrderAndServesEachFileWithItsHeader() async throws {
         let workspace = try FeedWorkspace(self)
-        try workspace.key("k")
-        try workspace.succeed(["feed", "init", "feed", "--key", "k"])
-        try workspace.release("v1", version: 1)
-        try workspace.release("v2", version: 2, every: 7)
-        try workspace.succeed(["publish", "feed", "v1.sqlite", "--key", "k"])
-        try workspace.succeed(["publish", "feed", "v2.sqlite", "--key", "k"])
+        try workspace.publishTwoReleases()
         let www = workspace.directory.url("www")
         try FileManager.default.createDirectory(
             at: www.appendingPathComponent("feed"), withIntermediateDirectories: true)
