@@ -6,6 +6,7 @@ extension DBGenSubcommands {
     /// `dbgen attach`: open the layered database as an app would and run SQL against it.
     package struct Attach: ParsableCommand {
         package static let configuration = CommandConfiguration(
+            commandName: "attach",
             abstract: "Open a user database with the shipped database attached read-only, and run SQL.",
             discussion: """
                 Opens --user (creating it from --template first if it does not exist, atomically; \

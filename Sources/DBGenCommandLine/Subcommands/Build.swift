@@ -5,6 +5,7 @@ import Foundation
 extension DBGenSubcommands {
     package struct Build: ParsableCommand {
         package static let configuration = CommandConfiguration(
+            commandName: "build",
             abstract: "Build OUTPUT from SCHEMA (skipped when nothing changed since the last build).",
             discussion: """
                 SCHEMA is a sqlite3 3.40 shell script: SQL statements and the shell's dot-commands \

@@ -5,6 +5,7 @@ import Foundation
 extension DBGenSubcommands {
     package struct Check: ParsableCommand {
         package static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Check that OUTPUT holds what SCHEMA builds (exit 0 same, 1 different, 2 error).",
             discussion: """
                 Builds SCHEMA into a scratch file and compares content, not bytes: schema objects, \

@@ -6,6 +6,7 @@ extension DBGenSubcommands {
     /// `dbgen diff`: SQL (or a summary, or a changeset) that turns OLD into NEW.
     package struct Diff: ParsableCommand {
         package static let configuration = CommandConfiguration(
+            commandName: "diff",
             abstract: "Print SQL that turns OLD into NEW exactly (rows, values, schema, user_version).",
             discussion: """
                 `sqlite3 COPY_OF_OLD < patch.sql` gives NEW's content: schema, rows with their \

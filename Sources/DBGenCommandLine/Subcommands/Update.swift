@@ -6,6 +6,7 @@ extension DBGenSubcommands {
     /// `dbgen update`: install newer shipped data into an app-owned updates directory.
     package struct Update: ParsableCommand {
         package static let configuration = CommandConfiguration(
+            commandName: "update",
             abstract: "Install a newer shipped database (a whole file or a diff patch) into an updates directory.",
             discussion: """
                 With --database, installs that file; with --patch, copies the database in effect \

@@ -7,6 +7,7 @@ extension DBGenCommand {
     /// `dbgen fetch`: what an app does to update its shipped data from a feed, for scripts and CI.
     struct Fetch: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "fetch",
             abstract: "Check a signed feed and install what is new into an updates directory, as an app would.",
             discussion: """
                 Runs FeedClient's FeedUpdater, the code an app links: verifies the feed's TUF \

@@ -7,12 +7,14 @@ extension DBGenCommand {
     /// `dbgen keys`: the feed's signing keys.
     struct Keys: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "keys",
             abstract: "Make the Ed25519 keys that sign a feed.",
             subcommands: [Generate.self])
 
         /// `dbgen keys generate --out KEY`.
         struct Generate: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "generate",
                 abstract: "Write a new Ed25519 private key (mode 0600) and print its public key.",
                 discussion: """
                     The key file holds the 32-byte seed as 64 hexadecimal digits and a newline, \

@@ -8,6 +8,7 @@ extension DBGenCommand {
     /// `dbgen publish FEED NEW.sqlite --key KEY`.
     struct Publish: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "publish",
             abstract: "Add a release to a feed: the database, patches from earlier releases, signed metadata.",
             discussion: """
                 Compresses NEW (bzip2 unless --compression zlib) under releases/SHA256.sqlite.bz2, \
