@@ -24,6 +24,17 @@ import PackageDescription
 //   of the SDK; Debian: libbz2-dev): the feed's targets are bzip2 streams by default.
 // - VersionStampKit, versionstamp: build tools (macOS, Linux). libgit2 (Homebrew's on a Mac:
 //   `brew install libgit2 pkg-config`; Debian: libgit2-dev) and libxml2 (libxml2-dev).
+// A library's privacy manifest (PrivacyInfo.xcprivacy) is a resource on Apple platforms, where
+// Xcode merges it into the app's privacy report. A resource makes SwiftPM generate a Bundle
+// accessor, which imports Foundation (Bundle is not FoundationEssentials'), and every tool that
+// links the target would then load Foundation when it starts. So a Linux host leaves the file
+// out (no Linux app has a privacy report), and the tools link FoundationEssentials only.
+#if os(Linux)
+let privacyManifest = (exclude: ["PrivacyInfo.xcprivacy"], resources: [Resource]())
+#else
+let privacyManifest = (exclude: [String](), resources: [Resource.copy("PrivacyInfo.xcprivacy")])
+#endif
+
 let package = Package(
     name: "Shipyard",
     // The OS versions apps still support, as GRDB 7 declares them: what LayeredDatabase needs.
@@ -107,13 +118,19 @@ let package = Package(
         ),
         // Shipyard's version number, defined once for every tool and library.
         .target(name: "ShipyardVersion"),
+        // What the libraries use that Foundation has and FoundationEssentials does not (path text
+        // as NSString's, trimming, quote doubling, printf numbers, a lock, a condition, a thread),
+        // so that on Linux nothing the tools link imports Foundation: a tool then starts without
+        // loading (or, linked statically, relocating and scanning) Foundation, CoreFoundation and
+        // ICU. On Apple platforms each helper is the Foundation API it stands for. No dependency.
+        .target(name: "EssentialsSupport"),
         // The JSON options files the tools read when they run (dbgen.json, versionstamp.json):
         // one reader, errors naming file, line and key. Package-internal API only.
-        .target(name: "ToolConfiguration"),
+        .target(name: "ToolConfiguration", dependencies: ["EssentialsSupport"]),
         // The one SQLite layer: Connection, Statement, SQLiteError, ResultCode, values,
         // identifier quoting. Nothing else imports CSQLite (but the C shell extensions).
         // App-facing API is public; what only Shipyard's tools use is `package`.
-        .target(name: "SQLiteCore", dependencies: ["CSQLite"]),
+        .target(name: "SQLiteCore", dependencies: ["CSQLite", "EssentialsSupport"]),
         // The session extension (changesets), which Apple's sqlite3.h does not declare: part of
         // the SQLite layer, linked by the tools only, never by what an app links.
         .target(name: "SQLiteSession", dependencies: ["SQLiteCore", "CSQLite"]),
@@ -136,24 +153,28 @@ let package = Package(
             name: "DBGenKit",
             dependencies: [
                 "SQLiteCore", "SQLiteSession", "CShellExtensions", "ShipyardVersion",
-                "FileSystemKit", "ToolConfiguration", "LayeredDatabase",
+                "FileSystemKit", "ToolConfiguration", "LayeredDatabase", "EssentialsSupport",
             ]),
         // PrivacyInfo.xcprivacy: the required-reason APIs that LayeredDatabase and what it links
         // (SQLiteCore, FileSystemKit) call, declared for the app that links them (Xcode merges
         // it into the app's privacy report); LayeredDatabaseTests' PrivacyManifestTests keeps it
         // true to the sources.
         .target(
-            name: "LayeredDatabase", dependencies: ["SQLiteCore", "FileSystemKit"],
-            resources: [.copy("PrivacyInfo.xcprivacy")]),
+            name: "LayeredDatabase", dependencies: ["SQLiteCore", "FileSystemKit", "EssentialsSupport"],
+            exclude: privacyManifest.exclude, resources: privacyManifest.resources),
         .target(
             name: "VersionStampKit",
-            dependencies: ["CGit2", "CLibXML2", "ShipyardVersion", "FileSystemKit", "ToolConfiguration"]),
+            dependencies: [
+                "CGit2", "CLibXML2", "ShipyardVersion", "FileSystemKit", "ToolConfiguration", "EssentialsSupport",
+            ]),
         // The Update Framework (TUF 1.0): canonical JSON, the four roles and delegations, Ed25519
         // signing, the client workflow (trusted metadata set, updater) over a fetcher protocol.
         // Foundation, Crypto (Ed25519: CryptoKit on Apple platforms, BoringSSL elsewhere: the one
         // target that needs swift-crypto) and FileSystemKit for atomic writes; no networking:
         // what a signed feed's publisher and its client share.
-        .target(name: "TUF", dependencies: ["FileSystemKit", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(
+            name: "TUF",
+            dependencies: ["FileSystemKit", "EssentialsSupport", .product(name: "Crypto", package: "swift-crypto")]),
         // libcurl for HTTPTransport on Linux, loaded with dlopen at the first request, so that a
         // command that makes none (most of dbgen's) never maps libcurl or what it links. curl.h
         // (Debian: libcurl4-openssl-dev) gives the types and constants; nothing links libcurl.
@@ -168,7 +189,7 @@ let package = Package(
         // and the user database's sync client share it (scripts/check-app-links.sh checks it).
         .target(
             name: "HTTPTransport",
-            dependencies: [.byName(name: "CCurl", condition: .when(platforms: [.linux]))]),
+            dependencies: ["EssentialsSupport", .byName(name: "CCurl", condition: .when(platforms: [.linux]))]),
         // The over-the-air client an app links beside LayeredDatabase, so that an app that does not
         // update over the air links no networking: Transport/ is its HTTP over HTTPTransport
         // (URLSession on Apple platforms, libcurl loaded at the first request on Linux): TUF's
@@ -179,21 +200,23 @@ let package = Package(
         // LayeredDatabase: DatabaseUpdater installs what the feed's client verified (Update/).
         .target(
             name: "FeedClient",
-            dependencies: ["TUF", "HTTPTransport", "FileSystemKit", "CZlib", "CBZip2", "LayeredDatabase"],
-            resources: [.copy("PrivacyInfo.xcprivacy")]),
+            dependencies: [
+                "TUF", "HTTPTransport", "FileSystemKit", "CZlib", "CBZip2", "LayeredDatabase", "EssentialsSupport",
+            ],
+            exclude: privacyManifest.exclude, resources: privacyManifest.resources),
         // The release side of the feed (`dbgen keys`, `dbgen feed`, `dbgen publish`): keys, signed
         // metadata, whole databases and `dbgen diff` patches as deflated targets, each patch applied
         // by LayeredDatabase's updater while publishing; the feed check a device makes. A build tool's
         // library: an app never links it.
         .target(
             name: "FeedPublisher",
-            dependencies: ["TUF", "FeedClient", "DBGenKit", "LayeredDatabase", "FileSystemKit"]),
+            dependencies: ["TUF", "FeedClient", "DBGenKit", "LayeredDatabase", "FileSystemKit", "EssentialsSupport"]),
 
         // The error printer both executables share: compiler-style lines on standard error and
         // the exit path from ArgumentParser's error types (usage 64, failures 1).
         .target(
             name: "CommandLineDiagnostics",
-            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["FileSystemKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // dbgen's subcommands that need neither networking nor signatures (build, check, attach,
@@ -203,7 +226,8 @@ let package = Package(
         .target(
             name: "DBGenCommandLine",
             dependencies: [
-                "DBGenKit", "LayeredDatabase", "SQLiteCore", "CommandLineDiagnostics",
+                "DBGenKit", "LayeredDatabase", "SQLiteCore", "CommandLineDiagnostics", "FileSystemKit",
+                "EssentialsSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -212,8 +236,8 @@ let package = Package(
         .executableTarget(
             name: "dbgen",
             dependencies: [
-                "DBGenCommandLine", "SQLiteCore", "FeedPublisher", "FeedClient", "TUF",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "DBGenCommandLine", "SQLiteCore", "FeedPublisher", "FeedClient", "TUF", "FileSystemKit",
+                "EssentialsSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // What the dbgen plugins run when a consumer builds Shipyard from source: `dbgen` without
@@ -305,6 +329,9 @@ let package = Package(
             name: "ShellExtensionsTests", dependencies: ["CShellExtensions", "CSQLite", "ShipyardTestSupport"]),
         .testTarget(name: "SQLiteCoreTests", dependencies: ["SQLiteCore", "ShipyardTestSupport"]),
         .testTarget(name: "FileSystemKitTests", dependencies: ["FileSystemKit", "ShipyardTestSupport"]),
+        // Foundation is the oracle: each helper gives what the Foundation API it replaces gives.
+        .testTarget(
+            name: "EssentialsSupportTests", dependencies: ["EssentialsSupport", "ToolConfiguration", "ShipyardTestSupport"]),
         .testTarget(
             name: "DBGenKitTests",
             dependencies: ["DBGenKit", "FileSystemKit", "SQLiteCore", "SQLiteSession", "ShipyardTestSupport"]),

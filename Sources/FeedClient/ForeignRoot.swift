@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TUF
 
 /// The words for a device given another feed's root: its documents then carry no signature

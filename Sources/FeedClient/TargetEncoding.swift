@@ -1,5 +1,14 @@
 import FileSystemKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// How a patch's SQL is packed before it is compressed (the `packing` of its ``ReleaseFacts``).
 public enum PatchPacking: String, CaseIterable, Sendable {

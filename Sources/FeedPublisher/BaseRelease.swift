@@ -1,6 +1,10 @@
 import FeedClient
 import FileSystemKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import LayeredDatabase
 import TUF
 

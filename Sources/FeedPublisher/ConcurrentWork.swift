@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
 
 /// Independent pieces of a publish (compressing the whole database, making each patch, proving
 /// each) run on every core: each in a directory of its own, with connections of its own.

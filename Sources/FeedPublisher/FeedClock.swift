@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import EssentialsSupport
 
 /// The dates a feed command signs: now (`SOURCE_DATE_EPOCH` when set, so that the same feed and
 /// inputs give byte-identical metadata), how long each role's documents stay valid, and how
@@ -109,7 +114,7 @@ public enum FeedDuration {
     ///
     /// - Throws: ``FeedPublisherError`` naming `option`.
     static func check(_ seconds: TimeInterval, option: String, as text: String? = nil) throws {
-        let shown = text.map { "\"\($0)\"" } ?? String(format: "%.0f seconds", seconds)
+        let shown = text.map { "\"\($0)\"" } ?? PrintfFormat.string("%.0f seconds", seconds)
         guard seconds > 0 else { throw FeedPublisherError(option, "\(shown) is not a duration above 0") }
         guard seconds <= FeedClock.longestLifetime else {
             throw FeedPublisherError(

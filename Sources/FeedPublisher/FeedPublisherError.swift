@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Why a feed command failed: what failed (a file, a document of the feed, a target, a key's
 /// source) and why. ``line`` is the `WHAT: error: WHY` line `dbgen` prints.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TUF
 
 /// The feed's live metadata as its files say: the newest root (`root.json`), `timestamp.json`,

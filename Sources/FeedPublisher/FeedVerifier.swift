@@ -1,8 +1,13 @@
 import FeedClient
 import FileSystemKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import LayeredDatabase
 import TUF
+import EssentialsSupport
 
 /// What `dbgen feed verify` checked.
 public struct FeedVerification: Equatable, Sendable {
@@ -116,9 +121,9 @@ public struct FeedVerifier: Sendable {
 
     /// Refuses a document that expires within ``minimumValidity``.
     private func checkValidity(_ documents: [(String, SignedHeader)]) throws {
-        let days = String(format: "%g", minimumValidity / 86_400)
+        let days = PrintfFormat.string("%g", minimumValidity / 86_400)
         for (document, header) in documents where header.expires.timeIntervalSince(referenceTime) < minimumValidity {
-            let left = String(format: "%.1f", header.expires.timeIntervalSince(referenceTime) / 86_400)
+            let left = PrintfFormat.string("%.1f", header.expires.timeIntervalSince(referenceTime) / 86_400)
             throw FeedPublisherError(
                 document,
                 "expires at \(header.expiresText), in \(left) days: less than --min-validity \(days) days; "
@@ -185,7 +190,7 @@ public struct FeedVerifier: Sendable {
     /// A client error as `DOCUMENT: error: CHECK: DETAIL`.
     static func error(_ error: TUFError) -> FeedPublisherError {
         let text = error.description
-        guard let colon = text.range(of: ": ") else { return FeedPublisherError("feed", text) }
+        guard let colon = text.range(ofText: ": ") else { return FeedPublisherError("feed", text) }
         return FeedPublisherError(String(text[..<colon.lowerBound]), String(text[colon.upperBound...]))
     }
 }

@@ -1,5 +1,9 @@
 import FeedClient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TUF
 
 /// The metadata of a feed as it is hosted, read as a device holding the app's root would read

@@ -1,5 +1,9 @@
 import FeedClient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TUF
 
 /// What `dbgen feed verify FEED --against URL` compared: the hosted feed's versions, and

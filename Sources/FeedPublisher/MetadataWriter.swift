@@ -1,5 +1,9 @@
 import FileSystemKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TUF
 
 /// Signs and writes the feed's documents, each atomically and durably, in the order that keeps

@@ -1,5 +1,9 @@
 import FeedClient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import LayeredDatabase
 import TUF
 

@@ -1,5 +1,9 @@
 import FeedClient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import LayeredDatabase
 
 /// What `dbgen publish` is asked besides the database: how many earlier releases get a patch,

@@ -1,5 +1,9 @@
 import FeedClient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TUF
 
 /// The releases a targets document lists: each target's facts (``ReleaseFacts``), the whole

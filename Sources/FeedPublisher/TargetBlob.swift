@@ -1,6 +1,16 @@
 import FeedClient
 import FileSystemKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import EssentialsSupport
 
 /// A target's bytes on disk: compressed from a database or patch (``TargetCompression``, the
 /// codec's highest level, so the same input gives the same bytes; a patch packed first when its
@@ -33,11 +43,11 @@ enum TargetBlob {
             }
             defer { if input != source { unlink(input) } }
             let length = try encoding.compression.compress(fileAt: input, to: destination)
-            let size = try FileManager.default.attributesOfItem(atPath: source)[.size] as? NSNumber
+            let size = try FileManager.default.sizeOfItem(atPath: source)
             return Deflated(
                 path: destination, encoding: encoding, length: length,
                 sha256: try ContentHash.sha256(ofFileAt: destination),
-                uncompressedLength: size?.int64Value ?? 0,
+                uncompressedLength: size,
                 uncompressedSHA256: try ContentHash.sha256(ofFileAt: source))
         }
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Shipyard's HTTP client: one GET at a time per call, its body streamed to a handler, never
 /// more bytes accepted than the request's cap, never decoded, never longer than its deadline

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One GET: where, with which header fields, and the limits it runs under, all fixed before it
 /// is sent.

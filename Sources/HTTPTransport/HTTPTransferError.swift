@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Why an exchange ended without its answer, naming the URL requested.
 public enum HTTPTransferError: Error, Hashable, Sendable, CustomStringConvertible {

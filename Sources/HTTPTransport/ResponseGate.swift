@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import EssentialsSupport
+import Dispatch
 
 /// What both transports (libcurl's on Linux, URLSession's on Apple platforms) share: the
 /// decisions on an answer's head, the count of its body against the cap, the clocks of the stall
@@ -11,7 +17,7 @@ import Foundation
 final class ResponseGate: @unchecked Sendable {
     let request: HTTPRequest
     private let handler: HTTPResponseHandler
-    private let lock = NSLock()
+    private let lock = Lock()
     private let start: UInt64
     private var lastActivity: UInt64
     private var decided: HTTPResponseHead?

@@ -1,5 +1,9 @@
 #if canImport(Darwin)
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One exchange through URLSession's delegate API, on Apple platforms (every OS the package
 /// supports has it; the async `bytes(for:)` is iOS 15 / macOS 12): a session of its own whose

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import EssentialsSupport
 
 /// Builds SQLite URI filenames (`file:PATH?key=value`) safely from arbitrary paths.
 package enum SQLiteURI {
@@ -13,7 +18,7 @@ package enum SQLiteURI {
             if unreserved.contains(byte) {
                 encoded.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
-                encoded += String(format: "%%%02X", byte)
+                encoded += PrintfFormat.string("%%%02X", byte)
             }
         }
         return encoded

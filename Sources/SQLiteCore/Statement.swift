@@ -1,5 +1,9 @@
 import CSQLite
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `SQLITE_TRANSIENT`: SQLite copies bound text and blobs before the bind call returns.
 @usableFromInline

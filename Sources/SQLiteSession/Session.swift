@@ -1,5 +1,9 @@
 import CSQLite
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SQLiteCore
 
 /// A session of SQLite's session extension (`sqlite3session_*`), used here to compute a

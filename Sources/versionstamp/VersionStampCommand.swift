@@ -1,6 +1,10 @@
 import ArgumentParser
 import CommandLineDiagnostics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import VersionStampKit
 
 /// `versionstamp`: `print` and `stamp`, which share the option groups below. Every error of

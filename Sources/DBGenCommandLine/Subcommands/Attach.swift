@@ -1,6 +1,11 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import LayeredDatabase
+import FileSystemKit
 
 extension DBGenSubcommands {
     /// `dbgen attach`: open the layered database as an app would and run SQL against it.
@@ -70,7 +75,7 @@ extension DBGenSubcommands {
                         output.append(Data(row.values.map(\.shellBytes).joined(separator: Data("|".utf8))))
                         output.append(0x0A)
                     }
-                    FileHandle.standardOutput.write(output)
+                    try StandardStream.writeOutput(output)
                 }
             } catch {
                 throw DBGenPrinter().fail(error)

@@ -1,6 +1,17 @@
 import ArgumentParser
 import DBGenKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import FileSystemKit
+import EssentialsSupport
 
 extension DBGenSubcommands {
     package struct Build: ParsableCommand {
@@ -69,8 +80,9 @@ extension DBGenSubcommands {
             options.force = force
             options.strict = strict
             options.depfile = depfile
+            // getenv, not ProcessInfo's environment: that copies every variable into a dictionary.
             options.cacheDirectory = BuildOptions.defaultCacheDirectory(
-                environment: ProcessInfo.processInfo.environment)
+                environment: getenv("DBGEN_CACHE_DIR").map { ["DBGEN_CACHE_DIR": String(cString: $0)] } ?? [:])
             let progressBar = ProgressBar(enabled: !quiet && isatty(STDERR_FILENO) != 0, delay: progressDelay)
             let printer = DBGenPrinter(beforeWriting: progressBar.finish)
             if !quiet {
@@ -85,14 +97,13 @@ extension DBGenSubcommands {
                 throw printer.fail(error)
             }
             if json {
-                FileHandle.standardOutput.write(try summary.jsonData())
-                FileHandle.standardOutput.write(Data("\n".utf8))
+                try StandardStream.writeOutput(try summary.jsonData() + Data("\n".utf8))
             } else if !quiet {
                 let rows = summary.tables.reduce(0) { $0 + $1.rows }
                 printer.write(
                     summary.upToDate
                         ? "\(summary.output) is up to date"
-                        : "built \(summary.output): \(summary.tables.count) tables, \(rows) rows in \(String(format: "%.2f", summary.seconds)) s"
+                        : "built \(summary.output): \(summary.tables.count) tables, \(rows) rows in \(PrintfFormat.string("%.2f", summary.seconds)) s"
                 )
             }
         }

@@ -1,6 +1,10 @@
 import ArgumentParser
 import DBGenKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension DBGenSubcommands {
     package struct Check: ParsableCommand {

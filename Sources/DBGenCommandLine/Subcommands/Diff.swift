@@ -1,6 +1,11 @@
 import ArgumentParser
 import DBGenKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import FileSystemKit
 
 extension DBGenSubcommands {
     /// `dbgen diff`: SQL (or a summary, or a changeset) that turns OLD into NEW.
@@ -53,10 +58,10 @@ extension DBGenSubcommands {
                 if let changeset {
                     try diff.writeChangeset(to: changeset)
                 } else if summary {
-                    FileHandle.standardOutput.write(Data(try diff.summary().utf8))
+                    try StandardStream.writeOutput(try diff.summary())
                 } else {
                     if !force { try diff.requireNewerVersion() }
-                    try diff.writePatch(toFileDescriptor: FileHandle.standardOutput.fileDescriptor)
+                    try diff.writePatch(toFileDescriptor: 1)
                 }
             } catch {
                 throw DBGenPrinter().fail(error)

@@ -1,6 +1,11 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import LayeredDatabase
+import EssentialsSupport
 
 extension DBGenSubcommands {
     /// `dbgen update`: install newer shipped data into an app-owned updates directory.
@@ -66,11 +71,8 @@ extension DBGenSubcommands {
         package func run() throws {
             // One rule with `dbgen build`: dbgen creates what it writes (here DIR), never a missing
             // directory above it, so a mistyped path fails instead of growing a tree of folders.
-            let parent = ((updates as NSString).standardizingPath as NSString).deletingLastPathComponent
-            var isDirectory: ObjCBool = false
-            if !parent.isEmpty,
-                !FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory) || !isDirectory.boolValue
-            {
+            let parent = PathText.deletingLastComponent(PathText.standardized(updates))
+            if !parent.isEmpty, FileManager.default.isDirectory(atPath: parent) != true {
                 DBGenPrinter().write(
                     "dbgen: error: cannot create \"\(updates)\": directory \"\(parent)\" does not exist")
                 throw ExitCode(1)

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ToolConfiguration
 
 /// A build's options kept in a JSON file, `dbgen.json`, read when the build runs (so a build

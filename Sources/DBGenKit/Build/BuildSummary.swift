@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What a build did, printed by `--json` and kept in the fingerprint sidecar.
 public struct BuildSummary: Codable, Equatable, Sendable {

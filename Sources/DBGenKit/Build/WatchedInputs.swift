@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The check behind ``BuildOptions/inputRoots``: a build run by a build system reads only files
 /// the build system watches.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SQLiteCore
 
 /// Writes the SQL patch of a ``DatabaseDiff``: `BEGIN`, the drops, the creates of tables,

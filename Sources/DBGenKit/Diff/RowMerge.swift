@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SQLiteCore
 
 /// What the merge of a table's two row streams finds, row by row, in key order.

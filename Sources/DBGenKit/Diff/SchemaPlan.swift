@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Which schema objects a patch drops and creates, and which tables' rows it compares
 /// against what.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SQLiteCore
 
 /// How one key column of a WITHOUT ROWID table is ordered in its primary-key index.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SQLiteCore
 
 /// Turns a table's row changes into SQL, as sqldiff does: `DELETE … WHERE key`, `UPDATE …

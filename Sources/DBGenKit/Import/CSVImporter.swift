@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SQLiteCore
 
 /// Runs `.import` exactly as the sqlite3 3.40 shell does, but stops at the first error.

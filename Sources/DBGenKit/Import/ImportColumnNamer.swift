@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import EssentialsSupport
 
 /// Builds the `CREATE TABLE` statement the sqlite3 3.40 shell runs when `.import` names a
 /// missing table: one TEXT column per header field, an empty name becoming `?`, and names that
@@ -90,7 +95,7 @@ struct ImportColumnNamer {
     }
 
     private static func escapeQuotes(_ text: String) -> String {
-        text.replacingOccurrences(of: "\"", with: "\"\"")
+        text.replacingEvery("\"", with: "\"\"")
     }
 
     /// SQLite's NOCASE: ASCII letters folded, every other byte as is.

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import EssentialsSupport
 
 /// One row of `sqlite_schema`.
 struct SchemaObject: Equatable {
@@ -15,6 +20,6 @@ struct SchemaObject: Equatable {
     /// True when `sql`, a table's `sqlite_schema.sql`, creates a virtual table: SQLite stores
     /// it as `CREATE VIRTUAL TABLE …`.
     static func isVirtualTable(sql: String?) -> Bool {
-        (sql ?? "").range(of: "CREATE VIRTUAL", options: [.caseInsensitive, .anchored]) != nil
+        (sql ?? "").hasPrefixIgnoringASCIICase("CREATE VIRTUAL")
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SQLiteCore
 
 /// Turns a dot-command's arguments (from ``DotCommandTokenizer``) into a ``DotCommand``,

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SQLiteCore
 
 /// Runs the SQL of one script chunk as the shell's `shell_exec` does: prepares and steps every

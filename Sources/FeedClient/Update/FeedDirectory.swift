@@ -1,5 +1,9 @@
 import FileSystemKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -7,6 +11,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import EssentialsSupport
 
 /// The client's files in the updates directory, `DIR/.feed/`:
 /// - `metadata/`: the trusted metadata (`root.json`, `timestamp.json`, `snapshot.json`,
@@ -66,7 +71,7 @@ struct FeedDirectory: Sendable {
     /// The rollout bucket: read, or drawn and kept on the first run (or when unreadable).
     func rolloutBucket() throws -> Double {
         if let data = FileManager.default.contents(atPath: bucketFile.path),
-            let value = Double(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
+            let value = Double(String(decoding: data, as: UTF8.self).trimmingWhitespaceAndNewlines()),
             value >= 0, value < 1
         {
             return value
@@ -106,7 +111,7 @@ struct FeedDirectory: Sendable {
         guard let data = FileManager.default.contents(atPath: metadata.appendingPathComponent("timestamp.json").path)
         else { return nil }
         guard let record = FileManager.default.contents(atPath: etagFile.path) else { return (data, nil) }
-        let text = String(decoding: record, as: UTF8.self).trimmingCharacters(in: .newlines)
+        let text = String(decoding: record, as: UTF8.self).trimmingNewlines()
         guard let space = text.firstIndex(of: " "), String(text[..<space]) == SHA256Stream.hex(of: data) else {
             return (data, nil)
         }

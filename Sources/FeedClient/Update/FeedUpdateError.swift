@@ -1,6 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import LayeredDatabase
 import TUF
+import EssentialsSupport
 
 /// Why a check or an update failed: what failed (a metadata document such as `timestamp.json`,
 /// a target path such as `patches/BASE-RESULT.sql.zlib`, or a file of the updates directory)
@@ -144,7 +149,7 @@ extension FeedUpdateError {
     init(target: String, installing error: Error) {
         if let error = error as? LayeredDatabaseError {
             let place = error.path.map {
-                ($0 as NSString).lastPathComponent + (error.line.map { ":\($0)" } ?? "") + ": "
+                PathText.lastComponent($0) + (error.line.map { ":\($0)" } ?? "") + ": "
             }
             self.init(subject: target, check: .install, reason: (place ?? "") + error.message)
         } else {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TUF
 
 /// What a client follows and can read: the channels, the app's data format and its rollout

@@ -1,5 +1,9 @@
 import FileSystemKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import LayeredDatabase
 #if canImport(Darwin)
 import Darwin

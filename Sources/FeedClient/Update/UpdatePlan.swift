@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import LayeredDatabase
 
 /// What a check found: nothing new, or the release to install and the cheapest way from the

@@ -6,7 +6,17 @@
 // is `package`, invisible outside this package. SQLiteCoreTests' PublicSurfaceTests keeps
 // that list.
 @_exported import SQLiteCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+import EssentialsSupport
+#endif
 
 /// A writable user database with the app's shipped, read-only database attached beside it.
 ///
@@ -226,7 +236,7 @@ public final class LayeredDatabase {
         func select(_ schema: String, _ table: String) -> String {
             var list = columnNames.map(quote)
             if let sourceColumn {
-                list.append("'\(schema.replacingOccurrences(of: "'", with: "''"))' AS \(quote(sourceColumn))")
+                list.append("'\(schema.replacingEvery("'", with: "''"))' AS \(quote(sourceColumn))")
             }
             return "SELECT \(list.joined(separator: ", ")) FROM \(quote(schema)).\(quote(table))"
         }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SQLiteCore
 
 /// Typed access to a ``Row``'s values: one column as a Swift type, or the whole row decoded

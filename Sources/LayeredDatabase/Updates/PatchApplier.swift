@@ -1,5 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SQLiteCore
+import EssentialsSupport
+import FileSystemKit
 
 /// Runs a `dbgen diff` patch on a copy of the database in effect, in one transaction, and
 /// lets it change nothing but that copy:
@@ -21,10 +27,9 @@ struct PatchApplier {
     private static let allowedPragmas: Set<String> = ["user_version", "application_id"]
 
     func apply(to connection: Connection) throws {
-        guard let handle = FileHandle(forReadingAtPath: patchPath) else {
+        guard let file = ReadableFile(path: patchPath) else {
             throw LayeredDatabaseError.fileNotFound(path: patchPath)
         }
-        defer { try? handle.close() }
         try connection.setEnabled(.loadExtension, false)
         let refusal = RefusalNote()
         try connection.setAuthorizer { request in
@@ -34,7 +39,7 @@ struct PatchApplier {
         defer { try? connection.setAuthorizer(nil) }
         try connection.execute("BEGIN IMMEDIATE")
         do {
-            var reader = LineReader(handle: handle)
+            var reader = LineReader(file: file)
             var pending = "", startLine = 1
             while let (line, number) = try reader.next() {
                 if pending.isEmpty { startLine = number }
@@ -43,7 +48,7 @@ struct PatchApplier {
                 try run(pending, firstLine: startLine, on: connection, refusal: refusal)
                 pending = ""
             }
-            if !pending.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            if !pending.trimmingWhitespaceAndNewlines().isEmpty {
                 try run(pending + ";", firstLine: startLine, on: connection, refusal: refusal)
             }
             try connection.execute("COMMIT")
@@ -102,7 +107,7 @@ struct PatchApplier {
             rest = rest.drop { $0.isWhitespace }
             if rest.hasPrefix("--") { rest = rest.drop { $0 != "\n" }; continue }
             if rest.hasPrefix("/*") {
-                guard let end = rest.range(of: "*/") else { return "" }
+                guard let end = rest.range(ofText: "*/") else { return "" }
                 rest = rest[end.upperBound...]
                 continue
             }
@@ -119,13 +124,13 @@ private final class RefusalNote {
 
 /// Reads a file a line at a time (lines keep their `\n`), in 1 MiB pieces.
 struct LineReader {
-    let handle: FileHandle
+    let file: ReadableFile
     private var buffer: [UInt8] = []
     private var position = 0
     private var lineNumber = 0
     private var finished = false
 
-    init(handle: FileHandle) { self.handle = handle }
+    init(file: ReadableFile) { self.file = file }
 
     mutating func next() throws -> (String, Int)? {
         while true {
@@ -144,21 +149,8 @@ struct LineReader {
             }
             buffer.removeFirst(position)
             position = 0
-            let chunk = try handle.readChunk(upToCount: 1 << 20)
+            let chunk = try file.read(atMost: 1 << 20)
             if chunk.isEmpty { finished = true } else { buffer.append(contentsOf: chunk) }
         }
-    }
-}
-
-extension FileHandle {
-    /// Up to `count` bytes from the current position, empty at the end of the file:
-    /// `read(upToCount:)` where the system has it (macOS 10.15.4, iOS and tvOS 13.4, watchOS
-    /// 6.2, per Apple's documentation), else `readData(ofLength:)` (macOS 10.15.0 to 10.15.3,
-    /// iOS 13.0 to 13.3), which reports a read error as an Objective-C exception instead.
-    func readChunk(upToCount count: Int) throws -> Data {
-        if #available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *) {
-            return try read(upToCount: count) ?? Data()
-        }
-        return readData(ofLength: count)
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where the updater gets bytes from: a transport (HTTP, files, a test double). It must never return more
 /// than `maximumLength` bytes, and should stop reading as soon as more arrive. Async, so that a network

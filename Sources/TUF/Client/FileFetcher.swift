@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import FileSystemKit
 
 /// A fetcher reading `file:` URLs: for tests, and for a repository on a local disk.
 public struct FileFetcher: Fetcher {
@@ -7,11 +12,15 @@ public struct FileFetcher: Fetcher {
 
     public func fetch(_ url: URL, maximumLength: Int) async throws -> Data {
         guard url.isFileURL else { throw TUFError.download(url: url.absoluteString, reason: "not a file URL") }
-        guard let handle = FileHandle(forReadingAtPath: url.path) else {
+        guard let file = ReadableFile(path: url.path) else {
             throw FetchError.notFound(url: url.absoluteString)
         }
-        defer { handle.closeFile() }
-        let data = handle.readData(ofLength: maximumLength + 1)
+        let data: Data
+        do {
+            data = Data(try file.read(atMost: maximumLength + 1))
+        } catch let error as FileSystemError {
+            throw TUFError.download(url: url.absoluteString, reason: error.reason)
+        }
         guard data.count <= maximumLength else {
             throw FetchError.tooLarge(url: url.absoluteString, limit: maximumLength)
         }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The client's trusted metadata on disk: one file per role, `ROLE.json` (the role name percent-encoded),
 /// each written to a temporary file in the same directory and renamed over the old one, so a crash leaves

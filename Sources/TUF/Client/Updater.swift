@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import EssentialsSupport
 
 /// The TUF client workflow (specification section 5) over a fetcher and a local metadata store.
 ///
@@ -226,7 +231,7 @@ public final class Updater {
                 path = "\(hash.hex).\(path)"
             }
         }
-        let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+        let encoded = path.percentEncodedForURLPath
         guard let url = URL(string: targetBaseURL + encoded) else {
             throw TUFError.download(url: targetBaseURL + encoded, reason: "not a valid URL")
         }

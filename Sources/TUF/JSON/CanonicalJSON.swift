@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The canonical JSON that TUF signs: OLPC canonical JSON as securesystemslib's `encode_canonical` writes it.
 ///

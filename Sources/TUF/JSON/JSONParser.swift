@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A strict JSON parser (RFC 8259) with hard limits, checked before and while reading.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A JSON value exactly as it was received: object members keep their order, numbers keep their text.
 ///

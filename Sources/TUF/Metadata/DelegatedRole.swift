@@ -1,5 +1,9 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A delegated role: its keys and threshold, and the target paths it is trusted for.
 public struct DelegatedRole: Sendable {

@@ -1,5 +1,9 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An Ed25519 private key that signs metadata (swift-crypto; CryptoKit on Apple platforms).
 ///

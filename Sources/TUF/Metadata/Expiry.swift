@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// TUF's `expires`: `YYYY-MM-DDTHH:MM:SSZ` in UTC, exactly (as python-tuf reads it).
 public enum Expiry {
@@ -45,7 +49,9 @@ public enum Expiry {
     /// The proleptic Gregorian calendar in UTC.
     private static let calendar: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
+        // FoundationEssentials knows no zone by name without ICU: UTC is the zero offset. (Never
+        // nil: a zero offset is in range.)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
         return calendar
     }()
 }

@@ -1,5 +1,9 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One entry of a `hashes` object: an algorithm (`sha256`, `sha384`, `sha512`) and the digest in hex.
 public struct FileHash: Equatable, Sendable {

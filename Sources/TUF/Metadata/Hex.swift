@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Lowercase hexadecimal, as TUF writes signatures, keys and hashes.
 package enum Hex {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What timestamp says of snapshot, and snapshot of each targets document: a version, and optionally the
 /// length and hashes of its bytes.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A signed TUF document: `{"signed": {...}, "signatures": [...]}`, with the canonical bytes of `signed`
 /// (what the signatures are over) and its common header read.

@@ -1,5 +1,9 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A public key in TUF's key format: `{"keytype", "scheme", "keyval": {"public"}}`, other members kept.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The root role: the keys and thresholds of the four top-level roles.
 public struct Root: Sendable {

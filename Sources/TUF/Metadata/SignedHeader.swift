@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What every role's `signed` holds: `_type`, `spec_version`, `version` and `expires`.
 public struct SignedHeader: Equatable, Sendable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The snapshot role: the version of every targets document (top-level and delegated).
 public struct Snapshot: Sendable {

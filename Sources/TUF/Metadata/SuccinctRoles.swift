@@ -1,5 +1,9 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Succinct hash-bin delegation (TAP 15): `2^bit_length` roles named `PREFIX-HEX`, one per bin of the first
 /// 32 bits of a target path's SHA-256, all sharing one set of keys.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A target: its path, length, hashes and the repository's `custom` facts about it.
 public struct TargetFile: Sendable {

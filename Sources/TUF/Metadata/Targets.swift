@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A targets role (top-level or delegated): target files and delegations.
 public struct Targets: Sendable {

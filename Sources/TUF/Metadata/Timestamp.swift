@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The timestamp role: the current snapshot's version (and optionally its length and hashes).
 public struct Timestamp: Sendable {

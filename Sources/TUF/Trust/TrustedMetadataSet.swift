@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The metadata the client trusts, updated only by the rules of the TUF specification's client workflow
 /// (sections 5.3 to 5.6): each update verifies the new document against what is already trusted and either

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ToolConfiguration
 
 /// Release-numbering options kept in a JSON file, `versionstamp.json`, read by `versionstamp`

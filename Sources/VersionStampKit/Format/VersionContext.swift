@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where a build version comes from: the repository's revision, or `VERSIONSTAMP_VERSION`
 /// in the environment (a build from a source tarball), which replaces the repository entirely.

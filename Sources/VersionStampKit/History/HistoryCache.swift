@@ -1,5 +1,10 @@
 import FileSystemKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import EssentialsSupport
 
 /// Where a ``RevisionReader`` remembers its history answers between runs.
 public enum HistoryCaching: Equatable, Sendable {
@@ -113,7 +118,7 @@ struct ChecksummedLineFile {
         for (key, value) in entries {
             text += "\(key) \(value) \(Self.checksum(key, value))\n"
         }
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathText.deletingLastComponent(path)
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try? AtomicFile.replace(path, with: Data(text.utf8), tag: "versionstamp", durability: .atomicOnly)
     }

@@ -1,5 +1,9 @@
 import CGit2
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The kinds of object the history engine reads.
 enum ObjectKind: Int {

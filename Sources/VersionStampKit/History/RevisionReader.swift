@@ -1,6 +1,11 @@
 import CGit2
 import FileSystemKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import EssentialsSupport
 
 /// Reads the facts about HEAD that the format tokens need, each computed at most once and
 /// only when asked for (describe, the short id and the dirty check cost time on big
@@ -18,7 +23,7 @@ public final class RevisionReader: @unchecked Sendable {
     let repository: GitRepository
     /// The commit HEAD points to.
     let head: git_oid
-    private let lock = NSLock()
+    private let lock = Lock()
     private var info: RevisionInfo
     private var known: RevisionRequirements = []
     /// The history the facts are read over; its paths are relative to the repository root.
@@ -304,8 +309,8 @@ extension RevisionQuery {
         if canonical(absolute) == root { return "." }
         // The last component is kept as written: a symbolic link in the work tree is a path
         // of its own to git, wherever it points.
-        let parent = canonicalExistingPrefix((absolute as NSString).deletingLastPathComponent)
-        let full = (parent == "/" ? "" : parent) + "/" + (absolute as NSString).lastPathComponent
+        let parent = canonicalExistingPrefix(PathText.deletingLastComponent(absolute))
+        let full = (parent == "/" ? "" : parent) + "/" + PathText.lastComponent(absolute)
         guard full.hasPrefix(root == "/" ? "/" : root + "/") else {
             throw VersionStampError(
                 .pathOutsideRepository, path: path,
@@ -328,8 +333,8 @@ extension RevisionQuery {
         var existing = path
         var rest: [String] = []
         while existing != "/", !FileManager.default.fileExists(atPath: existing) {
-            rest.insert((existing as NSString).lastPathComponent, at: 0)
-            existing = (existing as NSString).deletingLastPathComponent
+            rest.insert(PathText.lastComponent(existing), at: 0)
+            existing = PathText.deletingLastComponent(existing)
         }
         let head = canonical(existing)
         return rest.isEmpty ? head : (head == "/" ? "" : head) + "/" + rest.joined(separator: "/")

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A property list file opened for stamping: XML (edited in place, byte for byte) or binary
 /// (rewritten binary).

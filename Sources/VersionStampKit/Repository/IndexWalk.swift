@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A walk over an index file's entries to the extensions behind them (git's index format,
 /// versions 2 to 4, SHA-1 ids): just enough to name the mandatory extensions libgit2 lacks

@@ -1,5 +1,9 @@
 import CGit2
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A SHA-1 object id as three machine words: cheap to hash, compare and store by the
 /// hundred thousand (the in-memory history holds one per commit).

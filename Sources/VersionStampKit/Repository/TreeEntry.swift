@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A tree entry as git's tree diff sees it: the object id and the canonical mode (git reads
 /// every regular-file mode as 100644 or 100755, so an old tree's 100664 equals 100644).

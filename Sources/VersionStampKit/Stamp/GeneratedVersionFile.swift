@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The build version as constants in a source file: Swift (`--swift`), JSON (`--json`) or
 /// xcconfig (`--xcconfig`).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Decides what a stamp changes in one plist and produces the new file content.
 enum PlistStamper {

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
 
 /// The synchronous commands' way into the async feed client and what fetches through it (`fetch`,
 /// `feed verify`, `feed pull`, `publish --against`): the body runs in a detached task on Swift's

@@ -1,6 +1,10 @@
 import ArgumentParser
 import FeedPublisher
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension DBGenCommand.FeedCommand {
     /// `dbgen feed pull URL FEED --root ROOT`.

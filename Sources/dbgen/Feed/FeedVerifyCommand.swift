@@ -1,7 +1,11 @@
 import ArgumentParser
 import FeedClient
 import FeedPublisher
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TUF
 
 extension DBGenCommand.FeedCommand {

@@ -1,7 +1,11 @@
 import ArgumentParser
 import DBGenCommandLine
 import FeedClient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension DBGenCommand {
     /// `dbgen fetch`: what an app does to update its shipped data from a feed, for scripts and CI.

@@ -1,6 +1,10 @@
 import ArgumentParser
 import CommandLineDiagnostics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import VersionStampKit
 
 extension VersionStampCommand {
