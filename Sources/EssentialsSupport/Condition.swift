@@ -1,4 +1,4 @@
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -12,7 +12,7 @@ import Foundation
 /// `broadcast()`: NSCondition on Apple platforms, a `pthread_mutex_t` and a `pthread_cond_t`
 /// elsewhere (NSCondition is Foundation's, not FoundationEssentials').
 package final class Condition: @unchecked Sendable {
-    #if canImport(FoundationEssentials)
+    #if canImport(FoundationEssentials) && os(Linux)
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
 

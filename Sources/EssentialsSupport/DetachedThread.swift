@@ -1,4 +1,4 @@
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -16,7 +16,7 @@ package enum DetachedThread {
     /// Glibc module does not declare `pthread_setname_np`), and with a stack of `stackSize` bytes when given (the system's default otherwise), and
     /// returns at once.
     package static func start(name: String? = nil, stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) {
-        #if canImport(FoundationEssentials)
+        #if canImport(FoundationEssentials) && os(Linux)
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
@@ -42,7 +42,7 @@ package enum DetachedThread {
         #endif
     }
 
-    #if canImport(FoundationEssentials)
+    #if canImport(FoundationEssentials) && os(Linux)
     /// The closure handed to the new thread.
     private final class Body {
         let run: @Sendable () -> Void

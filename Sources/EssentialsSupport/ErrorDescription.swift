@@ -1,4 +1,4 @@
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -15,7 +15,7 @@ extension Error {
     /// FileManager reads `PATH: REASON` (the system's text for its `errno`), any other error
     /// its description.
     package var readableDescription: String {
-        #if canImport(FoundationEssentials)
+        #if canImport(FoundationEssentials) && os(Linux)
         if let posix = self as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
         guard let cocoa = self as? CocoaError else { return "\(self)" }
         let path = cocoa.userInfo["NSFilePath"] as? String
@@ -35,7 +35,7 @@ extension Error {
 extension Error {
     /// The `errno` under a FileManager error (its underlying POSIX error), nil when there is none.
     package var underlyingPOSIXCode: Int32? {
-        #if canImport(FoundationEssentials)
+        #if canImport(FoundationEssentials) && os(Linux)
         if let posix = self as? POSIXError { return posix.code.rawValue }
         return ((self as? CocoaError)?.userInfo["NSUnderlyingError"] as? POSIXError)?.code.rawValue
         #else

@@ -1,4 +1,4 @@
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -9,13 +9,13 @@ extension FileManager {
     /// `fileExists(atPath:isDirectory:)` takes an `ObjCBool` in Foundation and a `Bool` in
     /// FoundationEssentials; this reads the same in both.
     package func isDirectory(atPath path: String) -> Bool? {
-        #if canImport(FoundationEssentials)
+        #if canImport(FoundationEssentials) && os(Linux)
         var isDirectory = false
         #else
         var isDirectory: ObjCBool = false
         #endif
         guard fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
-        #if canImport(FoundationEssentials)
+        #if canImport(FoundationEssentials) && os(Linux)
         return isDirectory
         #else
         return isDirectory.boolValue
@@ -30,7 +30,7 @@ extension FileManager {
     /// - Throws: what `attributesOfItem(atPath:)` throws (nothing there, no permission).
     package func sizeOfItem(atPath path: String) throws -> Int64 {
         let size = try attributesOfItem(atPath: path)[.size]
-        #if canImport(FoundationEssentials)
+        #if canImport(FoundationEssentials) && os(Linux)
         return (size as? UInt).map { Int64(clamping: $0) } ?? (size as? Int).map(Int64.init) ?? 0
         #else
         return (size as? NSNumber)?.int64Value ?? 0

@@ -1,4 +1,4 @@
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -11,7 +11,7 @@ import Foundation
 /// A mutual-exclusion lock with NSLock's `lock()` and `unlock()`: NSLock on Apple platforms, a
 /// `pthread_mutex_t` elsewhere (NSLock is Foundation's, not FoundationEssentials').
 package final class Lock: @unchecked Sendable {
-    #if canImport(FoundationEssentials)
+    #if canImport(FoundationEssentials) && os(Linux)
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     package init() {

@@ -1,4 +1,4 @@
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -19,7 +19,7 @@ import Foundation
 package enum PathText {
     /// The last component: `/a/b.txt` → `b.txt`, `/a/b/` → `b`, `/` → `/`, `` → ``.
     package static func lastComponent(_ path: String) -> String {
-        #if canImport(FoundationEssentials)
+        #if canImport(FoundationEssentials) && os(Linux)
         let fixed = fixingSlashes(path)
         guard fixed.utf16.count > 1 else { return fixed }
         return String(fixed[startOfLastComponent(fixed)...])
@@ -30,7 +30,7 @@ package enum PathText {
 
     /// The path without its last component: `/a/b.txt` → `/a`, `/a` → `/`, `b` → ``.
     package static func deletingLastComponent(_ path: String) -> String {
-        #if canImport(FoundationEssentials)
+        #if canImport(FoundationEssentials) && os(Linux)
         let fixed = fixingSlashes(path)
         guard fixed != "/", !fixed.isEmpty else { return fixed }
         let start = startOfLastComponent(fixed)
@@ -45,7 +45,7 @@ package enum PathText {
     /// `component` appended to `path` with one `/` between them (none added when `path` ends in
     /// one); either one empty gives the other.
     package static func appending(_ component: String, to path: String) -> String {
-        #if canImport(FoundationEssentials)
+        #if canImport(FoundationEssentials) && os(Linux)
         if component.isEmpty { return path }
         if path.isEmpty { return component }
         return path.hasSuffix("/") ? path + component : path + "/" + component
@@ -57,7 +57,7 @@ package enum PathText {
     /// The path without the extension of its last component: `a/b.tar.gz` → `a/b.tar`;
     /// `.profile` and `..` have none.
     package static func deletingExtension(_ path: String) -> String {
-        #if canImport(FoundationEssentials)
+        #if canImport(FoundationEssentials) && os(Linux)
         let fixed = fixingSlashes(path)
         guard fixed.utf16.count > 1, let start = startOfExtension(fixed) else { return fixed }
         return String(fixed[..<fixed.index(before: start)])
@@ -69,7 +69,7 @@ package enum PathText {
     /// `~` expanded, `.`, empty components and (in an absolute path) `..` removed, and every
     /// symbolic link met on the way resolved: NSString's `standardizingPath`.
     package static func standardized(_ path: String) -> String {
-        #if canImport(FoundationEssentials)
+        #if canImport(FoundationEssentials) && os(Linux)
         let resolved = resolvingSymlinks(expandingTilde(path))
         return removingPrefix("/var/automount", ifTheRestExists: resolved) ?? resolved
         #else
@@ -81,7 +81,7 @@ package enum PathText {
     /// and empty components removed and, in an absolute path, `..` applied: NSString's
     /// `resolvingSymlinksInPath`.
     package static func resolvingSymlinks(_ path: String) -> String {
-        #if canImport(FoundationEssentials)
+        #if canImport(FoundationEssentials) && os(Linux)
         var components = self.components(path)
         guard !components.isEmpty else { return path }
         if components.count > 1, components.last == "/" { components.removeLast() }
@@ -104,7 +104,7 @@ package enum PathText {
         #endif
     }
 
-    #if canImport(FoundationEssentials)
+    #if canImport(FoundationEssentials) && os(Linux)
     /// Runs of `/` made one, and one trailing `/` removed (`/` itself kept).
     private static func fixingSlashes(_ path: String, compress: Bool = true) -> String {
         guard path != "/" else { return path }

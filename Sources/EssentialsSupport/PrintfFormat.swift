@@ -1,4 +1,4 @@
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -14,7 +14,7 @@ package enum PrintfFormat {
     /// `format` applied to `arguments` as C's `printf` applies it (the C locale: a `.` before the
     /// decimals): `String(format:)` on Apple platforms, `vsnprintf` elsewhere.
     package static func string(_ format: String, _ arguments: CVarArg...) -> String {
-        #if canImport(FoundationEssentials)
+        #if canImport(FoundationEssentials) && os(Linux)
         withVaList(arguments) { list in
             var buffer = [CChar](repeating: 0, count: 128)
             let needed = Int(vsnprintf(&buffer, buffer.count, format, list))

@@ -1,5 +1,5 @@
 import CBZip2
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation

@@ -1,4 +1,4 @@
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -15,7 +15,8 @@ import TUF
 ///   "kind": "patch", "compression": "bzip2", "packing": "sqlpack1", "uncompressed_length": 41233,
 ///   "uncompressed_sha256": "…",
 ///   "base": {"user_version": 7, "sha256": "…"}, "result": {"user_version": 8, "sha256": "…"},
-///   "data_format": {"min": 1, "max": 3}, "channel": "beta", "rollout": "0.25", "critical": false}}
+///   "data_format": {"min": 1, "max": 3}, "channel": "beta", "rollout": "0.25", "critical": false,
+///   "data_epoch": 1}}
 /// ```
 ///
 /// A release is named by the SHA-256 of the database file `dbgen` built (its content hash): a
@@ -29,6 +30,9 @@ import TUF
 /// keeps only so that patches start from it: it is never offered. `packing` (optional, a
 /// patch's) names how the SQL was packed before compression (``PatchPacking``); the
 /// `uncompressed_` length and SHA-256 are always those of the patch or database as installed.
+///
+/// `data_epoch` (optional, default 0) is the feed's data epoch the release was published under
+/// (``DataEpoch``): a device installs only releases of its trusted root's epoch.
 ///
 /// A client skips a target whose compression or packing it does not know (a feed may carry
 /// targets for newer clients beside the ones older clients read); `dbgen feed verify` refuses it.
@@ -91,13 +95,16 @@ public struct ReleaseFacts: Equatable, Sendable {
     /// Whether the whole database is only a base for patches (a release an app bundles, added
     /// after the fact): never offered, so no device installs it from the feed.
     public var baseOnly: Bool
+    /// The feed's data epoch the release was published under (``DataEpoch``).
+    public var dataEpoch: Int64
 
     /// Facts.
     public init(
         kind: Kind, compression: TargetCompression = .zlib, packing: PatchPacking? = nil, uncompressedLength: Int64,
         uncompressedSHA256: String,
         base: DatabaseVersion?, result: DatabaseVersion, dataFormat: DataFormatRange? = nil,
-        channel: String? = nil, rollout: Double = 1, critical: Bool = false, baseOnly: Bool = false
+        channel: String? = nil, rollout: Double = 1, critical: Bool = false, baseOnly: Bool = false,
+        dataEpoch: Int64 = 0
     ) {
         self.kind = kind
         self.compression = compression
@@ -111,6 +118,7 @@ public struct ReleaseFacts: Equatable, Sendable {
         self.rollout = rollout
         self.critical = critical
         self.baseOnly = baseOnly
+        self.dataEpoch = dataEpoch
     }
 
     /// How the target's bytes decode to the data.
@@ -182,7 +190,8 @@ extension ReleaseFacts {
             result: try DatabaseVersion(try fields.object("result")), dataFormat: range,
             channel: try fields.optional("channel").map { _ in try fields.string("channel") }, rollout: rollout,
             critical: try fields.optional("critical").map { _ in try fields.bool("critical") } ?? false,
-            baseOnly: baseOnly)
+            baseOnly: baseOnly,
+            dataEpoch: try fields.optional("data_epoch").map { _ in try fields.integer("data_epoch") } ?? 0)
     }
 
     /// The `shipyard` member's value, members in a fixed order (what `dbgen publish` writes).
@@ -206,6 +215,7 @@ extension ReleaseFacts {
         if rollout != 1 { members.append(("rollout", .string(Self.text(of: rollout)))) }
         if critical { members.append(("critical", .bool(true))) }
         if baseOnly { members.append(("base_only", .bool(true))) }
+        if dataEpoch != 0 { members.append(("data_epoch", .integer(dataEpoch))) }
         return .object(JSONObject(members))
     }
 

@@ -1,6 +1,6 @@
 import FeedClient
 import FileSystemKit
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -22,6 +22,12 @@ extension Feed {
     /// A database the feed already holds (as a release or a base) writes nothing
     /// (``PublishSummary/wasAlreadyPublished``): a release is a patch base already.
     ///
+    /// The base is written under the feed's data epoch (FeedClient's `DataEpoch`), and patches are
+    /// made only to releases of that epoch (devices install no other), but a base stays one
+    /// across `rotate --reset-data`: it is the data an app bundles, which devices that drop an
+    /// earlier epoch's data have in effect again, so every later publish, of any epoch, makes a
+    /// patch from it and `prune` keeps it.
+    ///
     /// - Throws: ``FeedPublisherError`` naming the file, key, target or document; the feed's
     ///   metadata is then as it was.
     @discardableResult
@@ -35,7 +41,8 @@ extension Feed {
             let state = try FeedState.load(layout)
             try state.requireSigner(
                 key, source: keySource, roles: [Targets.type, Snapshot.type, Timestamp.type], action: "add a base")
-            let catalog = try ReleaseCatalog(state.targets)
+            let catalog = try state.catalog()
+            let epoch = try state.dataEpoch()
             let work = try makeWorkDirectory()
             let encoding = TargetEncoding(compression: options.compression)
             let base = DatabaseVersion(
@@ -44,7 +51,7 @@ extension Feed {
             var summary = PublishSummary(
                 release: base, isBaseOnly: true, wasAlreadyPublished: false, databaseLength: 0, patches: [],
                 targetsVersion: state.targets.header.version)
-            if let existing = catalog.release(base.sha256) {
+            if let existing = catalog.database(base.sha256) {
                 summary.isBaseOnly = existing.facts.baseOnly
                 summary.wasAlreadyPublished = true
                 summary.databaseLength = existing.target.length
@@ -56,8 +63,11 @@ extension Feed {
             try FeedPublisherError.about(database) {
                 try FileManager.default.copyItem(atPath: database, toPath: basePath)
             }
+            // Patches only to releases of the current epoch: devices install no other.
             let results = Array(
-                catalog.releases.filter { $0.facts.result.userVersion > base.userVersion }.prefix(options.patchesFrom))
+                catalog.releases.filter {
+                    $0.facts.dataEpoch == epoch && $0.facts.result.userVersion > base.userVersion
+                }.prefix(options.patchesFrom))
             let made = try ConcurrentWork.map(results.count + 1) { index -> (PatchMaker?, TargetBlob.Deflated) in
                 guard index < results.count else {
                     return (
@@ -68,7 +78,7 @@ extension Feed {
                     )
                 }
                 let directory = work + "/patch-\(index)"
-                let resultPath = try restore(results[index].target, results[index].facts, into: directory)
+                let resultPath = try restore(results[index], into: directory)
                 let maker = PatchMaker(
                     basePath: basePath, releasePath: resultPath, work: directory,
                     encoding: TargetEncoding(compression: options.compression, packing: options.packing))
@@ -105,7 +115,8 @@ extension Feed {
                 blobs.append((patch.patch, patch.path))
             }
             let wholePath = FeedLayout.releasePath(result: base.sha256, compression: options.compression)
-            let wholeFacts = options.facts(kind: .database, blob: whole, base: nil, result: base)
+            var wholeFacts = options.facts(kind: .database, blob: whole, base: nil, result: base)
+            wholeFacts.dataEpoch = epoch
             targets.append(try Self.target(wholePath, whole, wholeFacts))
             blobs.append((whole, wholePath))
             for (blob, path) in blobs { try place(blob, as: path) }

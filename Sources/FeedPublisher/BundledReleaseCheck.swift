@@ -1,6 +1,6 @@
 import FeedClient
 import FileSystemKit
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -11,7 +11,9 @@ import TUF
 /// What devices bundling a database get from a feed (`dbgen feed verify --bundled FILE`): the
 /// newest release offered to them and how they would reach it, by FeedClient's own choice
 /// (the code a device runs), for a device in rollout bucket 0 (offered every release that
-/// suits it).
+/// suits it) trusting the feed's root, so offered only releases of its data epoch
+/// (FeedClient's `DataEpoch`). A base or release of an earlier epoch is still a patch base: a
+/// device that drops an earlier epoch's data has its bundled database in effect again.
 public struct BundledReleaseCheck: Equatable, Sendable {
     /// The bundled database: its `user_version` and content hash.
     public var bundled: DatabaseVersion
@@ -24,14 +26,14 @@ public struct BundledReleaseCheck: Equatable, Sendable {
     /// The bytes of the newest release's whole file (what the device would download without a patch).
     public var wholeFileBytes: Int64
 
-    /// Checks the feed's verified `targets` for devices bundling `database`, following `channels`
-    /// and reading `dataFormat`.
+    /// Checks the feed's verified `targets` for devices bundling `database`, following `channels`,
+    /// reading `dataFormat` and trusting a root of data epoch `dataEpoch`.
     ///
     /// - Throws: ``FeedPublisherError`` naming `database` when such devices would download the
     ///   whole file rather than a patch: the feed does not hold it (as a release or a base), so no
     ///   patch starts from it, or no chain of patches from it to the newest release costs less.
     static func check(
-        bundled database: String, targets: Targets, channels: Set<String>, dataFormat: Int64
+        bundled database: String, targets: Targets, channels: Set<String>, dataFormat: Int64, dataEpoch: Int64
     ) throws -> BundledReleaseCheck {
         let bundled = DatabaseVersion(
             userVersion: try Feed.userVersion(of: database),
@@ -54,7 +56,7 @@ public struct BundledReleaseCheck: Equatable, Sendable {
                     + "feed already has newer releases, add it as a patch base that is never offered "
                     + "(`dbgen publish FEED \(database) --key KEY --base-only`)")
         }
-        let policy = ClientPolicy(channels: channels, dataFormat: dataFormat, bucket: 0)
+        let policy = ClientPolicy(channels: channels, dataFormat: dataFormat, bucket: 0, dataEpoch: dataEpoch)
         guard let newest = choice.newestOffered(to: policy), newest.facts.result.userVersion > bundled.userVersion
         else {
             return BundledReleaseCheck(bundled: bundled, newest: nil, patchCount: 0, bytes: 0, wholeFileBytes: 0)
@@ -90,7 +92,8 @@ extension FeedVerifier {
     {
         let (verification, targets) = try await verifyTargets()
         let bundled = try BundledReleaseCheck.check(
-            bundled: database, targets: targets, channels: channels, dataFormat: dataFormat)
+            bundled: database, targets: targets, channels: channels, dataFormat: dataFormat,
+            dataEpoch: verification.dataEpoch)
         return (verification, bundled)
     }
 }

@@ -1,5 +1,5 @@
 import FileSystemKit
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -62,7 +62,7 @@ public struct Feed: Sendable {
             }
         }
         try withLock(creating: true) {
-            try writer.writeRoot(version: 1, naming: key, recovery: recovery, signedBy: [key])
+            try writer.writeRoot(version: 1, naming: key, recovery: recovery, dataEpoch: 0, signedBy: [key])
             try writer.publish(targets: [], targetsVersion: 1, snapshotVersion: 1, timestampVersion: 1, signedBy: [key])
         }
     }

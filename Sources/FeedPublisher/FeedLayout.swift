@@ -1,5 +1,7 @@
 import FeedClient
-#if canImport(FoundationEssentials)
+import FileSystemKit
+import TUF
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -34,11 +36,16 @@ public struct FeedLayout: Sendable {
     }
 
     /// `targets/DIR/HASH.NAME`: where a target with this path and blob SHA-256 lies.
-    public static func storedName(of targetPath: String, sha256: String) -> String {
-        if let slash = targetPath.lastIndex(of: "/") {
-            return "targets/" + targetPath[...slash] + sha256 + "." + targetPath[targetPath.index(after: slash)...]
+    ///
+    /// - Throws: ``FeedPublisherError`` naming the target when its path or hash cannot name a
+    ///   file under `targets/` (`..`, an empty or overlong name, a NUL, a hash that is not 64
+    ///   hexadecimal digits).
+    public static func storedName(of targetPath: String, sha256: String) throws -> String {
+        do {
+            return try storedPath(of: targetPath, sha256: try SHA256Digest(sha256)).string
+        } catch let error as CheckedNameError {
+            throw FeedPublisherError(targetPath, "cannot name a file of the feed: \(error)")
         }
-        return "targets/\(sha256).\(targetPath)"
     }
 
     /// Checks that `directory` holds a feed: a directory with a `root.json`.
@@ -64,6 +71,36 @@ public struct FeedLayout: Sendable {
 
     /// Whether `directory` holds a feed (``requireFeed()`` would not throw).
     public var isFeed: Bool { (try? requireFeed()) != nil }
+
+    /// ``storedName(of:sha256:)``, every name checked: the one way a target path from metadata
+    /// becomes a path in the feed.
+    package static func storedPath(of targetPath: String, sha256: SHA256Digest) throws -> RelativePath {
+        var names = try RelativePath(targetPath).components
+        names[names.count - 1] = try PathComponent(sha256.hex + "." + names[names.count - 1].name)
+        return try RelativePath([try PathComponent("targets")] + names)
+    }
+
+    /// ``storedPath(of:sha256:)`` of a target as `document` lists it, whatever its facts, and
+    /// its SHA-256.
+    ///
+    /// - Throws: ``FeedPublisherError`` naming `document` and the field (the path, or its
+    ///   `hashes.sha256`) that cannot name a file of the feed, or the target when it lists no SHA-256.
+    static func storedPath(of target: TargetFile, document: String) throws -> (path: RelativePath, sha256: SHA256Digest)
+    {
+        guard let hash = target.hashes.first(where: { $0.algorithm == "sha256" }) else {
+            throw FeedPublisherError(target.path, "hashes: no sha256")
+        }
+        do {
+            let digest = try SHA256Digest(hash.hex)
+            return (try storedPath(of: target.path, sha256: digest), digest)
+        } catch let error as CheckedNameError {
+            let field = error.value == hash.hex ? ".hashes.sha256" : ""
+            throw FeedPublisherError(document, "signed.targets[\(target.path.debugDescription)]\(field): \(error)")
+        }
+    }
+
+    /// The path of a checked file of the feed.
+    package func path(_ relative: RelativePath) -> String { relative.under(directory) }
 
     /// The lock `publish`, `rotate`, `timestamp` and `prune` hold while they write.
     var lockPath: String { path(".feed.lock") }

@@ -1,6 +1,6 @@
 import FeedClient
 import FileSystemKit
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -30,7 +30,9 @@ extension Feed {
     /// continues from what devices hold: every root version from 1 on, `root.json`,
     /// `timestamp.json`, and the current snapshot and targets documents, each byte as hosted,
     /// read as a device trusting `root` reads them (``HostedFeed``); then every target they
-    /// list, fetched under its length and checked against its SHA-256. The copy is then
+    /// list, fetched under its length and checked against its SHA-256, each kept under its
+    /// content-addressed name (a target path or hash that cannot name a file under `targets/` is
+    /// refused, naming the hosted targets document). The copy is then
     /// verified as `feed verify` does (every target inflated against its facts, each patch's base
     /// and result releases of the feed) and only then renamed into place: on any failure
     /// `directory` is as it was. An expired document is refused, as a device refuses it (a host
@@ -72,9 +74,12 @@ extension Feed {
             let path = staging + "/" + name
             try FeedPublisherError.about(path) { try AtomicFile.replace(path, with: data, tag: "tmp") }
         }
+        let targetsName = HostedFeed.name("\(hosted.targets.header.version).targets.json", at: url)
         for target in hosted.targets.targets.values.sorted(by: { $0.path < $1.path }) {
-            guard let stored = target.storedName else { throw FeedPublisherError(target.path, "hashes: no sha256") }
-            let source = url.appendingPathComponent(stored)
+            // The path and hash a key holder signed name the file only as checked names: nothing
+            // is fetched from outside the hosted targets/ nor written outside the feed.
+            let stored = try FeedLayout.storedPath(of: target, document: targetsName).path
+            let source = url.appendingPathComponent(stored.string)
             let data: Data
             do {
                 data = try await fetcher.fetch(source, maximumLength: Int(clamping: target.length))
@@ -84,7 +89,7 @@ extension Feed {
             } catch {
                 throw FeedPublisherError(target.path, "cannot fetch \(source.absoluteString): \(error)")
             }
-            let path = staging + "/" + stored
+            let path = stored.under(staging)
             try FeedPublisherError.about(path) {
                 try FileManager.default.createDirectory(
                     atPath: PathText.deletingLastComponent(path), withIntermediateDirectories: true)
@@ -97,11 +102,7 @@ extension Feed {
             referenceTime: .distantPast
         ).verify()
         try FeedPublisherError.about(layout.directory) {
-            guard rename(staging, layout.directory) == 0 else {
-                throw FeedPublisherError(
-                    layout.directory, "cannot move the pulled feed into place: \(String(cString: strerror(errno)))")
-            }
-            DurableSync.synchronizeDirectory(containing: layout.directory)
+            try AtomicFile.moveDirectoryIntoPlace(staging, as: layout.directory)
         }
         return PullSummary(
             verification: verification, expired: expired.map { "\($0.0) expired at \($0.1.expiresText)" },

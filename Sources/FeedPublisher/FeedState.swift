@@ -1,4 +1,5 @@
-#if canImport(FoundationEssentials)
+import FeedClient
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -18,6 +19,8 @@ struct FeedState {
     /// duration of more than ten years before durations were bounded), by name, with the text:
     /// each is read as if it had expired in 1970, so that the next renewal signs it again.
     let unreadableExpiries: [String: String]
+    /// The path of the live targets document (`FEED/N.targets.json`), for errors.
+    let targetsPath: String
 
     /// Reads the live metadata of the feed at `layout`.
     ///
@@ -32,10 +35,11 @@ struct FeedState {
         guard let targetsMeta = snapshot.meta["targets.json"] else {
             throw FeedPublisherError(layout.path(snapshotName), "it does not list targets.json")
         }
-        let targets = try Targets(document("\(targetsMeta.version).targets.json", in: layout, unreadable: &unreadable))
+        let targetsName = "\(targetsMeta.version).targets.json"
+        let targets = try Targets(document(targetsName, in: layout, unreadable: &unreadable))
         return FeedState(
             layout: layout, root: root, timestamp: timestamp, snapshot: snapshot, targets: targets,
-            unreadableExpiries: unreadable)
+            unreadableExpiries: unreadable, targetsPath: layout.path(targetsName))
     }
 
     private static func document(_ name: String, in layout: FeedLayout, unreadable: inout [String: String]) throws
@@ -71,6 +75,20 @@ struct FeedState {
         else { return nil }
         return (metadata, expires)
     }
+
+    /// Root's data epoch (FeedClient's `DataEpoch`): what every release is published under.
+    ///
+    /// - Throws: ``FeedPublisherError`` naming `root.json` when its member is malformed.
+    func dataEpoch() throws -> Int64 {
+        do {
+            return try DataEpoch.of(root, document: layout.path("root.json"))
+        } catch let error as TUFError {
+            throw FeedVerifier.error(error)
+        }
+    }
+
+    /// The Shipyard targets in effect and where their blobs lie (``ReleaseCatalog``).
+    func catalog() throws -> ReleaseCatalog { try ReleaseCatalog(targets, document: targetsPath) }
 
     /// The targets in effect, by path order.
     var targetFiles: [TargetFile] { targets.targets.values.sorted { $0.path < $1.path } }

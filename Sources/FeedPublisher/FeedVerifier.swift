@@ -1,6 +1,6 @@
 import FeedClient
 import FileSystemKit
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -25,12 +25,15 @@ public struct FeedVerification: Equatable, Sendable {
     public var patchCount: Int
     /// The bytes of every target together.
     public var totalBytes: Int64
+    /// The trusted root's data epoch (FeedClient's `DataEpoch`).
+    public var dataEpoch: Int64 = 0
 }
 
 /// Checks a feed as a device would: the root chain from a trusted root, then timestamp,
 /// snapshot and targets (TUF's ``Updater``), then every target: its length and SHA-256 (the
 /// blob read once, hashed and inflated as it is read), its facts, and its inflated length and
-/// SHA-256 as the facts declare; a patch's base and result must be releases the feed lists.
+/// SHA-256 as the facts declare; a patch's base and result must be releases the feed lists, and
+/// no target may claim a data epoch above root's (devices would ignore it).
 public struct FeedVerifier: Sendable {
     /// Where the metadata is (a directory's `file:` URL, or `http(s):`).
     public let feedURL: URL
@@ -98,11 +101,24 @@ public struct FeedVerifier: Sendable {
             ("root.json", trusted.root.header), ("\(snapshot.header.version).snapshot.json", snapshot.header),
             ("\(targets.header.version).targets.json", targets.header),
         ])
-        let catalog = try ReleaseCatalog(targets)
+        let catalog = try ReleaseCatalog(targets, document: "targets.json")
+        let epoch: Int64
+        do {
+            epoch = try DataEpoch.of(trusted.root)
+        } catch let error as TUFError {
+            throw Self.error(error)
+        }
         let releaseHashes = Set((catalog.releases + catalog.bases).map(\.facts.result.sha256))
         var total: Int64 = 0
-        for (target, facts) in catalog.entries {
-            try await check(target, facts)
+        for entry in catalog.entries {
+            let (target, facts) = (entry.target, entry.facts)
+            try await check(entry)
+            if facts.dataEpoch > epoch {
+                throw FeedPublisherError(
+                    target.path,
+                    "custom.shipyard.data_epoch: \(facts.dataEpoch) is above root's data epoch \(epoch): "
+                        + "devices ignore it (only a root can raise the epoch)")
+            }
             if let base = facts.base, !releaseHashes.contains(base.sha256) {
                 throw FeedPublisherError(target.path, "base: release \(base.sha256) is not in the feed")
             }
@@ -115,7 +131,8 @@ public struct FeedVerifier: Sendable {
             rootVersion: trusted.root.header.version, timestampVersion: timestamp.header.version,
             snapshotVersion: snapshot.header.version, targetsVersion: targets.header.version,
             releases: catalog.releases.map(\.facts.result), bases: catalog.bases.map(\.facts.result),
-            patchCount: catalog.entries.filter { $0.facts.kind == .patch }.count, totalBytes: total)
+            patchCount: catalog.entries.filter { $0.facts.kind == .patch }.count, totalBytes: total,
+            dataEpoch: epoch)
         return (verification, targets)
     }
 
@@ -134,10 +151,8 @@ public struct FeedVerifier: Sendable {
 
     /// Fetches a target under its length, checks its length and SHA-256, and inflates it
     /// against its facts.
-    private func check(_ target: TargetFile, _ facts: ReleaseFacts) async throws {
-        guard let sha256 = target.sha256, let stored = target.storedName else {
-            throw FeedPublisherError(target.path, "hashes: no sha256")
-        }
+    private func check(_ entry: ReleaseCatalog.Entry) async throws {
+        let (target, facts, sha256, stored) = (entry.target, entry.facts, entry.sha256, entry.stored.string)
         let url = feedURL.appendingPathComponent(stored)
         var hash = SHA256Stream(), length: Int64 = 0
         var inflated = SHA256Stream()

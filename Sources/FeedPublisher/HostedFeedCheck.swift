@@ -1,5 +1,5 @@
 import FeedClient
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -29,8 +29,9 @@ extension FeedVerifier {
     ///   version with the same bytes (a device never fetches a version it holds again);
     /// - a device holding the hosted metadata refreshes from this feed without an error (TUF's
     ///   ``Updater``, as a device runs it: rollbacks, signatures by the keys it trusts);
+    /// - this feed's root does not lower the hosted root's data epoch (FeedClient's `DataEpoch`);
     /// - every release and base hosted is still in this feed, but releases older than all of
-    ///   this feed's (what `dbgen feed prune` drops).
+    ///   this feed's, by data epoch then `user_version` (what `dbgen feed prune` drops).
     ///
     /// Run it after ``verify()``: the targets' bytes are that check's.
     ///
@@ -96,7 +97,12 @@ extension FeedVerifier {
             throw FeedPublisherError(
                 localName(targetsName), "devices holding the hosted feed keep targets version \(taken.header.version)")
         }
-        try checkReleasesKept(hosted: try ReleaseCatalog(hosted.targets), local: try ReleaseCatalog(taken))
+        try checkDataEpoch(local: localRoot, hosted: hosted.root)
+        try checkReleasesKept(
+            hosted: try ReleaseCatalog(
+                hosted.targets,
+                document: HostedFeed.name("\(hosted.targets.header.version).targets.json", at: hostedURL)),
+            local: try ReleaseCatalog(taken, document: localName(targetsName)))
         return HostedFeedCheck(
             rootVersion: hosted.root.header.version, timestampVersion: hosted.timestamp.header.version,
             snapshotVersion: hosted.snapshot.header.version, targetsVersion: hosted.targets.header.version,
@@ -128,7 +134,25 @@ extension FeedVerifier {
         }
     }
 
-    /// Every hosted base, and every hosted release not older than all of this feed's, is in this feed.
+    /// This feed's root does not lower the hosted root's data epoch (FeedClient's `DataEpoch`):
+    /// devices that installed data under the hosted one refuse a root that does.
+    private func checkDataEpoch(local: Root, hosted: Root) throws {
+        let (localEpoch, hostedEpoch): (Int64, Int64)
+        do {
+            (localEpoch, hostedEpoch) = (try DataEpoch.of(local), try DataEpoch.of(hosted))
+        } catch let error as TUFError {
+            throw FeedPublisherError(localName("root.json"), "\(error)")
+        }
+        guard localEpoch >= hostedEpoch else {
+            throw FeedPublisherError(
+                localName("root.json"),
+                "data epoch \(localEpoch) is below the hosted root's \(hostedEpoch): devices that installed the "
+                    + "hosted feed's data refuse it as a rollback" + Self.startFromPull)
+        }
+    }
+
+    /// Every hosted base, and every hosted release not older than all of this feed's (by data
+    /// epoch, then `user_version`, as devices order them), is in this feed.
     private func checkReleasesKept(hosted: ReleaseCatalog, local: ReleaseCatalog) throws {
         let kept = Set((local.releases + local.bases).map(\.facts.result.sha256))
         for base in hosted.bases where !kept.contains(base.facts.result.sha256) {
@@ -137,9 +161,10 @@ extension FeedVerifier {
                 "the hosted base user_version \(base.facts.result.userVersion) is not in this feed: devices bundling "
                     + "it would download whole files" + Self.startFromPull)
         }
-        let oldest = local.releases.last?.facts.result.userVersion
+        let oldest = local.releases.last.map { ($0.facts.dataEpoch, $0.facts.result.userVersion) }
         for release in hosted.releases where !kept.contains(release.facts.result.sha256) {
-            if let oldest, release.facts.result.userVersion < oldest { continue } // pruned: the oldest go first
+            // Pruned: the oldest go first (an earlier epoch's, whatever their user_version).
+            if let oldest, (release.facts.dataEpoch, release.facts.result.userVersion) < oldest { continue }
             throw FeedPublisherError(
                 release.target.path,
                 "the hosted release user_version \(release.facts.result.userVersion) is not in this feed, and "

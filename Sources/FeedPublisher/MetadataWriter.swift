@@ -1,5 +1,6 @@
+import FeedClient
 import FileSystemKit
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -58,10 +59,13 @@ struct MetadataWriter {
     }
 
     /// Writes root version `version` naming `key` for all four roles and each of `recovery` for
-    /// the root role only (threshold 1; one that is `key` is named as the main key alone),
-    /// signed by `keys`: `N.root.json`, then `root.json`.
+    /// the root role only (threshold 1; one that is `key` is named as the main key alone), with
+    /// the data epoch `dataEpoch` (FeedClient's `DataEpoch`; written only above 0; every root after the
+    /// first carries its predecessor's unless a rotation raises it), signed by `keys`:
+    /// `N.root.json`, then `root.json`.
     func writeRoot(
-        version: Int64, naming key: Ed25519SigningKey, recovery: [PublicKey] = [], signedBy keys: [Ed25519SigningKey]
+        version: Int64, naming key: Ed25519SigningKey, recovery: [PublicKey] = [], dataEpoch: Int64,
+        signedBy keys: [Ed25519SigningKey]
     ) throws {
         let keyID = key.keyID
         var publicKeys = [keyID: key.publicKey]
@@ -75,16 +79,21 @@ struct MetadataWriter {
             uniqueKeysWithValues: Root.topLevelRoles.map { role in
                 (role, RoleKeys(keyIDs: role == Root.type ? rootKeyIDs : [keyID], threshold: 1))
             })
-        try writeRoot(version: version, keys: publicKeys, roles: roles, signedBy: keys)
+        try writeRoot(version: version, keys: publicKeys, roles: roles, dataEpoch: dataEpoch, signedBy: keys)
     }
 
-    /// Writes root version `version` with these keys and roles, signed by `signers`:
-    /// `N.root.json`, then `root.json`.
+    /// Writes root version `version` with these keys and roles and the data epoch `dataEpoch`
+    /// (FeedClient's `DataEpoch`, written only above 0; no default, so that no root is written
+    /// without its predecessor's epoch: a device refuses a root that lowers it), signed by
+    /// `signers`: `N.root.json`, then `root.json`.
     func writeRoot(
-        version: Int64, keys: [String: PublicKey], roles: [String: RoleKeys], signedBy signers: [Ed25519SigningKey]
+        version: Int64, keys: [String: PublicKey], roles: [String: RoleKeys], dataEpoch: Int64,
+        signedBy signers: [Ed25519SigningKey]
     ) throws {
-        let data = try sign(
-            Root.signed(version: version, expires: clock.expiry(clock.rootLifetime), keys: keys, roles: roles), signers)
+        var signed = Root.signed(
+            version: version, expires: clock.expiry(clock.rootLifetime), keys: keys, roles: roles)
+        if dataEpoch > 0 { signed[DataEpoch.rootMember] = .integer(dataEpoch) }
+        let data = try sign(signed, signers)
         try write(data, as: "\(version).root.json")
         try write(data, as: "root.json")
     }

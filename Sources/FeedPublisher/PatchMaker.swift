@@ -1,6 +1,6 @@
 import DBGenKit
 import FeedClient
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation

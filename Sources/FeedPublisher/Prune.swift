@@ -1,5 +1,5 @@
 import FeedClient
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -37,7 +37,7 @@ extension Feed {
             let state = try FeedState.load(layout)
             try state.requireSigner(
                 key, source: keySource, roles: [Targets.type, Snapshot.type, Timestamp.type], action: "prune")
-            let catalog = try ReleaseCatalog(state.targets)
+            let catalog = try state.catalog()
             let kept = catalog.releases.prefix(keep).map(\.facts.result)
             let keptHashes = Set(kept.map(\.sha256) + catalog.bases.map(\.facts.result.sha256))
             let dropped = Set(
@@ -50,11 +50,14 @@ extension Feed {
             let remaining = state.targetFiles.filter { !dropped.contains($0.path) }
             summary.renewedRootVersion = try renewRootIfDue(state, key: key, keySource: keySource)
             try writer.publish(targets: remaining, over: state, signedBy: [key])
-            let live = Set(remaining.compactMap(\.storedName))
-            for target in state.targetFiles where dropped.contains(target.path) {
-                guard let stored = target.storedName, !live.contains(stored) else { continue }
-                if (try? FileManager.default.removeItem(atPath: layout.path(stored))) != nil {
-                    summary.deletedFiles.append(stored)
+            // Only the catalog's files are deleted: their names are checked (no path a key
+            // holder signs deletes a file outside the feed), and a blob a remaining target
+            // names is kept.
+            let remainingPaths = Set(remaining.map(\.path))
+            let live = Set(catalog.entries.filter { remainingPaths.contains($0.target.path) }.map(\.stored))
+            for entry in catalog.entries where dropped.contains(entry.target.path) && !live.contains(entry.stored) {
+                if (try? FileManager.default.removeItem(atPath: layout.path(entry.stored))) != nil {
+                    summary.deletedFiles.append(entry.stored.string)
                 }
             }
             return summary

@@ -1,6 +1,6 @@
 import FeedClient
 import FileSystemKit
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -19,10 +19,15 @@ extension Feed {
     /// With `options.baseOnly`, the database is added as such a base instead
     /// (``addBase(_:key:keySource:options:)``).
     ///
-    /// A release already in the feed (same file SHA-256) with the same facts is a no-op
+    /// Every target is published under the feed's data epoch (FeedClient's `DataEpoch`, root's). A release
+    /// already in the feed under this epoch (same file SHA-256) with the same facts is a no-op
     /// (``PublishSummary/wasAlreadyPublished``), so a publish re-run after a success changes
-    /// nothing; with other facts it is an error. Its `user_version` must be greater than every
-    /// release's. The earlier releases' databases are inflated from their whole-database targets.
+    /// nothing; with other facts it is an error. Its `user_version` must be greater than that of
+    /// every release of this epoch: after `rotate --reset-data`, a release below what a leaked key
+    /// published is accepted, and one of an earlier epoch may be published again (its targets
+    /// are replaced). Patches are made from the newest releases below it, of any epoch (a device
+    /// that drops the data of an earlier epoch patches from its bundled database). The earlier
+    /// releases' databases are inflated from their whole-database targets.
     ///
     /// - Throws: ``FeedPublisherError`` naming the file, key, target or document; the feed's
     ///   metadata is then as it was.
@@ -42,20 +47,22 @@ extension Feed {
             let state = try FeedState.load(layout)
             try state.requireSigner(
                 key, source: keySource, roles: [Targets.type, Snapshot.type, Timestamp.type], action: "publish")
-            let catalog = try ReleaseCatalog(state.targets)
+            let catalog = try state.catalog()
+            let epoch = try state.dataEpoch()
             let work = try makeWorkDirectory()
             let compression = options.compression
             let release = DatabaseVersion(
                 userVersion: try Self.userVersion(of: database),
                 sha256: try FeedPublisherError.about(database) { try ContentHash.sha256(ofFileAt: database) })
-            let wholeFacts = options.facts(
+            var wholeFacts = options.facts(
                 kind: .database, encoding: TargetEncoding(compression: compression),
                 uncompressedLength: try Self.length(of: database), uncompressedSHA256: release.sha256, base: nil,
                 result: release)
+            wholeFacts.dataEpoch = epoch
             var summary = PublishSummary(
                 release: release, wasAlreadyPublished: false, databaseLength: 0, patches: [],
                 targetsVersion: state.targets.header.version)
-            if let existing = catalog.release(release.sha256) {
+            if let existing = catalog.release(release.sha256, epoch: epoch) {
                 // The same release compressed otherwise is still the same release.
                 var asPublished = wholeFacts
                 asPublished.compression = existing.facts.compression
@@ -69,7 +76,9 @@ extension Feed {
                 summary.databaseLength = existing.target.length
                 return summary
             }
-            if let newest = catalog.releases.first, release.userVersion <= newest.facts.result.userVersion {
+            if let newest = catalog.releases.first(where: { $0.facts.dataEpoch == epoch }),
+                release.userVersion <= newest.facts.result.userVersion
+            {
                 throw FeedPublisherError(
                     database,
                     "user_version \(release.userVersion) is not greater than that of the newest release "
@@ -80,7 +89,10 @@ extension Feed {
             // The whole file and every patch are made side by side, each in its own directory;
             // then the patches smaller than the whole file are proven side by side.
             let bases =
-                Array(catalog.releases.prefix(options.patchesFrom))
+                Array(
+                    catalog.releases.filter {
+                        $0.facts.result.userVersion < release.userVersion && $0.facts.result.sha256 != release.sha256
+                    }.prefix(options.patchesFrom))
                 + catalog.bases.filter { $0.facts.result.userVersion < release.userVersion }
             let made = try ConcurrentWork.map(bases.count + 1) { index -> (PatchMaker?, TargetBlob.Deflated) in
                 guard index < bases.count else {
@@ -90,7 +102,7 @@ extension Feed {
                     return (nil, whole)
                 }
                 let directory = work + "/patch-\(index)"
-                let basePath = try restore(bases[index].target, bases[index].facts, into: directory)
+                let basePath = try restore(bases[index], into: directory)
                 let maker = PatchMaker(
                     basePath: basePath, releasePath: database, work: directory,
                     encoding: TargetEncoding(compression: compression, packing: options.packing))
@@ -115,16 +127,20 @@ extension Feed {
                 kept.append((maker, patch, path, base.facts.result))
             }
             _ = try ConcurrentWork.map(kept.count) { try kept[$0].maker.prove(kept[$0].patch, target: kept[$0].path) }
-            var targets = state.targetFiles
+            var added: [TargetFile] = []
             var blobs: [(TargetBlob.Deflated, String)] = []
             for patch in kept {
-                let facts = options.facts(kind: .patch, blob: patch.patch, base: patch.base, result: release)
-                targets.append(try Self.target(patch.path, patch.patch, facts))
+                var facts = options.facts(kind: .patch, blob: patch.patch, base: patch.base, result: release)
+                facts.dataEpoch = epoch
+                added.append(try Self.target(patch.path, patch.patch, facts))
                 blobs.append((patch.patch, patch.path))
             }
             let wholePath = FeedLayout.releasePath(result: release.sha256, compression: compression)
-            targets.append(try Self.target(wholePath, whole, wholeFacts))
+            added.append(try Self.target(wholePath, whole, wholeFacts))
             blobs.append((whole, wholePath))
+            // A release of an earlier epoch published again: its targets of the same paths are replaced.
+            let addedPaths = Set(added.map(\.path))
+            let targets = state.targetFiles.filter { !addedPaths.contains($0.path) } + added
             for (blob, path) in blobs { try place(blob, as: path) }
             summary.renewedRootVersion = try renewRootIfDue(state, key: key, keySource: keySource)
             try writer.publish(targets: targets, over: state, signedBy: [key])
@@ -157,16 +173,16 @@ extension Feed {
 
     /// Inflates an earlier release's whole database from the feed into `directory`, checking it
     /// is the release its facts name; returns its path.
-    func restore(_ target: TargetFile, _ facts: ReleaseFacts, into directory: String) throws -> String {
-        guard let stored = target.storedName else { throw FeedPublisherError(target.path, "no sha256 hash") }
+    func restore(_ release: ReleaseCatalog.Entry, into directory: String) throws -> String {
+        let facts = release.facts
         let output = directory + "/base.sqlite"
-        try FeedPublisherError.about(layout.path(stored)) {
+        let blob = layout.path(release.stored)
+        try FeedPublisherError.about(blob) {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let (_, sha256) = try facts.encoding.decode(
-                fileAt: layout.path(stored), limit: facts.uncompressedLength, into: output, mode: 0o644)
+                fileAt: blob, limit: facts.uncompressedLength, into: output, mode: 0o644)
             guard sha256 == facts.result.sha256 else {
-                throw FeedPublisherError(
-                    layout.path(stored), "inflates to \(sha256), not release \(facts.result.sha256)")
+                throw FeedPublisherError(blob, "inflates to \(sha256), not release \(facts.result.sha256)")
             }
         }
         return output
@@ -175,7 +191,7 @@ extension Feed {
     /// Moves a blob to its hash-prefixed name under `targets/` (durably; an identical file already
     /// there is kept).
     func place(_ blob: TargetBlob.Deflated, as path: String) throws {
-        let destination = layout.path(FeedLayout.storedName(of: path, sha256: blob.sha256))
+        let destination = layout.path(try FeedLayout.storedName(of: path, sha256: blob.sha256))
         try FeedPublisherError.about(destination) {
             try FileManager.default.createDirectory(
                 atPath: PathText.deletingLastComponent(destination), withIntermediateDirectories: true)

@@ -1,4 +1,4 @@
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -52,7 +52,8 @@ extension Feed {
     /// Names each of `recoveryKeys` for the root role in the next root, signed by `key` (the
     /// main key, which root names for every role): a feed made without a recovery key gets one,
     /// and a device that trusts an earlier root follows (the new root is signed by a key the
-    /// old one names for root). Root is otherwise as it was: the same keys for the same roles.
+    /// old one names for root). Root is otherwise as it was: the same keys for the same roles,
+    /// the same data epoch.
     /// Returns the new root version, or nil when root names every one of them already (nothing
     /// is then written).
     ///
@@ -77,7 +78,8 @@ extension Feed {
             var roles = state.root.roles
             roles[Root.type] = RoleKeys(keyIDs: rootKeyIDs, threshold: state.root.roles[Root.type]?.threshold ?? 1)
             let version = state.root.header.version + 1
-            try writer.writeRoot(version: version, keys: keys, roles: roles, signedBy: [key])
+            try writer.writeRoot(
+                version: version, keys: keys, roles: roles, dataEpoch: try state.dataEpoch(), signedBy: [key])
             return version
         }
     }

@@ -1,4 +1,4 @@
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -60,7 +60,8 @@ extension Feed {
         }
     }
 
-    /// Writes the next root, naming the same keys for the same roles, when the current one
+    /// Writes the next root, naming the same keys for the same roles with the same data epoch
+    /// (FeedClient's `DataEpoch`: a device refuses a root that lowers it), when the current one
     /// expires within the margin; returns its version, or nil when root was not due.
     ///
     /// - Throws: ``FeedPublisherError`` naming `keySource` when root does not name `key` for
@@ -69,7 +70,9 @@ extension Feed {
         guard DueRoles(state, clock: clock).root else { return nil }
         try state.requireSigner(key, source: keySource, roles: [Root.type])
         let version = state.root.header.version + 1
-        try writer.writeRoot(version: version, keys: state.root.keys, roles: state.root.roles, signedBy: [key])
+        try writer.writeRoot(
+            version: version, keys: state.root.keys, roles: state.root.roles, dataEpoch: try state.dataEpoch(),
+            signedBy: [key])
         return version
     }
 }

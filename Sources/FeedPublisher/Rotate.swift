@@ -1,4 +1,5 @@
-#if canImport(FoundationEssentials)
+import FeedClient
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -24,21 +25,39 @@ extension Feed {
     ///   killed in between leaves metadata the new root refuses: the same rotation run again
     ///   (the new key now the main key) signs them again with `newKey` and writes no root.
     ///
+    /// With `resetData` (after a leaked key published data), the new root's data epoch
+    /// (FeedClient's `DataEpoch`) is one above the current one: devices that follow it remove what they
+    /// installed under the earlier epoch (the bundled database is in effect again) and install
+    /// the newest release published under the new one, whatever its `user_version`; `publish`
+    /// then accepts any `user_version` for the new epoch. Only the root keys can raise the epoch,
+    /// so the leaked key, once rotated out, cannot. Without it, the new root keeps the epoch.
+    ///
     /// - Throws: ``FeedPublisherError`` naming `oldKeySource` when the current root does not
     ///   name the old key (for root, or for the other roles), `newKeySource` when the new key is
-    ///   a key root.json already names for them, or `--recovery-key` when one is the old or new main key.
+    ///   a key root.json already names for them, `--recovery-key` when one is the old or new
+    ///   main key, or `--reset-data` when a recovery already done without it is run again with it.
     @discardableResult
     public func rotate(
         oldKey: Ed25519SigningKey, oldKeySource: String, newKey: Ed25519SigningKey, newKeySource: String,
-        recoveryKeys: [PublicKey] = []
+        recoveryKeys: [PublicKey] = [], resetData: Bool = false
     ) throws -> Int64 {
         try withLock {
             let state = try FeedState.load(layout)
+            let (epoch, overflow) = try state.dataEpoch().addingReportingOverflow(resetData ? 1 : 0)
+            guard !overflow else {
+                throw FeedPublisherError(layout.path("root.json"), "the data epoch is at its largest")
+            }
             let recovering = state.isRecoveryKey(oldKey)
             try state.requireSigner(oldKey, source: oldKeySource, roles: recovering ? [Root.type] : Root.topLevelRoles)
             let givenIDs = Set(try recoveryKeys.map { try $0.keyID })
             if recovering, state.mainKeyIDs == [newKey.keyID], givenIDs.isSubset(of: state.recoveryKeyIDs) {
                 // The same recovery again: the root is written; sign the rest with the new key.
+                if resetData, try !raisedDataEpoch(state) {
+                    throw FeedPublisherError(
+                        "--reset-data",
+                        "root.json version \(state.root.header.version) already names the new key, with the data "
+                            + "epoch of the root before it: rotate to another key with --reset-data to raise it")
+                }
                 try writer.publish(targets: state.targetFiles, over: state, signedBy: [newKey])
                 return state.root.header.version
             }
@@ -56,13 +75,25 @@ extension Feed {
             let version = state.root.header.version + 1
             let keys = [oldKey, newKey]
             if recovering {
-                try writer.writeRoot(version: version, naming: newKey, recovery: recovery, signedBy: keys)
+                try writer.writeRoot(
+                    version: version, naming: newKey, recovery: recovery, dataEpoch: epoch, signedBy: keys)
                 try writer.publish(targets: state.targetFiles, over: state, signedBy: [newKey])
             } else {
                 try writer.publish(targets: state.targetFiles, over: state, signedBy: keys)
-                try writer.writeRoot(version: version, naming: newKey, recovery: recovery, signedBy: keys)
+                try writer.writeRoot(
+                    version: version, naming: newKey, recovery: recovery, dataEpoch: epoch, signedBy: keys)
             }
             return version
         }
+    }
+
+    /// Whether the current root's data epoch is above its predecessor's (`N-1.root.json`).
+    private func raisedDataEpoch(_ state: FeedState) throws -> Bool {
+        let name = "\(state.root.header.version - 1).root.json"
+        let path = layout.path(name)
+        guard let data = FileManager.default.contents(atPath: path) else { return false }
+        let previous = try FeedPublisherError.about(path) { try Root(try Metadata(data: data, document: name)) }
+        return try state.dataEpoch()
+            > (try FeedPublisherError.about(path) { try DataEpoch.of(previous, document: path) })
     }
 }

@@ -1,4 +1,4 @@
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -71,6 +71,19 @@ package enum AtomicFile {
     ///   `source` is then where it was.
     package static func moveIntoPlace(_ source: String, as destination: String) throws {
         try DurableSync.synchronize(fileAt: source)
+        guard rename(source, destination) == 0 else {
+            throw FileSystemError(.rename, path: destination, code: errno)
+        }
+        DurableSync.synchronizeDirectory(containing: destination)
+    }
+
+    /// Moves a directory that only this process filled (`source`) to `destination`, an absent
+    /// path or an empty directory beside it, and syncs the parent so that the move survives a
+    /// crash. The files inside are expected to be synced already.
+    ///
+    /// - Throws: ``FileSystemError`` `.rename` naming `destination`; `source` is then where it
+    ///   was.
+    package static func moveDirectoryIntoPlace(_ source: String, as destination: String) throws {
         guard rename(source, destination) == 0 else {
             throw FileSystemError(.rename, path: destination, code: errno)
         }

@@ -1,6 +1,6 @@
 #if !canImport(Darwin)
 import CCurl
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation

@@ -1,5 +1,5 @@
 #if canImport(Darwin)
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation

@@ -100,6 +100,45 @@ final class DBGenUpdateTests: XCTestCase {
         XCTAssertEqual(usage.status, 64, "neither --database nor --patch is a usage error")
     }
 
+    /// A patch controls no transaction however it writes the statement (here hidden from a
+    /// reading of the text by comments ending in CRLF, CR or `*/`): undoing or savepoints exit 1
+    /// naming the file and the line, with the updates directory as it was; its own BEGIN and
+    /// COMMIT are skipped and it installs whole.
+    func testAPatchControlsNoTransaction() throws {
+        let (dir, bundled, updates, _) = try fixture()
+        let v2 = try version(dir, from: bundled, "v2.sqlite", "PRAGMA user_version = 2;")
+        XCTAssertEqual(
+            try BuiltProducts.run("dbgen", ["update", "--bundled", bundled, "--updates", updates, "--database", v2])
+                .status, 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: updates + "/food.sqlite"))
+        let refused = [
+            "-- note\r\nROLLBACK;", "/* note */ROLLBACK TO sp;", "-- note\r\nsavepoint sp;", "--\r\nRELEASE sp;",
+        ]
+        for (index, statement) in refused.enumerated() {
+            let patch = dir.appendingPathComponent("refused-\(index).sql")
+            try Data("INSERT INTO food VALUES (3, 'fig');\n\(statement)\nPRAGMA user_version = 3;\n".utf8).write(
+                to: patch)
+            let result = try BuiltProducts.run(
+                "dbgen", ["update", "--bundled", bundled, "--updates", updates, "--patch", patch.path])
+            XCTAssertEqual(result.status, 1, statement)
+            XCTAssertTrue(
+                result.stderrText.contains("\(patch.lastPathComponent):2: error: refused: "),
+                "\(statement): \(result.stderrText)")
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: updates + "/food.sqlite")), before)
+        }
+        let skipped = dir.appendingPathComponent("skipped.sql")
+        try Data(
+            "-- x\r\nBEGIN;\nINSERT INTO food VALUES (3, 'fig');\n-- x\r\nCOMMIT;\n/**/end\r\n;\nPRAGMA user_version = 3;\n"
+                .utf8
+        ).write(to: skipped)
+        let installed = try BuiltProducts.run(
+            "dbgen", ["update", "--bundled", bundled, "--updates", updates, "--patch", skipped.path])
+        XCTAssertEqual(installed.status, 0, installed.stderrText)
+        XCTAssertEqual(installed.stdoutText, "3\n")
+        XCTAssertEqual(
+            try Oracle.sqlite3Script(updates + "/food.sqlite", "SELECT name FROM food WHERE id = 3;"), "fig\n")
+    }
+
     /// A re-download: installing what is in effect again exits 0, prints the version, says so
     /// on stderr and changes nothing; the same for a patch.
     func testInstallingWhatIsInstalledSaysSoAndChangesNothing() throws {

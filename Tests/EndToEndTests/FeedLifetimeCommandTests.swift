@@ -47,6 +47,7 @@ final class FeedLifetimeCommandTests: XCTestCase {
         // A publish a year later works from the same root too.
         try work.release("v3", version: 3, every: 5)
         try work.succeed(["publish", "feed", "v3.sqlite", "--key", "k"], at: "+400 days")
+        try work.upload("feed")
         let third = try fetch(into: "updated")
         XCTAssertTrue(third.stderrText.hasPrefix("dbgen: installed user_version 3 via "), third.stderrText)
     }

@@ -56,6 +56,19 @@ final class FeedWorkspace {
         try succeed(["build", "\(name).txt", "-o", "\(name).sqlite", "--force"])
     }
 
+    private var uploads = 0
+
+    /// Dates `FEED/timestamp.json` seconds after any earlier one, as an upload made after the one
+    /// before is: nginx's ETag is the modification time (seconds) and length, so a timestamp
+    /// rewritten within the second at the same length would be answered 304 to a device holding
+    /// the one before, which then sees nothing new.
+    func upload(_ feed: String) throws {
+        uploads += 1
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(10 * Double(uploads))],
+            ofItemAtPath: directory.url(feed).appendingPathComponent("timestamp.json").path)
+    }
+
     /// Every file under `path`, relative path to bytes.
     func tree(_ path: String) -> [String: Data] { DirectoryTree.files(under: directory.url(path).path) }
 

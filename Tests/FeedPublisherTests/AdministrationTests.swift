@@ -68,7 +68,7 @@ final class AdministrationTests: XCTestCase {
         let writer = MetadataWriter(layout: FeedLayout(directory: fixture.feedPath), clock: fixture.clock)
         let state = try FeedState.load(FeedLayout(directory: fixture.feedPath))
         try writer.publish(targets: [], over: state, signedBy: [stranger])
-        try writer.writeRoot(version: 2, naming: stranger, signedBy: [stranger])
+        try writer.writeRoot(version: 2, naming: stranger, dataEpoch: 0, signedBy: [stranger])
         XCTAssertThrowsError(try fixture.verify(root: bundled)) { error in
             let error = error as? FeedPublisherError
             XCTAssertEqual(error?.subject, "2.root.json")

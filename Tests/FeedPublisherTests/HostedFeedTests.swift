@@ -59,7 +59,17 @@ final class HostedFeedTests: XCTestCase {
                 at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             try data.write(to: target)
         }
+        uploads += 1
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(10 * Double(uploads))],
+            ofItemAtPath: destination.appendingPathComponent("timestamp.json").path)
     }
+
+    /// Uploads so far: each dates its timestamp seconds after the one before, as a real upload
+    /// after another is. nginx's ETag is the modification time (seconds) and length, so a
+    /// timestamp rewritten within the second at the same length is answered 304 to a device
+    /// holding the one before, which then sees nothing new.
+    private var uploads = 0
 
     private func expectError(
         _ body: @autoclosure () async throws -> some Any, subject: String, reason: String,

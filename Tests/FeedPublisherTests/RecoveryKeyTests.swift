@@ -200,7 +200,8 @@ extension RecoveryKeyTests {
         // What a rotation killed after `root.json` leaves: the rest still signed by the lost key.
         let newKey = Ed25519SigningKey()
         let writer = MetadataWriter(layout: FeedLayout(directory: fixture.feedPath), clock: fixture.clock)
-        try writer.writeRoot(version: 2, naming: newKey, recovery: [recovery.publicKey], signedBy: [recovery, newKey])
+        try writer.writeRoot(
+            version: 2, naming: newKey, recovery: [recovery.publicKey], dataEpoch: 0, signedBy: [recovery, newKey])
         XCTAssertThrowsError(try fixture.verify(root: bundled)) { error in
             XCTAssertEqual((error as? FeedPublisherError)?.subject, "timestamp.json", "\(error)")
         }

@@ -78,7 +78,8 @@ final class RenewalTests: XCTestCase {
         let layout = FeedLayout(directory: fixture.feedPath)
         let state = try FeedState.load(layout)
         try MetadataWriter(layout: layout, clock: fixture.clock).writeRoot(
-            version: 2, keys: state.root.keys, roles: state.root.roles, signedBy: [fixture.key])
+            version: 2, keys: state.root.keys, roles: state.root.roles, dataEpoch: try state.dataEpoch(),
+            signedBy: [fixture.key])
         try bundled.write(to: URL(fileURLWithPath: fixture.feedPath + "/root.json"))
         let verifier = FeedVerifier(
             feedURL: URL(fileURLWithPath: fixture.feedPath, isDirectory: true), root: bundled, fetcher: FileFetcher(),

@@ -1,6 +1,6 @@
 import ArgumentParser
 import DBGenKit
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation

@@ -1,4 +1,4 @@
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -60,7 +60,7 @@ public struct BuildOptions {
     /// `dbgen` in the user's cache directory: `~/Library/Caches/dbgen` on macOS,
     /// `$XDG_CACHE_HOME/dbgen` or `~/.cache/dbgen` elsewhere (as Foundation finds it).
     public static var systemCacheDirectory: String? {
-        #if canImport(FoundationEssentials)
+        #if canImport(FoundationEssentials) && os(Linux)
         // FoundationEssentials' own rule (an absolute XDG_CACHE_HOME, else HOME's .cache), read
         // with getenv: FileManager.urls(for:in:) copies the whole environment into a dictionary
         // twice, a tenth of a no-op build's instructions.

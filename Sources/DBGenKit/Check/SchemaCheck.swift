@@ -1,4 +1,4 @@
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -61,7 +61,7 @@ public enum SchemaCheck {
     private static func open(_ output: String, at path: String) throws -> Connection {
         do {
             let connection = try Connection(path: path, readOnly: true)
-            _ = try connection.scalar("SELECT count(*) FROM sqlite_schema")
+            _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
             return connection
         } catch let error as SQLiteError {
             throw DBGenError(.unreadableDatabase, "cannot read \"\(output)\" as a SQLite database: \(error.message)")

@@ -1,5 +1,5 @@
 import FileSystemKit
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -19,13 +19,18 @@ import Dispatch
 /// ```
 ///
 /// Both files are opened read-only and read in one pass each, one row of each at a time
-/// (a merge join in key order), so memory stays flat whatever the tables' sizes. The same
-/// pair always gives the same bytes.
+/// (a merge join in key order), so memory stays flat whatever the tables' sizes. A rowid
+/// table whose CREATE statement is the same in both is compared record by record as bytes,
+/// read from the files' pages, and only the rows that differ are decoded (`RecordMerge`);
+/// the output is the same bytes either way. The same pair always gives the same bytes.
 public final class DatabaseDiff {
     let old: DiffInput
     let new: DiffInput
     /// The only table compared, when not nil.
     public let table: String?
+    /// How rows of rowid tables are read (records from the pages first, or SQLite alone:
+    /// the same output), and what was read.
+    let reading = RecordReading()
 
     /// Opens both databases read-only and reads their schemas.
     ///
@@ -58,7 +63,7 @@ public final class DatabaseDiff {
         defer { header?.wait() }
         var headerWritten = false
         try PatchComposer(
-            old: old, new: new, only: table,
+            old: old, new: new, only: table, reading: reading,
             output: PatchOutput { bytes in
                 if !headerWritten, let header {
                     headerWritten = true
@@ -77,7 +82,9 @@ public final class DatabaseDiff {
         guard newVersion <= oldVersion else { return }
         struct NotEmpty: Error {}
         do {
-            try PatchComposer(old: old, new: new, only: table, output: PatchOutput { _ in throw NotEmpty() }).write()
+            try PatchComposer(
+                old: old, new: new, only: table, reading: reading, output: PatchOutput { _ in throw NotEmpty() }
+            ).write()
         } catch is NotEmpty {
             throw DBGenError.notNewer(
                 newPath: new.path, newVersion: newVersion, oldPath: old.path, oldVersion: oldVersion)

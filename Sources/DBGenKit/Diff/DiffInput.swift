@@ -1,4 +1,4 @@
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -47,8 +47,22 @@ struct DiffInput {
 
     /// The rows of `layout`'s table in key order.
     func rows(_ layout: TableLayout) throws -> Statement {
+        try prepare(layout.selectSQL())
+    }
+
+    /// The rows of `layout`'s table in key order, those after rowid `after` only when it is
+    /// not nil (a table keyed by rowid).
+    func rows(_ layout: TableLayout, after: Int64?) throws -> Statement {
+        guard let after else { return try rows(layout) }
+        let statement = try prepare(layout.selectSQL(fromRowid: false))
+        statement.bindInt64(after, at: 1)
+        return statement
+    }
+
+    /// `sql` prepared on this database.
+    func prepare(_ sql: String) throws -> Statement {
         do {
-            return try connection.prepare(layout.selectSQL())
+            return try connection.prepare(sql)
         } catch let error as SQLiteError {
             throw DBGenError.sqlite(path: path, error)
         }

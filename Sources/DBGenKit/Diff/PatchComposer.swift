@@ -1,4 +1,4 @@
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -19,8 +19,11 @@ final class PatchComposer {
     private var droppedTriggers: Set<String> = []
     private var changedTables: Set<String> = []
     private var scratch: Connection?
+    /// How rows of unchanged rowid tables are read.
+    private let reading: RecordReading
 
-    init(old: DiffInput, new: DiffInput, only: String?, output: PatchOutput) throws {
+    init(old: DiffInput, new: DiffInput, only: String?, reading: RecordReading, output: PatchOutput) throws {
+        self.reading = reading
         self.old = old
         self.new = new
         self.only = only
@@ -79,23 +82,26 @@ final class PatchComposer {
 
     private func writeRows(of table: String, baseline: SchemaPlan.Baseline) throws {
         let layout = try new.layout(table)
-        if baseline == .analyze { statement("ANALYZE sqlite_schema;") }
-        let oldRows: Statement?
-        switch baseline {
-        case .old: oldRows = try old.rows(layout)
-        case .scratch: oldRows = try scratchDatabase().prepare(layout.selectSQL())
-        case .empty, .analyze: oldRows = nil
-        }
-        let newRows = try new.rows(layout)
+        if baseline == .analyze { statement("ANALYZE sqlite_master;") }
         var writer = TablePatchWriter(layout: layout, output: output, literals: literals) { [unowned self] in
             self.beginIfNeeded()
             if baseline == .old { self.dropTriggers(on: table) }
         }
         do {
-            if layout.hasKey {
-                try RowMerge(layout: layout).run(old: oldRows, new: newRows, &writer)
+            if layout.hasKey && baseline == .old {
+                try RecordMerge(layout: layout, reading: reading).run(old: old, new: new, &writer)
             } else {
-                try rewriteWhole(layout, oldRows: oldRows, baseline: baseline, writer: &writer)
+                let oldRows: Statement?
+                switch baseline {
+                case .old: oldRows = try old.rows(layout)
+                case .scratch: oldRows = try scratchDatabase().prepare(layout.selectSQL())
+                case .empty, .analyze: oldRows = nil
+                }
+                if layout.hasKey {
+                    try RowMerge(layout: layout).run(old: oldRows, new: try new.rows(layout), &writer)
+                } else {
+                    try rewriteWhole(layout, oldRows: oldRows, baseline: baseline, writer: &writer)
+                }
             }
         } catch let error as SQLiteError {
             throw DBGenError.sqlite(path: new.path, error)

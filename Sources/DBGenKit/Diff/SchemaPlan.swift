@@ -1,4 +1,4 @@
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -22,7 +22,7 @@ struct SchemaPlan {
         /// The rows a virtual table's module puts in its shadow tables when the patch
         /// creates it (read from a scratch database where the new CREATE was run).
         case scratch
-        /// An internal table (`sqlite_stat1`) the patch creates with `ANALYZE sqlite_schema`.
+        /// An internal table (`sqlite_stat1`) the patch creates with `ANALYZE sqlite_master`.
         case analyze
     }
 

@@ -1,4 +1,4 @@
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -126,5 +126,14 @@ struct TableLayout: Equatable {
             }.joined(separator: ", ")
         }
         return "SELECT \(columns) FROM \(SQLIdentifier.quote(schema)).\(SQLIdentifier.quote(table)) ORDER BY \(order)"
+    }
+
+    /// For a table keyed by rowid: `SELECT key, data… FROM schema.table WHERE key >= ?1
+    /// ORDER BY key` (`>` when not `inclusive`), the rows from a rowid on, in key order.
+    func selectSQL(fromRowid inclusive: Bool, schema: String = "main") -> String {
+        let columns = allColumns.map(SQLIdentifier.quote).joined(separator: ", ")
+        let key = SQLIdentifier.quote(keyColumns[0])
+        return "SELECT \(columns) FROM \(SQLIdentifier.quote(schema)).\(SQLIdentifier.quote(table)) "
+            + "WHERE \(key) \(inclusive ? ">=" : ">") ?1 ORDER BY \(key)"
     }
 }

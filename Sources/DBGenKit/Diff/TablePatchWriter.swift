@@ -1,4 +1,4 @@
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -85,7 +85,7 @@ struct TablePatchWriter: RowChangeHandler {
         try updates.spillIfNeeded()
     }
 
-    mutating func unchanged() {}
+    mutating func unchanged(count: Int) {}
 
     /// ` WHERE k1=v1 AND k2=v2;\n`, the key as it is in the old row.
     private func appendWhere(_ old: Statement, to out: inout [UInt8]) throws {

@@ -61,8 +61,8 @@ struct ImportTable {
             let keyIndexes = try connection.scalar(
                 "SELECT count(*) FROM pragma_index_list(?1, ?2) WHERE origin = 'pk'", arguments)
             let triggers = try connection.scalar(
-                "SELECT (SELECT count(*) FROM \(quotedSchema).sqlite_schema WHERE type = 'trigger')"
-                    + " + (SELECT count(*) FROM temp.sqlite_schema WHERE type = 'trigger')")
+                "SELECT (SELECT count(*) FROM \(quotedSchema).sqlite_master WHERE type = 'trigger')"
+                    + " + (SELECT count(*) FROM temp.sqlite_master WHERE type = 'trigger')")
             let foreignKeys = try connection.scalar("PRAGMA foreign_keys")
             return ImportTable(
                 schema: schemaName, name: name, withoutRowid: withoutRowid != 0, columns: columns,

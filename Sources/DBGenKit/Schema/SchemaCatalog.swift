@@ -10,7 +10,7 @@ struct SchemaCatalog {
 
     /// Reads the schema of `connection`'s main database.
     init(_ connection: Connection) throws {
-        try connection.forEachRow("SELECT type, name, tbl_name, sql FROM main.sqlite_schema") { row in
+        try connection.forEachRow("SELECT type, name, tbl_name, sql FROM main.sqlite_master") { row in
             guard case .text(let type) = row[0], case .text(let name) = row[1] else { return }
             let tableName: String
             if case .text(let text) = row[2] { tableName = text } else { tableName = name }

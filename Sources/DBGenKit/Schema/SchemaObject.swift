@@ -1,11 +1,11 @@
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
 #endif
 import EssentialsSupport
 
-/// One row of `sqlite_schema`.
+/// One row of `sqlite_master`.
 struct SchemaObject: Equatable {
     /// `table`, `index`, `view` or `trigger`.
     var type: String
@@ -17,7 +17,7 @@ struct SchemaObject: Equatable {
     /// True for `CREATE VIRTUAL TABLE`.
     var isVirtualTable: Bool { type == "table" && Self.isVirtualTable(sql: sql) }
 
-    /// True when `sql`, a table's `sqlite_schema.sql`, creates a virtual table: SQLite stores
+    /// True when `sql`, a table's `sqlite_master.sql`, creates a virtual table: SQLite stores
     /// it as `CREATE VIRTUAL TABLE …`.
     static func isVirtualTable(sql: String?) -> Bool {
         (sql ?? "").hasPrefixIgnoringASCIICase("CREATE VIRTUAL")

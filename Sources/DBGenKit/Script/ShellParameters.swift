@@ -30,7 +30,7 @@ struct ShellParameters {
     /// `.parameter unset KEY`: nothing to do when there is no parameter table (the shell runs
     /// the DELETE and ignores that it fails).
     private func unset(_ key: String) throws {
-        guard try connection.scalar("SELECT count(*) FROM temp.sqlite_schema WHERE name = 'sqlite_parameters'") != 0
+        guard try connection.scalar("SELECT count(*) FROM temp.sqlite_master WHERE name = 'sqlite_parameters'") != 0
         else {
             return
         }

@@ -1,5 +1,5 @@
 import FileSystemKit
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -61,8 +61,11 @@ public final class ResumableDownloader: @unchecked Sendable {
 
     /// Where the verified file of `target` is kept in `stagingDirectory` (`SHA256`, beside any
     /// `SHA256.partial` and `SHA256.partial.validator` of an unfinished download).
-    public static func stagedFile(for target: DownloadTarget, in stagingDirectory: URL) -> URL {
-        StagingArea(directory: stagingDirectory, target: target).complete
+    ///
+    /// - Throws: ``DownloadError/staging(url:path:code:reason:)`` when the target's SHA-256 is
+    ///   not 64 hexadecimal digits (it names no file).
+    public static func stagedFile(for target: DownloadTarget, in stagingDirectory: URL) throws -> URL {
+        try StagingArea(directory: stagingDirectory, target: target).complete
     }
 
     /// Downloads `target` into `stagingDirectory` (created if missing; inside the app's updates
@@ -76,7 +79,7 @@ public final class ResumableDownloader: @unchecked Sendable {
         _ target: DownloadTarget, into stagingDirectory: URL,
         progress: (@Sendable (DownloadProgress) -> Void)? = nil
     ) async throws -> URL {
-        let staging = StagingArea(directory: stagingDirectory, target: target)
+        let staging = try StagingArea(directory: stagingDirectory, target: target)
         try staging.prepare()
         if staging.exists(staging.complete) {
             let (hash, length) = try staging.hash(of: staging.complete)

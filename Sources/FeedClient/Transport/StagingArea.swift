@@ -1,5 +1,5 @@
 import FileSystemKit
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -18,13 +18,33 @@ import EssentialsSupport
 /// - `SHA256.partial`: the bytes received so far, in order from the first;
 /// - `SHA256.partial.validator`: the ETag or Last-Modified of the response they came from;
 /// - `SHA256`: the whole file once its length and hash are verified.
+///
+/// The SHA-256 is checked first (FileSystemKit's `SHA256Digest`: 64 hexadecimal digits), so
+/// whatever the metadata says, these names stay in the staging directory.
 struct StagingArea {
     let directory: URL
     let target: DownloadTarget
+    let complete: URL
+    let partial: URL
+    let validatorFile: URL
 
-    var complete: URL { directory.appendingPathComponent(target.sha256) }
-    var partial: URL { directory.appendingPathComponent(target.sha256 + ".partial") }
-    var validatorFile: URL { directory.appendingPathComponent(target.sha256 + ".partial.validator") }
+    /// The staging files of `target` in `directory`.
+    ///
+    /// - Throws: ``DownloadError/staging(url:path:code:reason:)`` (`EINVAL`) when the target's
+    ///   SHA-256 is not 64 hexadecimal digits: it names no file.
+    init(directory: URL, target: DownloadTarget) throws {
+        self.directory = directory
+        self.target = target
+        do {
+            let digest = try SHA256Digest(target.sha256)
+            complete = directory.appendingPathComponent(try digest.fileName().name)
+            partial = directory.appendingPathComponent(try digest.fileName(".partial").name)
+            validatorFile = directory.appendingPathComponent(try digest.fileName(".partial.validator").name)
+        } catch let error as CheckedNameError {
+            throw DownloadError.staging(
+                url: target.url, path: directory.path, code: EINVAL, reason: "the SHA-256 \(error): it names no file")
+        }
+    }
 
     /// Creates the staging directory (and its parents) if it is missing.
     func prepare() throws {

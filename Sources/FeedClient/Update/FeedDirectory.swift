@@ -1,5 +1,5 @@
 import FileSystemKit
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -23,6 +23,8 @@ import EssentialsSupport
 /// - `rollout-bucket`: a random number in [0, 1), created once and never sent;
 /// - `timestamp.etag`: `SHA256 ETAG`, the ETag of the stored timestamp (whose SHA-256 is
 ///   given, so an ETag is never sent for another timestamp than the one it came with);
+/// - `data-epoch`: the ``DataEpoch`` the installed data came under (absent: 0), written before
+///   anything of a newer epoch is installed;
 /// - `update.lock`: held while a check or an update runs, so two never overlap.
 struct FeedDirectory: Sendable {
     let root: URL
@@ -38,6 +40,7 @@ struct FeedDirectory: Sendable {
     var etagFile: URL { root.appendingPathComponent("timestamp.etag") }
     var stagedETagFile: URL { stagedMetadata.appendingPathComponent("timestamp.etag") }
     var lockFile: URL { root.appendingPathComponent("update.lock") }
+    var epochFile: URL { root.appendingPathComponent("data-epoch") }
 
     /// The roles in the order they are committed: root first, the timestamp last (its ETag
     /// after it), so a crash between two renames leaves documents that each verify.
@@ -79,6 +82,21 @@ struct FeedDirectory: Sendable {
         let value = Double.random(in: 0..<1)
         try storage(bucketFile) { try AtomicFile.replace(bucketFile.path, with: Data("\(value)\n".utf8), tag: "tmp") }
         return value
+    }
+
+    /// The data epoch the installed data came under: 0 when none is recorded (or the record is
+    /// unreadable, which at worst removes an installed update the next install puts back).
+    func recordedEpoch() -> Int64 {
+        guard let data = FileManager.default.contents(atPath: epochFile.path),
+            let epoch = Int64(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
+            epoch >= 0
+        else { return 0 }
+        return epoch
+    }
+
+    /// Records the data epoch of what is installed from now on (atomically and durably).
+    func recordEpoch(_ epoch: Int64) throws {
+        try storage(epochFile) { try AtomicFile.replace(epochFile.path, with: Data("\(epoch)\n".utf8), tag: "tmp") }
     }
 
     /// A fresh copy of the trusted metadata in `metadata.staged/`; returns whether there was

@@ -1,5 +1,5 @@
 import FileSystemKit
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -27,10 +27,14 @@ import TUF
 ///   finds nothing new costs two requests (the next root's 404 and the timestamp's 304).
 /// - A release is offered when its channel (if any) is one the app follows, its data-format
 ///   range (if any) holds the app's, and its rollout fraction is above the device's bucket (a
-///   random number kept in the updates directory, never sent) or it is critical. The newest
-///   offered release newer than the database in effect is installed, by the cheapest chain of
-///   patches from the content in effect or the whole file. A newer release this client is not
-///   offered is in the plan's ``UpdatePlan/withheld``, with why (channel, data format, rollout).
+///   random number kept in the updates directory, never sent) or it is critical, and it was
+///   published under the trusted root's ``DataEpoch``. The newest offered release newer than the
+///   database in effect is installed, by the cheapest chain of patches from the content in
+///   effect or the whole file; when root raised the data epoch, the installed update of the
+///   earlier epoch is removed first and the newest release is installed from the bundled
+///   database, whatever the `user_version` removed (``UpdatePlan/resetsData``). A newer release
+///   of the epoch this client is not offered is in the plan's ``UpdatePlan/withheld``, with why
+///   (channel, data format, rollout).
 /// - Downloads go to the updates directory's staging area, resumable across launches (Range
 ///   with If-Range), hashed as they arrive, never longer than the metadata says; each is
 ///   inflated under its declared length and checked before `DatabaseUpdater` installs it
@@ -158,7 +162,7 @@ public final class FeedUpdater: Sendable {
 
     /// Refreshes a staged copy of the trusted metadata (TUF's workflow, in the calling task:
     /// the fetcher is async, and cancelling the task stops the request under way) and returns
-    /// the updater, whose top-level targets are trusted.
+    /// the updater, whose top-level targets and root are trusted.
     private func refreshMetadata() async throws -> Updater {
         let hasTrustedRoot = try directory.stageMetadata()
         let staged = directory.stagedMetadata
@@ -200,25 +204,51 @@ public final class FeedUpdater: Sendable {
         return version(bundledRoot) > version(stored)
     }
 
+    /// The plan: the newest release offered of the trusted root's data epoch, from the data in
+    /// effect, or, when that epoch is above the one the installed update came under, from the
+    /// bundled database (the installed update is removed first, whatever its `user_version`).
     private func plan(from updater: Updater) throws -> UpdatePlan {
         let choice = try ReleaseChoice(targets: updater.trusted.targets[Targets.type]?.targets ?? [:])
-        let policy = ClientPolicy(channels: channels, dataFormat: dataFormat, bucket: try directory.rolloutBucket())
+        let epoch: Int64
+        do {
+            epoch = try DataEpoch.of(updater.trusted.root)
+        } catch let error as TUFError {
+            throw FeedUpdateError(error)
+        }
+        let recorded = directory.recordedEpoch()
+        guard epoch >= recorded else {
+            throw FeedUpdateError(
+                subject: "root.json", check: .rollback,
+                reason: "data epoch \(epoch) is below \(recorded), the epoch of the data this device has installed")
+        }
+        let policy = ClientPolicy(
+            channels: channels, dataFormat: dataFormat, bucket: try directory.rolloutBucket(), dataEpoch: epoch)
         let inEffect = try inEffect { try databaseUpdater.databaseInEffect() }
+        let resets = epoch > recorded && inEffect.isInstalledUpdate
+        let base =
+            resets
+            ? try self.inEffect { try DatabaseInEffect.select(bundledPath: bundledDatabasePath, updatesDirectory: nil) }
+            : inEffect
         let identity = directory.stagedTimestampIdentity() ?? ""
-        let nothingNew = UpdatePlan(
-            userVersionInEffect: inEffect.userVersion, release: nil, steps: [],
-            withheld: choice.withheld(newerThan: inEffect.userVersion, policy: policy), metadataIdentity: identity)
-        guard let release = choice.newestOffered(to: policy), release.facts.result.userVersion > inEffect.userVersion
-        else { return nothingNew }
-        let identities = try self.inEffect { try databaseUpdater.contentIdentitiesInEffect() }
-        if identities.contains(release.facts.result.sha256) { return nothingNew }
+        func plan(_ release: DatabaseVersion?, _ steps: [UpdateStep]) -> UpdatePlan {
+            UpdatePlan(
+                userVersionInEffect: inEffect.userVersion, release: release, steps: steps,
+                withheld: choice.withheld(newerThan: release?.userVersion ?? base.userVersion, policy: policy),
+                metadataIdentity: identity, resetsData: resets, dataEpoch: epoch)
+        }
+        guard let release = choice.newestOffered(to: policy), release.facts.result.userVersion > base.userVersion
+        else { return plan(nil, []) }
+        let identities: Set<String> =
+            try self.inEffect {
+                resets
+                    ? [try ContentHash.sha256(ofFileAt: bundledDatabasePath)]
+                    : try databaseUpdater.contentIdentitiesInEffect()
+            }
+        if identities.contains(release.facts.result.sha256) { return plan(nil, []) }
         let steps = try choice.cheapestPath(from: identities, to: release, policy: policy).map {
             try step(for: $0, from: updater)
         }
-        return UpdatePlan(
-            userVersionInEffect: inEffect.userVersion, release: release.facts.result, steps: steps,
-            withheld: choice.withheld(newerThan: release.facts.result.userVersion, policy: policy),
-            metadataIdentity: identity)
+        return plan(release.facts.result, steps)
     }
 
     private func inEffect<T>(_ body: () throws -> T) throws -> T {
@@ -230,19 +260,17 @@ public final class FeedUpdater: Sendable {
     }
 
     /// The step of a target, at the URL TUF's updater gives it (the consistent-snapshot name
-    /// `targets/DIR/SHA256.NAME` of a feed `dbgen publish` writes).
+    /// `targets/DIR/SHA256.NAME` of a feed `dbgen publish` writes, every name checked).
     private func step(for candidate: ReleaseChoice.Candidate, from updater: Updater) throws -> UpdateStep {
         let target = candidate.target
-        guard let sha256 = target.hashes.first(where: { $0.algorithm == "sha256" })?.hex.lowercased() else {
-            throw FeedUpdateError(subject: target.path, check: .malformed, reason: "hashes: no sha256")
-        }
         let url: URL
         do {
             url = try updater.targetURL(for: target)
         } catch {
             throw FeedUpdateError(fetching: error)
         }
-        return UpdateStep(path: target.path, url: url, length: target.length, sha256: sha256, facts: candidate.facts)
+        return UpdateStep(
+            path: target.path, url: url, length: target.length, sha256: candidate.digest.hex, facts: candidate.facts)
     }
 
     // MARK: Update
@@ -269,6 +297,7 @@ public final class FeedUpdater: Sendable {
         }
         progress?(.planned(plan))
         do {
+            try resetData(for: plan)
             try await carryOut(plan, progress: progress)
         } catch {
             directory.discardStagedMetadata()
@@ -291,6 +320,22 @@ public final class FeedUpdater: Sendable {
                 reason: "the plan is not the latest check's: check again")
         }
         return plan
+    }
+
+    /// Before anything of a newer data epoch is installed: the installed update of an earlier
+    /// one is removed (the bundled database is then in effect), then the epoch is recorded. A
+    /// kill in between leaves the bundled database in effect and the old record, which the next
+    /// run finds with nothing installed and records again.
+    private func resetData(for plan: UpdatePlan) throws {
+        guard plan.dataEpoch > directory.recordedEpoch() else { return }
+        if plan.resetsData {
+            do {
+                try databaseUpdater.removeInstalledUpdate()
+            } catch {
+                throw FeedUpdateError(target: databaseUpdater.bundledPath, installing: error)
+            }
+        }
+        try directory.recordEpoch(plan.dataEpoch)
     }
 
     private func carryOut(_ plan: UpdatePlan, progress: (@Sendable (UpdateEvent) -> Void)?) async throws {

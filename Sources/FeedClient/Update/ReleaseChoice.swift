@@ -1,30 +1,39 @@
-#if canImport(FoundationEssentials)
+import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
 #endif
 import TUF
 
-/// What a client follows and can read: the channels, the app's data format and its rollout
-/// bucket. A release is offered when it suits the client (its channel, if any, is followed;
-/// its data-format range, if any, holds the app's) and its rollout reaches the bucket (or it
+/// What a client follows and can read: the channels, the app's data format, its rollout
+/// bucket, and the data epoch of the root it trusts. A release is offered when it suits the
+/// client (its channel, if any, is followed; its data-format range, if any, holds the app's; it
+/// was published under the trusted root's data epoch) and its rollout reaches the bucket (or it
 /// is critical); a base-only release (a patch base an app bundles) never is.
 package struct ClientPolicy: Sendable {
     var channels: Set<String>
     var dataFormat: Int64
     var bucket: Double
+    /// The trusted root's ``DataEpoch``: releases of an earlier epoch (what a leaked key
+    /// published before a rotation) or a later one (claimed by a targets key, not the root keys)
+    /// are never installed.
+    var dataEpoch: Int64
 
-    /// A client following `channels`, reading `dataFormat`, in rollout bucket `bucket` (in [0, 1)).
-    package init(channels: Set<String>, dataFormat: Int64, bucket: Double) {
+    /// A client following `channels`, reading `dataFormat`, in rollout bucket `bucket` (in [0, 1)),
+    /// trusting a root of data epoch `dataEpoch`.
+    package init(channels: Set<String>, dataFormat: Int64, bucket: Double, dataEpoch: Int64) {
         self.channels = channels
         self.dataFormat = dataFormat
         self.bucket = bucket
+        self.dataEpoch = dataEpoch
     }
 
-    /// Whether the app may hold the data: channel and data format (what every release a
-    /// patch chain passes through must satisfy too, as it is in effect for a moment).
+    /// Whether the app may hold the data: channel, data format and data epoch (what every
+    /// release a patch chain passes through must satisfy too, as it is in effect for a moment).
     func suits(_ facts: ReleaseFacts) -> Bool {
         (facts.channel.map { channels.contains($0) } ?? true) && (facts.dataFormat?.contains(dataFormat) ?? true)
+            && facts.dataEpoch == dataEpoch
     }
 
     /// Whether the release is offered to this client.
@@ -51,10 +60,11 @@ package struct ClientPolicy: Sendable {
 /// The Shipyard targets of a verified targets document, and the choice of release and path
 /// (`package`: `dbgen feed verify --bundled` asks it what a device bundling a release would do).
 package struct ReleaseChoice {
-    /// A target and its facts.
+    /// A target, its facts, and its SHA-256 (checked: it names the download's staging files).
     package struct Candidate {
         package let target: TargetFile
         package let facts: ReleaseFacts
+        package let digest: SHA256Digest
     }
 
     package let candidates: [Candidate]
@@ -77,8 +87,19 @@ package struct ReleaseChoice {
                 throw FeedUpdateError(subject: path, check: .facts, reason: "custom.shipyard: \(error.reason)")
             }
             guard let facts else { continue }
-            guard target.hashes.contains(where: { $0.algorithm == "sha256" }) else {
+            guard let sha256 = target.hashes.first(where: { $0.algorithm == "sha256" }) else {
                 throw FeedUpdateError(subject: path, check: .facts, reason: "no sha256 in its hashes")
+            }
+            let digest: SHA256Digest
+            do {
+                // Both become names: the digest of the staging files, the path of the URL.
+                digest = try SHA256Digest(sha256.hex)
+                _ = try RelativePath(path)
+            } catch let error as CheckedNameError {
+                let field = error.value == path ? "" : ".hashes.sha256"
+                throw FeedUpdateError(
+                    subject: "targets.json", check: .malformed,
+                    reason: "signed.targets[\(path.debugDescription)]\(field): \(error)")
             }
             if facts.kind == .database, facts.uncompressedSHA256 != facts.result.sha256 {
                 throw FeedUpdateError(
@@ -90,7 +111,7 @@ package struct ReleaseChoice {
                     subject: path, check: .facts,
                     reason: "a patch from user_version \(base.userVersion) to \(facts.result.userVersion)")
             }
-            candidates.append(Candidate(target: target, facts: facts))
+            candidates.append(Candidate(target: target, facts: facts, digest: digest))
         }
         self.candidates = candidates
     }
@@ -102,11 +123,14 @@ package struct ReleaseChoice {
             .max { ($0.facts.result.userVersion, -$0.target.length) < ($1.facts.result.userVersion, -$1.target.length) }
     }
 
-    /// The releases newer than `userVersion` that are not offered to the client, newest first,
-    /// each with why.
+    /// The releases of the client's data epoch newer than `userVersion` that are not offered to
+    /// the client, newest first, each with why. A release of an earlier epoch is older whatever
+    /// its `user_version` (devices order by epoch first), and one of a later epoch is not the
+    /// root keys' (only a root raises the epoch): neither is withheld, both are ignored.
     func withheld(newerThan userVersion: Int64, policy: ClientPolicy) -> [WithheldRelease] {
         candidates.filter {
-            $0.facts.kind == .database && !$0.facts.baseOnly && $0.facts.result.userVersion > userVersion
+            $0.facts.kind == .database && !$0.facts.baseOnly && $0.facts.dataEpoch == policy.dataEpoch
+                && $0.facts.result.userVersion > userVersion
         }
         .sorted {
             ($0.facts.result.userVersion, $0.facts.result.sha256) > (

@@ -1,5 +1,5 @@
 import FileSystemKit
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -26,7 +26,13 @@ struct TargetInstaller {
     /// in effect.
     func install(_ step: UpdateStep, from compressed: URL) throws -> Int64 {
         defer { unlink(compressed.path) }
-        let inflated = stagingDirectory.appendingPathComponent(step.facts.uncompressedSHA256 + ".inflated")
+        let inflated: URL
+        do {
+            inflated = stagingDirectory.appendingPathComponent(
+                try SHA256Digest(step.facts.uncompressedSHA256).fileName(".inflated").name)
+        } catch let error as CheckedNameError {
+            throw FeedUpdateError(subject: step.path, check: .facts, reason: "uncompressed_sha256: \(error)")
+        }
         defer { unlink(inflated.path) }
         try inflate(step, from: compressed, to: inflated)
         let facts = step.facts

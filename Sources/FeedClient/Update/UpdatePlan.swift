@@ -1,4 +1,4 @@
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -19,11 +19,19 @@ public struct UpdatePlan: Equatable, Sendable {
     /// new) that this client is not offered, newest first, each with why: its channel, its data
     /// formats or its rollout. Empty when the feed has nothing newer.
     public let withheld: [WithheldRelease]
+    /// Whether the feed's root raised its data epoch (``DataEpoch``) above the one the installed
+    /// update came under: that update (data such as a leaked key published) is removed before
+    /// the steps, which start from the bundled database, so ``release`` may have a lower
+    /// `user_version` than ``userVersionInEffect``. With no steps, the bundled database is then
+    /// in effect.
+    public let resetsData: Bool
     /// The identity of the metadata this plan was made from (the verified timestamp's SHA-256).
     let metadataIdentity: String
+    /// The trusted root's data epoch.
+    let dataEpoch: Int64
 
-    /// Whether there is nothing to install.
-    public var isNothingNew: Bool { steps.isEmpty }
+    /// Whether there is nothing to install (nor to remove).
+    public var isNothingNew: Bool { steps.isEmpty && !resetsData }
     /// Whether the plan installs patches (false: the whole database, or nothing).
     public var usesPatches: Bool { steps.first?.facts.kind == .patch }
     /// The compressed bytes to download, as the signed metadata says (at most `Int64.max`).
@@ -36,13 +44,15 @@ public struct UpdatePlan: Equatable, Sendable {
 
     init(
         userVersionInEffect: Int64, release: DatabaseVersion?, steps: [UpdateStep], withheld: [WithheldRelease] = [],
-        metadataIdentity: String
+        metadataIdentity: String, resetsData: Bool = false, dataEpoch: Int64 = 0
     ) {
         self.userVersionInEffect = userVersionInEffect
         self.release = release
         self.steps = steps
         self.withheld = withheld
         self.metadataIdentity = metadataIdentity
+        self.resetsData = resetsData
+        self.dataEpoch = dataEpoch
     }
 }
 

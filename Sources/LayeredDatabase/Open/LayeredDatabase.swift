@@ -6,7 +6,7 @@
 // is `package`, invisible outside this package. SQLiteCoreTests' PublicSurfaceTests keeps
 // that list.
 @_exported import SQLiteCore
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -117,7 +117,7 @@ public final class LayeredDatabase {
         // SQLite reads the file only on first use: read the user schema now, so a user file
         // that is not a database is reported as such (not as a failure of the ATTACH below).
         do {
-            _ = try connection.query("SELECT count(*) FROM main.sqlite_schema")
+            _ = try connection.query("SELECT count(*) FROM main.sqlite_master")
         } catch let error as SQLiteError {
             let reason =
                 error.resultCode == .SQLITE_NOTADB
@@ -146,7 +146,7 @@ public final class LayeredDatabase {
         let uri = SQLiteURI.fileURI(path: path, parameters: [("mode", "ro"), ("immutable", "1")])
         do {
             try connection.execute("ATTACH DATABASE ? AS \(SQLIdentifier.quote(name))", [.text(uri)])
-            _ = try connection.query("SELECT count(*) FROM \(SQLIdentifier.quote(name)).sqlite_schema")
+            _ = try connection.query("SELECT count(*) FROM \(SQLIdentifier.quote(name)).sqlite_master")
         } catch let error as SQLiteError {
             if error.resultCode == .SQLITE_CANTOPEN {
                 guard access(bundledPath, F_OK) == 0 else {

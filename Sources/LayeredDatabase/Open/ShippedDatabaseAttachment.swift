@@ -40,7 +40,7 @@ public enum ShippedDatabaseAttachment {
         let uri = SQLiteURI.fileURI(path: inEffect.path, parameters: [("mode", "ro"), ("immutable", "1")])
         do {
             try connection.execute("ATTACH DATABASE ? AS \(SQLIdentifier.quote(name))", [.text(uri)])
-            _ = try connection.scalar("SELECT count(*) FROM \(SQLIdentifier.quote(name)).sqlite_schema")
+            _ = try connection.scalar("SELECT count(*) FROM \(SQLIdentifier.quote(name)).sqlite_master")
         } catch let error as SQLiteError {
             try? connection.execute("DETACH DATABASE \(SQLIdentifier.quote(name))")
             if error.resultCode == .SQLITE_CANTOPEN {

@@ -1,4 +1,4 @@
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -50,7 +50,7 @@ public struct DatabaseInEffect: Equatable, Sendable {
         let connection = try Connection(
             uri: SQLiteURI.fileURI(path: path, parameters: [("mode", "ro"), ("immutable", "1")]))
         defer { connection.close() }
-        _ = try connection.scalar("SELECT count(*) FROM sqlite_schema")
+        _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
         return try connection.userVersion()
     }
 }

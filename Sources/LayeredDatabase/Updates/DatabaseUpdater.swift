@@ -1,5 +1,5 @@
 import FileSystemKit
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -153,6 +153,33 @@ public struct DatabaseUpdater {
             try Self.requireNewer(version, than: inEffect, path: path)
             try directory.commit(output, standingFor: header?.target.sha256)
             return Outcome(userVersion: version, wasAlreadyInstalled: false)
+        }
+    }
+
+    /// Removes the installed update, so that the bundled database is in effect again: for data
+    /// that must not stay whatever its `user_version` (a feed client removes what was installed
+    /// under an earlier data epoch, such as a release a leaked key published). Under the install
+    /// lock, the installed file and its content record are unlinked and the directory synced; a
+    /// ``LayeredDatabase`` already open reads the data it attached until it switches.
+    ///
+    /// - Returns: Whether there was an installed update.
+    /// - Throws: ``LayeredDatabaseError/fileSystem(path:operation:errno:)``.
+    @discardableResult
+    public func removeInstalledUpdate() throws -> Bool {
+        let directory = self.directory
+        guard FileManager.default.fileExists(atPath: directory.installedPath) else { return false }
+        return try directory.withLock {
+            directory.removeStaleTemporaries()
+            guard unlink(directory.installedPath) == 0 else {
+                guard errno == ENOENT else {
+                    throw LayeredDatabaseError.fileSystem(
+                        path: directory.installedPath, operation: "unlink", errno: errno)
+                }
+                return false
+            }
+            unlink(directory.contentRecordPath)
+            _ = DurableSync.synchronizeDirectory(containing: directory.installedPath)
+            return true
         }
     }
 

@@ -1,11 +1,10 @@
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import SQLiteCore
-import EssentialsSupport
 import FileSystemKit
+import SQLiteCore
 
 /// Runs a `dbgen diff` patch on a copy of the database in effect, in one transaction, and
 /// lets it change nothing but that copy:
@@ -13,11 +12,17 @@ import FileSystemKit
 ///   authorizer, as are `load_extension()` and other functions that reach outside, and any
 ///   pragma but `user_version` / `application_id`;
 /// - extension loading is off on the connection;
-/// - the patch's own `BEGIN`/`COMMIT` are skipped (the whole patch is one transaction);
-///   any other transaction statement (ROLLBACK, SAVEPOINT, RELEASE) and any VACUUM is refused.
+/// - the patch controls no transaction, however it is written: what is a transaction
+///   statement is SQLite's answer (its authorizer reports `SQLITE_TRANSACTION` and
+///   `SQLITE_SAVEPOINT` as it prepares each statement), never a reading of the text. The
+///   patch's own `BEGIN` and `COMMIT` (or `END`) are skipped, as the whole patch is one
+///   transaction; `ROLLBACK`, `SAVEPOINT`, `RELEASE` and `ROLLBACK TO` are refused; and a
+///   statement after which the transaction is no longer open is refused too. `VACUUM`, which
+///   SQLite runs only outside a transaction, therefore always fails, and is reported refused.
 ///
-/// The patch is read a line at a time and run a statement at a time (`sqlite3_complete`
-/// tells where one ends), so a large patch is never held in memory.
+/// The patch is read in pieces and run a statement at a time (``StatementBoundary`` tells
+/// where one ends, each byte looked at once), so a large patch is never held in memory and
+/// the time it takes grows with its size, whatever its shape.
 struct PatchApplier {
     let patchPath: String
 
@@ -25,31 +30,30 @@ struct PatchApplier {
         "load_extension", "readfile", "writefile", "edit", "fts3_tokenizer",
     ]
     private static let allowedPragmas: Set<String> = ["user_version", "application_id"]
+    private static let readSize = 1 << 20
 
     func apply(to connection: Connection) throws {
         guard let file = ReadableFile(path: patchPath) else {
             throw LayeredDatabaseError.fileNotFound(path: patchPath)
         }
         try connection.setEnabled(.loadExtension, false)
-        let refusal = RefusalNote()
+        try connection.execute("BEGIN IMMEDIATE")
+        let note = AuthorizerNote() // set after the BEGIN above, which is the applier's, not the patch's
         try connection.setAuthorizer { request in
-            if let reason = Self.refusal(for: request) { refusal.reason = reason; return .deny }
+            if let control = TransactionControl(request) {
+                note.control = control
+                return .allow // noted: never stepped (see `run`)
+            }
+            if let reason = Self.refusal(for: request) {
+                note.refusal = reason
+                return .deny
+            }
             return .allow
         }
         defer { try? connection.setAuthorizer(nil) }
-        try connection.execute("BEGIN IMMEDIATE")
         do {
-            var reader = LineReader(file: file)
-            var pending = "", startLine = 1
-            while let (line, number) = try reader.next() {
-                if pending.isEmpty { startLine = number }
-                pending += line
-                guard SQLiteLibrary.isComplete(Array(pending.utf8)) else { continue }
-                try run(pending, firstLine: startLine, on: connection, refusal: refusal)
-                pending = ""
-            }
-            if !pending.trimmingWhitespaceAndNewlines().isEmpty {
-                try run(pending + ";", firstLine: startLine, on: connection, refusal: refusal)
+            try forEachChunk(of: file) { sql, firstLine in
+                try run(sql, firstLine: firstLine, on: connection, note: note)
             }
             try connection.execute("COMMIT")
         } catch {
@@ -58,29 +62,75 @@ struct PatchApplier {
         }
     }
 
-    private func run(_ sql: String, firstLine: Int, on connection: Connection, refusal: RefusalNote) throws {
+    /// Hands `body` the patch cut after each line that ends a complete statement (several
+    /// statements on one line stay together), with the number of the chunk's first line; what
+    /// is left at the end, if more than whitespace, is handed over with a `;` added.
+    private func forEachChunk(of file: ReadableFile, _ body: (String, Int) throws -> Void) throws {
+        var boundary = StatementBoundary()
+        var pending: [UInt8] = []
+        var line = 1, startLine = 1
+        while true {
+            let chunk = try file.read(atMost: Self.readSize)
+            if chunk.isEmpty { break }
+            for byte in chunk {
+                if byte == 0 {
+                    throw LayeredDatabaseError.patchRefused(
+                        path: patchPath, line: line, reason: "a NUL byte (a patch is SQL text)")
+                }
+                pending.append(byte)
+                boundary.feed(byte)
+                guard byte == 0x0A else { continue }
+                line += 1
+                if boundary.isComplete {
+                    try body(String(decoding: pending, as: UTF8.self), startLine)
+                    pending.removeAll(keepingCapacity: true)
+                    boundary.reset()
+                    startLine = line
+                }
+            }
+        }
+        if pending.contains(where: { !(0x09...0x0D).contains($0) && $0 != 0x20 }) {
+            try body(String(decoding: pending, as: UTF8.self) + ";", startLine)
+        }
+    }
+
+    private func run(_ sql: String, firstLine: Int, on connection: Connection, note: AuthorizerNote) throws {
         var line = firstLine
+        var currentSQL: String?
         do {
             try connection.forEachStatement(sql) { statement, offset in
                 line = firstLine + offset - 1
-                switch Self.leadingKeyword(statement.sql) {
-                case "BEGIN", "COMMIT", "END": return
-                case "ROLLBACK", "SAVEPOINT", "RELEASE":
+                currentSQL = statement.sql
+                defer { note.control = nil }
+                if let control = note.control {
+                    guard control.isSkipped else {
+                        throw LayeredDatabaseError.patchRefused(
+                            path: patchPath, line: line,
+                            reason: "\(control) (a patch runs in one transaction and may not control it)")
+                    }
+                    return
+                }
+                while try statement.step() {}
+                guard connection.isInTransaction else {
                     throw LayeredDatabaseError.patchRefused(
-                        path: patchPath, line: line, reason: "a patch runs in one transaction and may not control it")
-                case "VACUUM":
-                    throw LayeredDatabaseError.patchRefused(
-                        path: patchPath, line: line, reason: "VACUUM (VACUUM INTO writes another file)")
-                default:
-                    while try statement.step() {}
+                        path: patchPath, line: line, reason: "the statement ended the patch's transaction")
                 }
             }
         } catch let error as SQLiteError {
-            if let reason = refusal.reason, error.resultCode == .SQLITE_AUTH || error.resultCode == .SQLITE_ERROR {
+            if let reason = note.refusal, error.resultCode == .SQLITE_AUTH || error.resultCode == .SQLITE_ERROR {
                 throw LayeredDatabaseError.patchRefused(path: patchPath, line: line, reason: reason)
+            }
+            if let currentSQL, Self.isVacuum(currentSQL, on: connection) {
+                throw LayeredDatabaseError.patchRefused(
+                    path: patchPath, line: line, reason: "VACUUM (VACUUM INTO writes another file)")
             }
             throw LayeredDatabaseError.patchFailed(path: patchPath, line: line, message: error.message)
         }
+    }
+
+    /// Whether SQLite compiles `sql` to a VACUUM (its program has the `Vacuum` instruction).
+    private static func isVacuum(_ sql: String, on connection: Connection) -> Bool {
+        ((try? connection.program(of: sql)) ?? []).contains { $0.opcode == "Vacuum" }
     }
 
     /// Why the patch may not do what `request` asks, or nil when it may.
@@ -99,58 +149,42 @@ struct PatchApplier {
             return nil
         }
     }
+}
 
-    /// The first word of a statement, upper-cased, after whitespace and comments.
-    static func leadingKeyword(_ sql: String) -> String {
-        var rest = Substring(sql)
-        while true {
-            rest = rest.drop { $0.isWhitespace }
-            if rest.hasPrefix("--") { rest = rest.drop { $0 != "\n" }; continue }
-            if rest.hasPrefix("/*") {
-                guard let end = rest.range(ofText: "*/") else { return "" }
-                rest = rest[end.upperBound...]
-                continue
-            }
-            break
+/// A statement that controls a transaction, as SQLite's authorizer reports it while preparing:
+/// `SQLITE_TRANSACTION` (`BEGIN`, `COMMIT` for both COMMIT and END, `ROLLBACK`) or
+/// `SQLITE_SAVEPOINT` (`BEGIN` for SAVEPOINT, `RELEASE`, `ROLLBACK` for ROLLBACK TO).
+struct TransactionControl: Equatable, CustomStringConvertible {
+    let isSavepoint: Bool
+    /// The operation as SQLite names it.
+    let operation: String
+
+    init?(_ request: AuthorizerRequest) {
+        switch request.action {
+        case .transaction: isSavepoint = false
+        case .savepoint: isSavepoint = true
+        default: return nil
         }
-        return String(rest.prefix { $0.isLetter }).uppercased()
+        operation = (request.argument1 ?? "").uppercased()
+    }
+
+    /// `BEGIN` and `COMMIT`: the patch's own transaction, which the applier already holds.
+    var isSkipped: Bool { !isSavepoint && (operation == "BEGIN" || operation == "COMMIT") }
+
+    var description: String {
+        guard isSavepoint else { return operation }
+        switch operation {
+        case "BEGIN": return "SAVEPOINT"
+        case "ROLLBACK": return "ROLLBACK TO"
+        default: return operation
+        }
     }
 }
 
-/// What the authorizer last refused, read when the statement then fails.
-private final class RefusalNote {
-    var reason: String?
-}
-
-/// Reads a file a line at a time (lines keep their `\n`), in 1 MiB pieces.
-struct LineReader {
-    let file: ReadableFile
-    private var buffer: [UInt8] = []
-    private var position = 0
-    private var lineNumber = 0
-    private var finished = false
-
-    init(file: ReadableFile) { self.file = file }
-
-    mutating func next() throws -> (String, Int)? {
-        while true {
-            if let newline = buffer[position...].firstIndex(of: 0x0A) {
-                let line = String(decoding: buffer[position...newline], as: UTF8.self)
-                position = newline + 1
-                lineNumber += 1
-                return (line, lineNumber)
-            }
-            if finished {
-                guard position < buffer.count else { return nil }
-                let line = String(decoding: buffer[position...], as: UTF8.self)
-                position = buffer.count
-                lineNumber += 1
-                return (line, lineNumber)
-            }
-            buffer.removeFirst(position)
-            position = 0
-            let chunk = try file.read(atMost: 1 << 20)
-            if chunk.isEmpty { finished = true } else { buffer.append(contentsOf: chunk) }
-        }
-    }
+/// What the authorizer saw while the current statement was prepared.
+private final class AuthorizerNote {
+    /// The transaction statement it is, if it is one.
+    var control: TransactionControl?
+    /// What it last refused, read when the statement then fails.
+    var refusal: String?
 }

@@ -1,4 +1,4 @@
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -48,7 +48,7 @@ public final class Updater {
             rootData = bootstrapRoot
         } else {
             guard let stored = store.load(Root.type) else {
-                throw TUFError.storage(path: store.url(for: Root.type).path, reason: "no trusted root")
+                throw TUFError.storage(path: try store.url(for: Root.type).path, reason: "no trusted root")
             }
             rootData = stored
         }
@@ -213,8 +213,9 @@ public final class Updater {
 
     /// The local copy of a target if it exists and matches the trusted length and hashes.
     public func cachedTarget(_ target: TargetFile, in directory: URL) -> URL? {
-        let url = directory.appendingPathComponent(Self.localName(of: target))
-        guard let data = try? Data(contentsOf: url), (try? target.verify(data)) != nil else { return nil }
+        guard let url = try? TargetLocation.localFile(of: target, in: directory),
+            let data = try? Data(contentsOf: url), (try? target.verify(data)) != nil
+        else { return nil }
         return url
     }
 
@@ -223,14 +224,8 @@ public final class Updater {
     /// and the configuration prefixes targets with their hash.
     public func targetURL(for target: TargetFile) throws -> URL {
         guard let targetBaseURL else { throw TUFError.outOfOrder("no target base URL") }
-        var path = target.path
-        if trusted.root.consistentSnapshot && configuration.prefixTargetsWithHash, let hash = target.hashes.first {
-            if let slash = path.lastIndex(of: "/") {
-                path = path[...slash] + "\(hash.hex)." + path[path.index(after: slash)...]
-            } else {
-                path = "\(hash.hex).\(path)"
-            }
-        }
+        let prefix = trusted.root.consistentSnapshot && configuration.prefixTargetsWithHash ? target.hashes.first : nil
+        let path = try TargetLocation.served(target, hashPrefix: prefix).string
         let encoded = path.percentEncodedForURLPath
         guard let url = URL(string: targetBaseURL + encoded) else {
             throw TUFError.download(url: targetBaseURL + encoded, reason: "not a valid URL")
@@ -246,7 +241,7 @@ public final class Updater {
         log("fetching \(url.absoluteString) (\(target.length) bytes)")
         let data = try await fetcher.fetch(url, maximumLength: Int(clamping: target.length))
         try target.verify(data)
-        let destination = directory.appendingPathComponent(Self.localName(of: target))
+        let destination = try TargetLocation.localFile(of: target, in: directory)
         try AtomicWrite.write(data, to: destination)
         return destination
     }

@@ -1,5 +1,6 @@
 import Crypto
-#if canImport(FoundationEssentials)
+import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -18,6 +19,11 @@ public struct DelegatedRole: Sendable {
 
     init(_ reader: FieldReader) throws {
         name = try reader.string("name")
+        do {
+            _ = try URLQuoting.documentFileName(of: name)
+        } catch let error as CheckedNameError {
+            throw reader.fail("name", "cannot name a document: \(error)")
+        }
         keys = try RoleKeys(reader)
         terminating = try reader.bool("terminating")
         paths = reader.object.contains("paths") ? try reader.uniqueStrings("paths") : nil

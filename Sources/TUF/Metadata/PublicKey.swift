@@ -1,5 +1,5 @@
 import Crypto
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -49,6 +49,34 @@ public struct PublicKey: Equatable, Sendable {
             fields["scheme"] = json["scheme"]
             fields["keyval"] = json["keyval"]
             return Hex.encode(SHA256.hash(data: try CanonicalJSON.encode(.object(fields))))
+        }
+    }
+
+    /// Whether `keyID` names this key: it is the SHA-256 of the canonical JSON of the key, either of
+    /// `{"keytype", "scheme", "keyval"}` (``keyID``, securesystemslib's default) or of the whole key object
+    /// as received (what securesystemslib computed for a key carrying other members, and what the TUF
+    /// conformance suite computes).
+    public func isNamed(by keyID: String) throws -> Bool {
+        if try self.keyID == keyID { return true }
+        return Hex.encode(SHA256.hash(data: try CanonicalJSON.encode(.object(json)))) == keyID
+    }
+
+    /// What a key verifies with, whatever its JSON: the raw Ed25519 key or the P-256 point. Two key
+    /// entries with the same identity are one key however they are written (another PEM layout, another
+    /// key type name, another member), so a threshold counts it once. Nil for a key that verifies nothing.
+    public struct Identity: Hashable, Sendable {
+        let bytes: Data
+    }
+
+    /// The key's ``Identity``, or nil when it is not a key this client verifies with.
+    public var identity: Identity? {
+        switch (keyType, scheme) {
+        case ("ed25519", "ed25519"):
+            return Hex.decode(publicValue).map { Identity(bytes: Data("ed25519:".utf8) + $0) }
+        case ("ecdsa", "ecdsa-sha2-nistp256"), ("ecdsa-sha2-nistp256", "ecdsa-sha2-nistp256"):
+            return P256PublicKeyPEM.x963Point(pem: publicValue).map { Identity(bytes: Data("p256:".utf8) + $0) }
+        default:
+            return nil
         }
     }
 

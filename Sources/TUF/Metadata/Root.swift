@@ -1,4 +1,4 @@
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -18,11 +18,15 @@ public struct Root: Sendable {
     public let keys: [String: PublicKey]
     /// Exactly the four top-level roles.
     public let roles: [String: RoleKeys]
+    /// Every member of `signed` as received, those this library does not read included (an
+    /// application's own, which the root keys sign with the rest).
+    public let members: JSONObject
 
     /// Reads root from a document.
     public init(_ metadata: Metadata) throws {
         let reader = FieldReader(metadata.signed, document: metadata.document, path: "signed")
         header = metadata.header
+        members = metadata.signed
         consistentSnapshot =
             metadata.signed.contains("consistent_snapshot")
             ? try reader.bool("consistent_snapshot") : false
@@ -63,11 +67,17 @@ public struct Root: Sendable {
 /// The TUF specification version this client writes.
 public let specificationVersion = "1.0.31"
 
-/// Reads a `keys` object: key id to key.
+/// Reads a `keys` object: key id to key. A key id must be the key's hash (``PublicKey/isNamed(by:)``), so
+/// that no id names a key it is not: the ids a role lists are then the keys it trusts.
 func readKeys(_ reader: FieldReader) throws -> [String: PublicKey] {
     var keys: [String: PublicKey] = [:]
     for (keyID, value) in reader.object.members {
-        keys[keyID] = try PublicKey(json: value, document: reader.document, path: reader.member(keyID))
+        let key = try PublicKey(json: value, document: reader.document, path: reader.member(keyID))
+        guard (try? key.isNamed(by: keyID)) == true else {
+            let hash = (try? key.keyID).map { " (it is \($0))" } ?? ""
+            throw reader.fail(keyID, "the key id is not the SHA-256 of the key's canonical JSON\(hash)")
+        }
+        keys[keyID] = key
     }
     return keys
 }

@@ -1,5 +1,6 @@
 import Crypto
-#if canImport(FoundationEssentials)
+import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -17,6 +18,11 @@ public struct SuccinctRoles: Sendable {
         keys = try RoleKeys(reader)
         bitLength = Int(try reader.integer("bit_length", in: 1...32))
         namePrefix = try reader.string("name_prefix")
+        do {
+            _ = try URLQuoting.documentFileName(of: "\(namePrefix)-" + String(repeating: "f", count: suffixLength))
+        } catch let error as CheckedNameError {
+            throw reader.fail("name_prefix", "cannot name the bins' documents: \(error)")
+        }
     }
 
     private var suffixLength: Int { String((1 << bitLength) - 1, radix: 16).count }

@@ -1,4 +1,4 @@
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -13,9 +13,12 @@ public struct TargetFile: Sendable {
     public let hashes: [FileHash]
     /// The entry as received, including `custom`.
     public let json: JSONObject
+    /// The document that lists it (`targets.json`, or a delegated role's), for errors.
+    let document: String
 
     init(path: String, _ reader: FieldReader) throws {
         self.path = path
+        document = reader.document
         length = try reader.integer("length", in: 0...Int64.max)
         hashes = try FileHash.read(try reader.object("hashes"))
         json = reader.object
@@ -26,6 +29,7 @@ public struct TargetFile: Sendable {
         self.path = path
         length = Int64(data.count)
         hashes = [FileHash.sha256(data)]
+        document = "targets.json"
         var json = JSONObject([("length", .integer(length)), ("hashes", .object(FileHash.json(hashes)))])
         if let custom { json["custom"] = custom }
         self.json = json

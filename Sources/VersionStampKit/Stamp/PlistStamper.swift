@@ -1,4 +1,4 @@
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation

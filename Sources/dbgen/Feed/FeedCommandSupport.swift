@@ -2,7 +2,7 @@ import ArgumentParser
 import DBGenCommandLine
 import FeedClient
 import FeedPublisher
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation

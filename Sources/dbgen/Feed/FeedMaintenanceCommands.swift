@@ -21,9 +21,17 @@ extension DBGenCommand.FeedCommand {
                 again). The new root names the current recovery keys again, and each \
                 --recovery-key given here.
 
+                After a leak, --reset-data also raises the feed's data epoch: devices that \
+                follow the new root remove what they installed before it (what the leaked key \
+                published, even at user_version 2147483647; the bundled database is in effect \
+                again) and install the newest release you publish next, whatever its \
+                user_version. Only a root signed by the current root keys raises the epoch, so \
+                the leaked key, once rotated out, cannot.
+
                 Examples:
                   dbgen feed rotate feed --key old.key --new-key env:NEW_FEED_KEY
-                  dbgen feed rotate feed --key recovery.key --new-key new.key
+                  dbgen feed rotate feed --key recovery.key --new-key new.key --reset-data
+                  dbgen publish feed food-v5.sqlite --key new.key
                 """)
 
         @OptionGroup var signing: FeedSigningOptions
@@ -34,14 +42,21 @@ extension DBGenCommand.FeedCommand {
         @Option(help: FeedCommandSupport.recoveryKeyHelp)
         var recoveryKey: [String] = []
 
+        @Flag(
+            help: "Raise the data epoch: devices drop the data installed before (a leaked key's) for the next release.")
+        var resetData = false
+
         func run() throws {
             try FeedCommandSupport.run {
                 let recovery = try FeedCommandSupport.recoveryKeys(recoveryKey)
                 let (feed, keys) = try signing.open(withKeys: [newKey])
                 let version = try feed.rotate(
                     oldKey: keys[0].key, oldKeySource: keys[0].source, newKey: keys[1].key,
-                    newKeySource: keys[1].source, recoveryKeys: recovery)
-                print("wrote \(signing.feed)/\(version).root.json: the feed is signed by \(keys[1].key.publicHex)")
+                    newKeySource: keys[1].source, recoveryKeys: recovery, resetData: resetData)
+                let reset = resetData ? "; data epoch raised: devices drop older data for the next release" : ""
+                print(
+                    "wrote \(signing.feed)/\(version).root.json: the feed is signed by \(keys[1].key.publicHex)\(reset)"
+                )
             }
         }
     }
@@ -99,8 +114,10 @@ extension DBGenCommand.FeedCommand {
                 (their databases and the patches to and from them); their files are deleted \
                 only after timestamp.json makes that metadata live. A file the live metadata \
                 names is never deleted. Devices on a dropped release then get the whole database. \
-                Bases added with `publish --base-only` stay (apps bundle them), with their patches \
-                to the releases kept.
+                Newest means by data epoch, then user_version: after `feed rotate --reset-data` \
+                the earlier epoch's releases go first, whatever their user_version. Bases added \
+                with `publish --base-only` stay (apps bundle them), whatever their epoch, with \
+                their patches to the releases kept.
 
                 Example:
                   dbgen feed prune feed --key env:FEED_KEY --keep 10

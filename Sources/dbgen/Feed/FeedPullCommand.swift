@@ -1,6 +1,6 @@
 import ArgumentParser
 import FeedPublisher
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation

@@ -1,7 +1,7 @@
 import ArgumentParser
 import FeedClient
 import FeedPublisher
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -26,9 +26,10 @@ extension DBGenCommand.FeedCommand {
                 --against URL (the feed as hosted, before an upload over it): exit 1 when \
                 devices holding the hosted feed would refuse or ignore this one: a metadata \
                 version below the hosted one, or the same version with other content; a root \
-                chain that does not continue the hosted one; a hosted release or base missing \
-                (but the oldest releases, which `feed prune` drops). Start from the hosted feed \
-                with `dbgen feed pull`.
+                chain that does not continue the hosted one, or a root lowering its data epoch; \
+                a hosted release or base missing (but the oldest releases by data epoch, then \
+                user_version, which `feed prune` drops). Start from the hosted feed with \
+                `dbgen feed pull`.
 
                 --bundled FILE (the database an app bundles): exit 1 when devices bundling it \
                 would download the whole file rather than a patch (the feed does not hold it, or \
@@ -103,9 +104,10 @@ extension DBGenCommand.FeedCommand {
                     return (result, bundledCheck, hosted)
                 }.get()
                 let newest = result.releases.first.map { ", newest user_version \($0.userVersion)" } ?? ""
+                let epoch = result.dataEpoch > 0 ? ", data epoch \(result.dataEpoch)" : ""
                 print(
                     "\(feed): verified: root \(result.rootVersion), timestamp \(result.timestampVersion), "
-                        + "snapshot \(result.snapshotVersion), targets \(result.targetsVersion); "
+                        + "snapshot \(result.snapshotVersion), targets \(result.targetsVersion)\(epoch); "
                         + "\(result.releases.count) releases\(newest), \(bases(result))\(result.patchCount) patches, "
                         + "\(result.totalBytes) bytes of targets")
                 if let against, let hosted {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import DBGenCommandLine
 import FeedClient
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation
@@ -79,14 +79,21 @@ extension DBGenCommand {
                 "\ndbgen: user_version \(withheld.release.userVersion) is not offered to this client: "
                     + withheld.reasons.map(\.description).joined(separator: "; ")
             }.joined()
+            let reset =
+                plan.resetsData
+                ? "\(installed ? "removed" : "would remove") the update of an earlier data epoch "
+                    + "(user_version \(plan.userVersionInEffect))" : ""
             guard let release = plan.release else {
-                return "dbgen: nothing new (user_version \(plan.userVersionInEffect) is in effect)" + withheld
+                guard plan.resetsData else {
+                    return "dbgen: nothing new (user_version \(plan.userVersionInEffect) is in effect)" + withheld
+                }
+                return "dbgen: \(reset); the bundled database is in effect" + withheld
             }
             let path =
                 plan.usesPatches
                 ? "a chain of \(plan.steps.count) patch\(plan.steps.count == 1 ? "" : "es")" : "the whole file"
-            return "dbgen: \(installed ? "installed" : "would install") user_version \(release.userVersion) "
-                + "via \(path), \(plan.byteCount) bytes" + withheld
+            return "dbgen: \(reset.isEmpty ? "" : reset + " and ")\(installed ? "installed" : "would install") "
+                + "user_version \(release.userVersion) via \(path), \(plan.byteCount) bytes" + withheld
         }
     }
 }

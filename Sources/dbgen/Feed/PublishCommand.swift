@@ -1,7 +1,7 @@
 import ArgumentParser
 import FeedClient
 import FeedPublisher
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation

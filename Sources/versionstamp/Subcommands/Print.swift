@@ -1,6 +1,6 @@
 import ArgumentParser
 import CommandLineDiagnostics
-#if canImport(FoundationEssentials)
+#if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
 #else
 import Foundation

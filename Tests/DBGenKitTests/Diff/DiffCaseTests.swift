@@ -192,6 +192,6 @@ final class DiffCaseTests: XCTestCase {
             "CREATE TABLE t(a, b); CREATE INDEX t_a ON t(a); INSERT INTO t VALUES (1, 2), (1, 3), (2, 4);",
             "CREATE TABLE t(a, b); CREATE INDEX t_a ON t(a); INSERT INTO t VALUES (1, 2), (1, 3), (2, 4); ANALYZE;")
         let patch = try assertRoundTrip(old, new, dir: dir)
-        XCTAssertTrue(patch.contains("ANALYZE sqlite_schema;"), patch)
+        XCTAssertTrue(patch.contains("ANALYZE sqlite_master;"), patch)
     }
 }

@@ -21,6 +21,8 @@ final class FeedWriter {
     var snapshotKey = Ed25519SigningKey()
     var targetsKey = Ed25519SigningKey()
     var rootThreshold = 1
+    /// The data epoch the next root names (``DataEpoch``; 0: none).
+    var dataEpoch: Int64 = 0
     var versions: [String: Int64] = ["root": 0, "timestamp": 0, "snapshot": 0, "targets": 0]
     /// Expiry per role (default: a day from now; the timestamp too).
     var expires: [String: Date] = [:]
@@ -54,12 +56,13 @@ final class FeedWriter {
         func role(_ keys: [Ed25519SigningKey], _ threshold: Int = 1) throws -> RoleKeys {
             RoleKeys(keyIDs: try keys.map { try $0.publicKey.keyID }, threshold: threshold)
         }
-        let signed = Root.signed(
+        var signed = Root.signed(
             version: versions["root"]!, expires: expiry("root"), keys: keys,
             roles: [
                 "root": try role(rootKeys, rootThreshold), "timestamp": try role([timestampKey]),
                 "snapshot": try role([snapshotKey]), "targets": try role([targetsKey]),
             ])
+        if dataEpoch != 0 { signed[DataEpoch.rootMember] = .integer(dataEpoch) }
         let data = try Metadata.sign(signed, with: signers ?? rootKeys)
         try write(data, "\(versions["root"]!).root.json")
         try write(data, "root.json")
@@ -78,6 +81,8 @@ final class FeedWriter {
         var patchesFrom = 3
         /// Keeps a patch even when it is not smaller than the whole file.
         var keepLargerPatches = false
+        /// The data epoch the targets claim.
+        var dataEpoch: Int64 = 0
     }
 
     /// Publishes the database at `database`: its whole file and patches from the last releases,
@@ -92,7 +97,7 @@ final class FeedWriter {
         let whole = try deflate(database)
         let wholeFacts = facts(.database, of: database, base: nil, result: release, options)
         try addTarget("releases/\(release.sha256).sqlite.zlib", blob: whole, facts: wholeFacts)
-        for base in releases.suffix(options.patchesFrom) {
+        for base in releases.filter({ $0.userVersion < release.userVersion }).suffix(options.patchesFrom) {
             let patch = directory.deletingLastPathComponent().appendingPathComponent("patch-\(UUID().uuidString).sql")
             defer { try? FileManager.default.removeItem(at: patch) }
             try Self.diff(from: releasesKept.appendingPathComponent(base.sha256 + ".sqlite"), to: database, into: patch)
@@ -117,7 +122,7 @@ final class FeedWriter {
             kind: kind, uncompressedLength: Int64(length),
             uncompressedSHA256: (try? ContentHash.sha256(ofFileAt: file.path)) ?? "",
             base: base, result: result, dataFormat: options.dataFormat, channel: options.channel,
-            rollout: options.rollout, critical: options.critical)
+            rollout: options.rollout, critical: options.critical, dataEpoch: options.dataEpoch)
     }
 
     /// Puts `blob` under its consistent-snapshot name and lists it (replacing a target of the

@@ -254,7 +254,7 @@ final class FaultDownloadTests: XCTestCase {
         server.script("db.gz", .file(fixture.data, etag: "\"v1\""))
         _ = try await downloader.download(target, into: fixture.staging)
         let file = try await downloader.download(target, into: fixture.staging)
-        XCTAssertEqual(file, ResumableDownloader.stagedFile(for: target, in: fixture.staging))
+        XCTAssertEqual(file, try ResumableDownloader.stagedFile(for: target, in: fixture.staging))
         XCTAssertEqual(server.requestCount(), 1)
     }
 }

@@ -120,8 +120,37 @@ enum PythonTUFClient {
         return result.stdoutText.split(separator: "\n").map(String.init)
     }
 
+    /// The trusted root's version and its data-epoch member as python-tuf keeps it
+    /// (`unrecognized_fields`), after a refresh of the feed from `root`: `"VERSION EPOCH"`.
+    static func rootEpoch(feed: String, root: Data, in directory: TemporaryDirectory) throws -> String {
+        let client = directory.url("python-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: client, withIntermediateDirectories: true)
+        let rootFile = client.appendingPathComponent("bundled-root.json")
+        try root.write(to: rootFile)
+        let script =
+            PythonTUF.fileClientPreamble + """
+                feed, client_dir, root_path = sys.argv[1:4]
+                with open(root_path, "rb") as f:
+                    root = f.read()
+                updater = Updater(client_dir, f"file://{feed}/", client_dir, f"file://{feed}/targets/",
+                                  fetcher=FileFetcher(), bootstrap=root)
+                updater.refresh()
+                trusted = updater._trusted_set.root
+                print(trusted.version, trusted.unrecognized_fields.get("\(DataEpoch.rootMember)"))
+                """
+        return try PythonTUF.run(script, [feed, client.path, rootFile.path])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     struct PythonRefused: Error, CustomStringConvertible {
         let stderr: String
         var description: String { "python-tuf refused the feed: \(stderr)" }
+    }
+}
+
+extension TargetFile {
+    /// `targets/DIR/HASH.NAME`, where the publisher put the target's blob (nil: no sha256).
+    var storedName: String? {
+        hashes.first { $0.algorithm == "sha256" }.flatMap { try? FeedLayout.storedName(of: path, sha256: $0.hex) }
     }
 }

@@ -187,3 +187,22 @@ final class UpdateJournalModeTests: LayeredDatabaseTestCase {
         XCTAssertEqual(try sqlite3(fixture.installed, "SELECT name FROM food WHERE pk = 8;"), "Date\n")
     }
 }
+
+/// Removing the installed update: the bundled database is in effect again.
+final class InstalledUpdateRemovalTests: LayeredDatabaseTestCase {
+    func testRemovingTheInstalledUpdatePutsTheBundledDatabaseInEffect() throws {
+        let fixture = try UpdateFixture.make(self)
+        XCTAssertFalse(try fixture.updater.removeInstalledUpdate(), "nothing installed yet")
+        try fixture.updater.installDatabase(at: try fixture.version("v9.sqlite", "PRAGMA user_version = 9;"))
+        XCTAssertEqual(try fixture.attachedVersion(), 9)
+        XCTAssertTrue(try fixture.updater.removeInstalledUpdate())
+        XCTAssertEqual(try fixture.updater.databaseInEffect().path, fixture.bundled)
+        XCTAssertEqual(try fixture.attachedVersion(), 7)
+        XCTAssertFalse(try listing(URL(fileURLWithPath: fixture.updates)).contains { !$0.hasSuffix(".lock") })
+        XCTAssertFalse(try fixture.updater.removeInstalledUpdate())
+        // A lower user_version installs again once the higher one is gone.
+        XCTAssertEqual(
+            try fixture.updater.installDatabase(at: try fixture.version("v8.sqlite", "PRAGMA user_version = 8;"))
+                .userVersion, 8)
+    }
+}

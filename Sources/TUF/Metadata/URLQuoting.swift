@@ -1,3 +1,5 @@
+import FileSystemKit
+
 /// Percent-encoding of role names and target paths as python-tuf does it (`urllib.parse.quote(name, "")`):
 /// everything but ASCII letters, digits and `_.-~` is encoded, `/` included.
 public enum URLQuoting {
@@ -18,5 +20,13 @@ public enum URLQuoting {
             }
         }
         return output
+    }
+
+    /// The file a role's document is kept in, `ROLE.json` (the name encoded), checked to be a name in a
+    /// directory: the only way a role name from metadata names a file.
+    ///
+    /// - Throws: FileSystemKit's `CheckedNameError` (a name too long once encoded).
+    package static func documentFileName(of role: String) throws -> PathComponent {
+        try PathComponent(quote(role) + ".json")
     }
 }
