@@ -331,7 +331,8 @@ let package = Package(
         .testTarget(name: "FileSystemKitTests", dependencies: ["FileSystemKit", "ShipyardTestSupport"]),
         // Foundation is the oracle: each helper gives what the Foundation API it replaces gives.
         .testTarget(
-            name: "EssentialsSupportTests", dependencies: ["EssentialsSupport", "ToolConfiguration", "ShipyardTestSupport"]),
+            name: "EssentialsSupportTests",
+            dependencies: ["EssentialsSupport", "ToolConfiguration", "ShipyardTestSupport"]),
         .testTarget(
             name: "DBGenKitTests",
             dependencies: ["DBGenKit", "FileSystemKit", "SQLiteCore", "SQLiteSession", "ShipyardTestSupport"]),

@@ -19,7 +19,9 @@ extension Error {
         if let posix = self as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
         guard let cocoa = self as? CocoaError else { return "\(self)" }
         let path = cocoa.userInfo["NSFilePath"] as? String
-        let reason = (cocoa.userInfo["NSUnderlyingError"] as? POSIXError).map { String(cString: strerror($0.code.rawValue)) }
+        let reason = (cocoa.userInfo["NSUnderlyingError"] as? POSIXError).map {
+            String(cString: strerror($0.code.rawValue))
+        }
         switch (path, reason) {
         case let (path?, reason?): return "\(path): \(reason)"
         case let (nil, reason?): return reason

@@ -127,7 +127,9 @@ extension Feed {
             (parent.isEmpty ? "." : parent) + "/." + PathText.lastComponent(directory) + ".pull-"
             + UUID().uuidString.prefix(8)
         try FeedPublisherError.about(directory) {
-            guard FileManager.default.isDirectory(atPath: parent.isEmpty ? "." : parent) == true else { throw FeedPublisherError(directory, "its parent directory \(parent) does not exist") }
+            guard FileManager.default.isDirectory(atPath: parent.isEmpty ? "." : parent) == true else {
+                throw FeedPublisherError(directory, "its parent directory \(parent) does not exist")
+            }
             try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: false)
         }
         return staging

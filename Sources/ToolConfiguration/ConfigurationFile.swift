@@ -24,7 +24,8 @@ package enum ConfigurationFile {
         keys: Set<String>, expectations: [String: String] = [:]
     ) throws -> Settings {
         let shown = displayPath ?? path
-        guard FileManager.default.isDirectory(atPath: path) == false, let data = FileManager.default.contents(atPath: path)
+        guard FileManager.default.isDirectory(atPath: path) == false,
+            let data = FileManager.default.contents(atPath: path)
         else {
             throw ConfigurationFileError(
                 path: shown, line: nil, message: "cannot read the configuration file \"\(shown)\": no such file")

@@ -13,7 +13,8 @@ import XCTest
 final class StartupLoadTests: XCTestCase {
     static let tools = ["dbgen", "dbgen-plugin-tool", "versionstamp"]
     static let foundation = [
-        "libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so", "libFoundationNetworking.so",
+        "libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so",
+        "libFoundationNetworking.so",
         "libFoundationXML.so",
     ]
 
@@ -34,7 +35,8 @@ final class StartupLoadTests: XCTestCase {
         ] {
             let run = try BuiltProducts.run(tool, arguments, environment: ["LD_DEBUG": "files"])
             XCTAssertEqual(run.status, 0, run.stderrText.suffix(2_000).description)
-            XCTAssertTrue(run.stderrText.contains("libFoundationEssentials.so"), "\(tool): the trace shows no load at all")
+            XCTAssertTrue(
+                run.stderrText.contains("libFoundationEssentials.so"), "\(tool): the trace shows no load at all")
             for library in Self.foundation {
                 XCTAssertFalse(run.stderrText.contains("file=\(library)"), "\(tool) \(arguments) loaded \(library)")
             }

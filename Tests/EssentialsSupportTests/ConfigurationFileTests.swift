@@ -33,18 +33,28 @@ final class ConfigurationFileTests: XCTestCase {
     }
 
     func testSyntaxErrorsNameLineAndColumn() {
-        assertError("{\"offset\": 1", "tool.json:1: error: not valid JSON (unexpected end of the file at line 1, column 13)")
-        assertError("{\n  \"strict\": tru\n}", "tool.json:2: error: not valid JSON (unexpected 't' at line 2, column 13)")
-        assertError("{'strict': true}", "tool.json:1: error: not valid JSON (expected a key in double quotes at line 1, column 2)")
-        assertError("{\"a\": 1} x", "tool.json:1: error: not valid JSON (unexpected text after the JSON value at line 1, column 10)")
-        assertError("{\"a\": \"\\u12\"}", "tool.json:1: error: not valid JSON (\\u must be followed by four hexadecimal digits at line 1, column 9)")
+        assertError(
+            "{\"offset\": 1", "tool.json:1: error: not valid JSON (unexpected end of the file at line 1, column 13)")
+        assertError(
+            "{\n  \"strict\": tru\n}", "tool.json:2: error: not valid JSON (unexpected 't' at line 2, column 13)")
+        assertError(
+            "{'strict': true}",
+            "tool.json:1: error: not valid JSON (expected a key in double quotes at line 1, column 2)")
+        assertError(
+            "{\"a\": 1} x",
+            "tool.json:1: error: not valid JSON (unexpected text after the JSON value at line 1, column 10)")
+        assertError(
+            "{\"a\": \"\\u12\"}",
+            "tool.json:1: error: not valid JSON (\\u must be followed by four hexadecimal digits at line 1, column 9)")
         assertError("", "tool.json:1: error: not valid JSON (unexpected end of the file at line 1, column 1)")
     }
 
     func testWhatIsNotAnObjectOrHasWrongKeysSaysSo() {
         assertError("[1]", "tool.json:1: error: expected a JSON object of options, such as {\"offset\": …}")
         assertError("1", "tool.json:1: error: expected a JSON object of options, such as {\"offset\": …}")
-        assertError("{\n\"strict\": true,\n\"offst\": 1}", "tool.json:3: error: unknown key 'offst'; the keys are offset, strict")
+        assertError(
+            "{\n\"strict\": true,\n\"offst\": 1}",
+            "tool.json:3: error: unknown key 'offst'; the keys are offset, strict")
         assertError("{\"strict\": 1}", "tool.json:1: error: 'strict' must be true or false")
     }
 
@@ -56,7 +66,8 @@ final class ConfigurationFileTests: XCTestCase {
             "{\"a\" 1}", "{\"a\": 01}", "{\"a\": .5}", "{\"a\": 1.}", "[1,]", "{\"a\": \"\t\"}", "[\"\\x\"]", "[1 2]",
             "{\"a\": nul}", "[-]", "{\"a\": 1e}", "[\"unterminated]", "{", "}", "\"just a string\"",
         ] {
-            let accepted = (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) != nil
+            let accepted =
+                (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) != nil
             let found = JSONSyntaxError.find(in: Array(text.utf8))
             XCTAssertEqual(found == nil, accepted, "\(text): \(String(describing: found))")
         }

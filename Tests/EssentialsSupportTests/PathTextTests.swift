@@ -33,7 +33,8 @@ final class PathTextTests: XCTestCase {
         // Links of every kind: relative (which corelibs resolves from the current directory),
         // absolute, through `..`, a chain, and one that points nowhere.
         for (link, destination) in [
-            ("linkdir", "dir"), ("abslink", base + "/dir"), ("rellink", "../\((base as NSString).lastPathComponent)/dir/sub"),
+            ("linkdir", "dir"), ("abslink", base + "/dir"),
+            ("rellink", "../\((base as NSString).lastPathComponent)/dir/sub"),
             ("chain", "linkdir"), ("dangling", "nowhere"), ("abschain", base + "/abslink"),
         ] {
             try FileManager.default.createSymbolicLink(atPath: base + "/" + link, withDestinationPath: destination)
@@ -53,15 +54,21 @@ final class PathTextTests: XCTestCase {
             for path in cases {
                 let ns = path as NSString
                 XCTAssertEqual(PathText.lastComponent(path), ns.lastPathComponent, "lastComponent of \(path)")
-                XCTAssertEqual(PathText.deletingExtension(path), ns.deletingPathExtension, "deletingExtension of \(path)")
-                XCTAssertEqual(PathText.standardized(path), ns.standardizingPath, "standardized of \(path) in \(current)")
                 XCTAssertEqual(
-                    PathText.resolvingSymlinks(path), ns.resolvingSymlinksInPath, "resolvingSymlinks of \(path) in \(current)")
-                XCTAssertEqual(PathText.appending("q.txt", to: path), ns.appendingPathComponent("q.txt"), "appending to \(path)")
-                XCTAssertEqual(PathText.appending(path, to: "/base"), ("/base" as NSString).appendingPathComponent(path))
+                    PathText.deletingExtension(path), ns.deletingPathExtension, "deletingExtension of \(path)")
+                XCTAssertEqual(
+                    PathText.standardized(path), ns.standardizingPath, "standardized of \(path) in \(current)")
+                XCTAssertEqual(
+                    PathText.resolvingSymlinks(path), ns.resolvingSymlinksInPath,
+                    "resolvingSymlinks of \(path) in \(current)")
+                XCTAssertEqual(
+                    PathText.appending("q.txt", to: path), ns.appendingPathComponent("q.txt"), "appending to \(path)")
+                XCTAssertEqual(
+                    PathText.appending(path, to: "/base"), ("/base" as NSString).appendingPathComponent(path))
                 XCTAssertEqual(PathText.appending(path, to: ""), ("" as NSString).appendingPathComponent(path))
                 if !Self.trapsInCorelibs(path) {
-                    XCTAssertEqual(PathText.deletingLastComponent(path), ns.deletingLastPathComponent, "deletingLast of \(path)")
+                    XCTAssertEqual(
+                        PathText.deletingLastComponent(path), ns.deletingLastPathComponent, "deletingLast of \(path)")
                 }
             }
         }

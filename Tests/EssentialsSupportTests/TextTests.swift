@@ -31,7 +31,9 @@ final class TextTests: XCTestCase {
             ("a\"b\"\"c", "\"", "\"\""), ("it's", "'", "''"), ("", "'", "''"), ("x,\ny,\nz", ",\n", ", "),
             ("aaaa", "aa", "b"), ("é'é", "'", "''"), ("no match", "q", "r"), ("'", "'", ""),
         ] {
-            XCTAssertEqual(text.replacingEvery(target, with: replacement), text.replacingOccurrences(of: target, with: replacement))
+            XCTAssertEqual(
+                text.replacingEvery(target, with: replacement), text.replacingOccurrences(of: target, with: replacement)
+            )
         }
         // SQL quoting doubles every quote byte, even one a combining accent follows.
         XCTAssertEqual("a\"\u{301}b".replacingEvery("\"", with: "\"\""), "a\"\"\u{301}b")
@@ -77,7 +79,9 @@ final class TextTests: XCTestCase {
     }
 
     func testFileErrorsReadAsPathAndReason() {
-        XCTAssertThrowsError(try FileManager.default.createDirectory(atPath: "/proc/no/such", withIntermediateDirectories: true)) {
+        XCTAssertThrowsError(
+            try FileManager.default.createDirectory(atPath: "/proc/no/such", withIntermediateDirectories: true)
+        ) {
             XCTAssertTrue($0.readableDescription.contains("No such file or directory"), $0.readableDescription)
         }
     }

@@ -70,8 +70,10 @@ public struct BuildOptions {
                 .path
         }
         if let home = variable("HOME"), !home.isEmpty {
-            return URL(filePath: home, directoryHint: .isDirectory).appending(component: ".cache", directoryHint: .isDirectory)
-                .appendingPathComponent("dbgen", isDirectory: true).path
+            return URL(filePath: home, directoryHint: .isDirectory).appending(
+                component: ".cache", directoryHint: .isDirectory
+            )
+            .appendingPathComponent("dbgen", isDirectory: true).path
         }
         #endif
         return FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first?

@@ -95,7 +95,9 @@ public final class DatabaseDiff {
     public func writePatch(toFileDescriptor descriptor: Int32, path: String = "<stdout>") throws {
         try writePatch { bytes in
             let code = POSIXFile.writeAll(descriptor, UnsafeRawBufferPointer(bytes))
-            if code != 0 { throw DBGenError.output(path: path, reason: FileSystemError(.write, path: path, code: code).reason) }
+            if code != 0 {
+                throw DBGenError.output(path: path, reason: FileSystemError(.write, path: path, code: code).reason)
+            }
         }
     }
 

@@ -1,7 +1,9 @@
-#if canImport(FoundationEssentials) && os(Linux)
-import FoundationEssentials
-#else
-import Foundation
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
 #endif
 
 /// Why a database file is not read page by page (its header, or a page, is not as
@@ -58,7 +60,7 @@ final class DatabasePages {
             try header.withUnsafeMutableBytes { try Self.readFully(descriptor, $0, at: 0, path: path) }
             fields = try Self.check(header: header, fileSize: Int(info.st_size), path: path)
         } catch {
-            Foundation.close(descriptor)
+            closeDescriptor(descriptor)
             throw error
         }
         self.descriptor = descriptor
@@ -77,7 +79,7 @@ final class DatabasePages {
 
     /// Closes the file (idempotent): only once the connection's read transaction has ended.
     func close() {
-        if descriptor >= 0 { Foundation.close(descriptor) }
+        if descriptor >= 0 { closeDescriptor(descriptor) }
         descriptor = -1
     }
 
@@ -188,4 +190,15 @@ enum BigEndian {
         UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8
             | UInt32(bytes[offset + 3])
     }
+}
+
+/// The C library's `close`, which ``DatabasePages/close()`` shadows inside the class.
+private func closeDescriptor(_ descriptor: Int32) {
+    #if canImport(Darwin)
+    _ = Darwin.close(descriptor)
+    #elseif canImport(Glibc)
+    _ = Glibc.close(descriptor)
+    #else
+    _ = Musl.close(descriptor)
+    #endif
 }

@@ -1,7 +1,9 @@
-#if canImport(FoundationEssentials) && os(Linux)
-import FoundationEssentials
-#else
-import Foundation
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
 #endif
 import SQLiteCore
 

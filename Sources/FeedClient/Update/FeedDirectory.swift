@@ -1,3 +1,4 @@
+import EssentialsSupport
 import FileSystemKit
 #if canImport(FoundationEssentials) && os(Linux)
 import FoundationEssentials
@@ -88,7 +89,7 @@ struct FeedDirectory: Sendable {
     /// unreadable, which at worst removes an installed update the next install puts back).
     func recordedEpoch() -> Int64 {
         guard let data = FileManager.default.contents(atPath: epochFile.path),
-            let epoch = Int64(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
+            let epoch = Int64(String(decoding: data, as: UTF8.self).trimmingWhitespaceAndNewlines()),
             epoch >= 0
         else { return 0 }
         return epoch

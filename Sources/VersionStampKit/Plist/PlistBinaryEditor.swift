@@ -35,7 +35,8 @@ struct PlistBinaryEditor {
                 // Duplicate keys: the last one wins, as in CoreFoundation and plistlib.
                 var entries: [String: Int] = [:]
                 for (key, value) in zip(keys, values) { entries[objects.string(at: key) ?? ""] = value }
-                return .dictionary(entries.keys.sorted().map { ($0, build(entries[$0] ?? 0, at + [.key($0)])) }, line: nil)
+                return .dictionary(
+                    entries.keys.sorted().map { ($0, build(entries[$0] ?? 0, at + [.key($0)])) }, line: nil)
             case let .array(items):
                 return .array(items.enumerated().map { build($0.element, at + [.index($0.offset)]) }, line: nil)
             case let .string(value, _):
@@ -59,13 +60,16 @@ struct PlistBinaryEditor {
         let data = Data(objects.serialized())
         // Read it back: the stamped strings must be there.
         let reread = try PlistBinaryEditor(data: data, path: path)
-        let strings = Dictionary(reread.root.strings().map { ($0.path, $0.string.value) }, uniquingKeysWith: { a, _ in a })
+        let strings = Dictionary(
+            reread.root.strings().map { ($0.path, $0.string.value) }, uniquingKeysWith: { a, _ in a })
         let expected = root.strings()
         for edit in edits {
-            guard let entry = expected.first(where: { $0.string.slot == edit.slot }), strings[entry.path] == edit.newValue
+            guard let entry = expected.first(where: { $0.string.slot == edit.slot }),
+                strings[entry.path] == edit.newValue
             else {
                 throw VersionStampError(
-                    .internalError, path: path, message: "internal error: the rewritten binary plist lost a stamped value")
+                    .internalError, path: path,
+                    message: "internal error: the rewritten binary plist lost a stamped value")
             }
         }
         return data

@@ -103,7 +103,9 @@ struct PlistBinaryObjects {
         var output = Array("bplist00".utf8)
         var offsets: [Int] = []
         func append(_ value: Int, size: Int) {
-            for shift in stride(from: (size - 1) * 8, through: 0, by: -8) { output.append(UInt8(truncatingIfNeeded: value >> shift)) }
+            for shift in stride(from: (size - 1) * 8, through: 0, by: -8) {
+                output.append(UInt8(truncatingIfNeeded: value >> shift))
+            }
         }
         func appendMarker(_ kind: UInt8, count: Int) {
             if count < 15 {
@@ -209,11 +211,12 @@ struct PlistBinaryObjects {
             case 0x6:
                 let (length, body) = count(at: start)
                 let units = (0..<length).map { UInt16(integer(at: body + 2 * $0, size: 2)) }
-                return .string(String(decoding: units, as: UTF16.self), encoded: Array(bytes[start..<(body + 2 * length)]))
+                return .string(
+                    String(decoding: units, as: UTF16.self), encoded: Array(bytes[start..<(body + 2 * length)]))
             case 0xA:
                 let (length, body) = count(at: start)
                 return .array((0..<length).map { integer(at: body + $0 * referenceSize, size: referenceSize) })
-            default:  // 0xD: the validator lets nothing else through
+            default: // 0xD: the validator lets nothing else through
                 let (length, body) = count(at: start)
                 let items = (0..<(2 * length)).map { integer(at: body + $0 * referenceSize, size: referenceSize) }
                 return .dictionary(keys: Array(items[..<length]), values: Array(items[length...]))

@@ -72,7 +72,8 @@ final class PrivacyManifestTests: XCTestCase {
             declaration.contains(#"exclude: privacyManifest.exclude, resources: privacyManifest.resources"#),
             String(declaration))
         XCTAssertTrue(
-            manifest.contains(#"let privacyManifest = (exclude: [String](), resources: [Resource.copy("PrivacyInfo.xcprivacy")])"#),
+            manifest.contains(
+                #"let privacyManifest = (exclude: [String](), resources: [Resource.copy("PrivacyInfo.xcprivacy")])"#),
             "Package.swift: the privacy manifest is a resource on Apple platforms")
     }
 }

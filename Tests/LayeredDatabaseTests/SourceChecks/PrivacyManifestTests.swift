@@ -38,7 +38,8 @@ final class PrivacyManifestTests: LayeredDatabaseTestCase {
     func testTheManifestIsATargetResource() throws {
         let manifest = try SwiftSourceScanner.text("Package.swift")
         XCTAssertTrue(
-            manifest.contains(#"let privacyManifest = (exclude: [String](), resources: [Resource.copy("PrivacyInfo.xcprivacy")])"#),
+            manifest.contains(
+                #"let privacyManifest = (exclude: [String](), resources: [Resource.copy("PrivacyInfo.xcprivacy")])"#),
             "Package.swift: the privacy manifest is a resource on Apple platforms")
         XCTAssertTrue(
             manifest.contains(

@@ -91,7 +91,7 @@ final class AppleAvailabilityTests: XCTestCase {
             }
         }
         XCTAssertTrue(problems.isEmpty, "\n" + problems.joined(separator: "\n"))
-        _ = calls  // none today: the sources read files through FileSystemKit's ReadableFile
+        _ = calls // none today: the sources read files through FileSystemKit's ReadableFile
         // The scan sees such a call, and a guard around it (a scanner that finds nothing proves nothing).
         let snippet = SwiftSourceScanner.File(
             path: "Snippet.swift",
