@@ -26,6 +26,17 @@ import PackageDescription
 //   of the SDK; Debian: libbz2-dev): the feed's targets are bzip2 streams by default.
 // - VersionStampKit, versionstamp: build tools (macOS, Linux). libgit2 (Homebrew's on a Mac:
 //   `brew install libgit2 pkg-config`; Debian: libgit2-dev) and libxml2 (libxml2-dev).
+// A library's privacy manifest (PrivacyInfo.xcprivacy) is a resource on Apple platforms, where
+// Xcode merges it into the app's privacy report. A resource makes SwiftPM generate a Bundle
+// accessor, which imports Foundation (Bundle is not FoundationEssentials'), and every tool that
+// links the target would then load Foundation when it starts. So a Linux host leaves the file
+// out (no Linux app has a privacy report), and the tools link FoundationEssentials only.
+#if os(Linux)
+let privacyManifest = (exclude: ["PrivacyInfo.xcprivacy"], resources: [Resource]())
+#else
+let privacyManifest = (exclude: [String](), resources: [Resource.copy("PrivacyInfo.xcprivacy")])
+#endif
+
 let package = Package(
     name: "Shipyard",
     // The OS versions apps still support, as GRDB 7 declares them: what LayeredDatabase needs.
@@ -120,12 +131,18 @@ let package = Package(
         .target(name: "ShipyardVersion"),
         // The reader of the tools' option files, dbgen.json and versionstamp.json, read when the
         // tools run: one reader, errors naming file, line and key. Package-internal API only.
-        .target(name: "ToolConfiguration"),
+        // What the libraries use that Foundation has and FoundationEssentials does not (path text
+        // as NSString's, trimming, printf numbers, a lock, a condition, a thread), so that on Linux
+        // nothing the tools link imports Foundation: a tool then starts without loading (or, linked
+        // statically, relocating and scanning) Foundation, CoreFoundation and ICU. On Apple
+        // platforms each helper is the Foundation API it stands for. No dependency.
+        .target(name: "EssentialsSupport"),
+        .target(name: "ToolConfiguration", dependencies: ["EssentialsSupport"]),
         // The one SQLite layer: connections, statements, values, errors, the authorizer (Connection,
         // Statement, SQLiteError, ResultCode, identifier quoting). Nothing else imports CSQLite (but
         // the C shell extensions and the session extension below).
         // App-facing API is public; what only Shipyard's tools use is `package`.
-        .target(name: "SQLiteCore", dependencies: ["CSQLite"]),
+        .target(name: "SQLiteCore", dependencies: ["CSQLite", "EssentialsSupport"]),
         // SQLite's session extension (changesets), for the tools only: Apple's sqlite3.h does not
         // declare it, so it is part of the SQLite layer that never reaches what an app links.
         .target(name: "SQLiteSession", dependencies: ["SQLiteCore", "CSQLite"]),
@@ -151,7 +168,7 @@ let package = Package(
             name: "DBGenKit",
             dependencies: [
                 "SQLiteCore", "SQLiteSession", "CShellExtensions", "ShipyardVersion",
-                "FileSystemKit", "ToolConfiguration", "LayeredDatabase",
+                "FileSystemKit", "ToolConfiguration", "LayeredDatabase", "EssentialsSupport",
             ]),
         // The user database with the shipped one attached read-only, and updates in the field: what
         // an app links. PrivacyInfo.xcprivacy: the required-reason APIs that LayeredDatabase and what it links
@@ -161,20 +178,24 @@ let package = Package(
         // SyncProtocol: the capture (Sync/) reads the declarations of what syncs into its model
         // (SyncSchema, SyncRule); pure Swift and zlib, no networking (that is SyncClient's).
         .target(
-            name: "LayeredDatabase", dependencies: ["SQLiteCore", "FileSystemKit", "SyncProtocol"],
-            resources: [.copy("PrivacyInfo.xcprivacy")]),
+            name: "LayeredDatabase", dependencies: ["SQLiteCore", "FileSystemKit", "SyncProtocol", "EssentialsSupport"],
+            exclude: privacyManifest.exclude, resources: privacyManifest.resources),
         // Everything versionstamp does: read the history, format, stamp; prints nothing
         // (VersionStampError has a code). libgit2 reads the repository, libxml2 edits plists.
         .target(
             name: "VersionStampKit",
-            dependencies: ["CGit2", "CLibXML2", "ShipyardVersion", "FileSystemKit", "ToolConfiguration"]),
+            dependencies: [
+                "CGit2", "CLibXML2", "ShipyardVersion", "FileSystemKit", "ToolConfiguration", "EssentialsSupport",
+            ]),
         // The Update Framework 1.0: metadata, signatures, the client workflow; no networking.
         // Canonical JSON, the four roles and delegations, Ed25519
         // signing, the client workflow (trusted metadata set, updater) over a fetcher protocol.
         // Foundation, Crypto (Ed25519: CryptoKit on Apple platforms, BoringSSL elsewhere: the one
         // target that needs swift-crypto) and FileSystemKit for atomic writes; no networking:
         // what a signed feed's publisher and its client share.
-        .target(name: "TUF", dependencies: ["FileSystemKit", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(
+            name: "TUF",
+            dependencies: ["FileSystemKit", "EssentialsSupport", .product(name: "Crypto", package: "swift-crypto")]),
         // curl.h's types and the dlopen of libcurl at the first request (Linux only), in C: libcurl
         // for HTTPTransport on Linux, loaded with dlopen at the first request, so that a
         // command that makes none (most of dbgen's) never maps libcurl or what it links. curl.h
@@ -192,7 +213,9 @@ let package = Package(
         // and the user database's sync client share it (scripts/check-app-links.sh checks it).
         .target(
             name: "HTTPTransport",
-            dependencies: ["ShipyardVersion", .byName(name: "CCurl", condition: .when(platforms: [.linux]))]),
+            dependencies: [
+                "ShipyardVersion", "EssentialsSupport", .byName(name: "CCurl", condition: .when(platforms: [.linux])),
+            ]),
         // The over-the-air client an app links: check a signed feed, download, verify, install;
         // beside LayeredDatabase, so that an app that does not
         // update over the air links no networking: Transport/ is its HTTP over HTTPTransport
@@ -204,8 +227,10 @@ let package = Package(
         // LayeredDatabase: UpdateInstaller installs what the feed's client verified (Update/).
         .target(
             name: "FeedClient",
-            dependencies: ["TUF", "HTTPTransport", "FileSystemKit", "CZlib", "CBZip2", "LayeredDatabase"],
-            resources: [.copy("PrivacyInfo.xcprivacy")]),
+            dependencies: [
+                "TUF", "HTTPTransport", "FileSystemKit", "CZlib", "CBZip2", "LayeredDatabase", "EssentialsSupport",
+            ],
+            exclude: privacyManifest.exclude, resources: privacyManifest.resources),
         // The sync client an app links beside LayeredDatabase: one sync of the user database through
         // the server (an app that does not sync links no networking): freezes batches of the captured edits, POSTs them through HTTPTransport
         // (URLSession on Apple platforms, libcurl loaded at the first request on Linux: never
@@ -216,8 +241,9 @@ let package = Package(
         // OS versions, are in its DocC catalog (URLLoadingAvailabilityTests; HTTPTransport's are
         // FeedClient's table).
         .target(
-            name: "SyncClient", dependencies: ["LayeredDatabase", "SQLiteCore", "SyncProtocol", "HTTPTransport"],
-            resources: [.copy("PrivacyInfo.xcprivacy")]),
+            name: "SyncClient",
+            dependencies: ["LayeredDatabase", "SQLiteCore", "SyncProtocol", "HTTPTransport", "EssentialsSupport"],
+            exclude: privacyManifest.exclude, resources: privacyManifest.resources),
         // The release side of the feed: keys, publish, pull, verify, rotate, renew, prune
         // (`dbgen keys`, `dbgen feed`, `dbgen publish`): keys, signed
         // metadata, whole databases and `dbgen diff` patches as deflated targets, each patch applied
@@ -225,7 +251,7 @@ let package = Package(
         // library: an app never links it.
         .target(
             name: "FeedPublisher",
-            dependencies: ["TUF", "FeedClient", "DBGenKit", "LayeredDatabase", "FileSystemKit"]),
+            dependencies: ["TUF", "FeedClient", "DBGenKit", "LayeredDatabase", "FileSystemKit", "EssentialsSupport"]),
 
         // The sync's wire format: values, rules, the hybrid logical clock, the schema model, the
         // messages and their codec (docs/Sync.md), shared by the device library and the server (the
@@ -239,7 +265,7 @@ let package = Package(
         // with their nouns.
         .target(
             name: "CommandLineDiagnostics",
-            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["FileSystemKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // dbgen's subcommands that need no network and no signatures, and its printer (build, check,
@@ -249,7 +275,8 @@ let package = Package(
         .target(
             name: "DBGenCommandLine",
             dependencies: [
-                "DBGenKit", "LayeredDatabase", "SQLiteCore", "CommandLineDiagnostics",
+                "DBGenKit", "LayeredDatabase", "SQLiteCore", "CommandLineDiagnostics", "FileSystemKit",
+                "EssentialsSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -261,7 +288,7 @@ let package = Package(
             name: "dbgen",
             dependencies: [
                 "DBGenCommandLine", "CommandLineDiagnostics", "SQLiteCore", "FeedPublisher", "FeedClient", "TUF",
-                "SyncClient", "FileSystemKit",
+                "SyncClient", "FileSystemKit", "EssentialsSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -362,6 +389,10 @@ let package = Package(
             name: "ShellExtensionsTests", dependencies: ["CShellExtensions", "CSQLite", "ShipyardTestSupport"]),
         .testTarget(name: "SQLiteCoreTests", dependencies: ["SQLiteCore", "ShipyardTestSupport"]),
         .testTarget(name: "FileSystemKitTests", dependencies: ["FileSystemKit", "ShipyardTestSupport"]),
+        // Foundation is the oracle: each helper gives what the Foundation API it replaces gives.
+        .testTarget(
+            name: "EssentialsSupportTests",
+            dependencies: ["EssentialsSupport", "ToolConfiguration", "ShipyardTestSupport"]),
         .testTarget(
             name: "DBGenKitTests",
             dependencies: ["DBGenKit", "FileSystemKit", "SQLiteCore", "SQLiteSession", "ShipyardTestSupport"]),

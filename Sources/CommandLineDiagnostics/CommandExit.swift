@@ -1,4 +1,5 @@
 import ArgumentParser
+import EssentialsSupport
 
 extension DiagnosticPrinter {
     /// Ends the process for an error of parsing (`command` nil) or running `command`, a
@@ -38,7 +39,7 @@ extension DiagnosticPrinter {
         // ArgumentParser's full text of a usage error is its message (after a label of its
         // own), then help and usage lines, which are kept after the tool's error line.
         let full = root.fullMessage(for: error)
-        let usageLines = full.range(of: message).map { String(full[$0.upperBound...]) } ?? "\n" + full
+        let usageLines = full.range(ofText: message).map { String(full[$0.upperBound...]) } ?? "\n" + full
         write("\(tool): error: \(message)" + usageLines)
         root.exit(withError: ExitCode.validationFailure)
     }

@@ -1,5 +1,15 @@
 import ArgumentParser
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import FileSystemKit
 
 /// How `dbgen` and `versionstamp` talk to people on standard error, the one place that writes
 /// their errors and warnings: compiler-style lines (`PATH:LINE[:COL]: error: MESSAGE`, `PATH:
@@ -25,7 +35,7 @@ public struct DiagnosticPrinter<ToolError: Error & CustomStringConvertible> {
     /// Writes `line` and a newline to standard error.
     public func write(_ line: String) {
         beforeWriting()
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        StandardStream.writeError(line + "\n")
     }
 
     /// The line that reports `error`: the library's own for a `ToolError`, else `TOOL: error:

@@ -1,8 +1,13 @@
 import DBGenKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
+import FileSystemKit
 
 /// A one-line progress bar on stderr for long imports: drawn only when stderr is a terminal,
 /// only once an import has run for a moment, redrawn at most ten times a second.
@@ -41,14 +46,14 @@ package final class ProgressBar: @unchecked Sendable {
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
         let line = "\r\(progress.file) [\(bar)] \(Int(fraction * 100))%"
-        FileHandle.standardError.write(Data(line.utf8))
+        StandardStream.writeError(line)
         visible = true
     }
 
     /// Erases the bar, if drawn.
     package func finish() {
         guard visible else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        StandardStream.writeError("\r\u{1B}[K")
         visible = false
     }
 }

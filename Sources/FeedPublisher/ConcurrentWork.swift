@@ -1,4 +1,14 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Dispatch
 
 /// Independent pieces of a publish (compressing the whole database, making each patch, proving
 /// each) run on every core: each in a directory of its own, with connections of its own.

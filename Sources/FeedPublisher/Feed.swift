@@ -1,6 +1,16 @@
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import TUF
+import EssentialsSupport
 
 /// A feed directory on the release machine: a TUF repository (consistent snapshots, one main
 /// Ed25519 key for every role, threshold 1, and optional recovery keys for the root role only)
@@ -40,9 +50,8 @@ public struct Feed: Sendable {
         try clock.validate()
         let recovery = try RecoveryKey.distinct(recoveryKeys, refusing: [key.keyID])
         let directory = layout.directory
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
+        if let isDirectory = FileManager.default.isDirectory(atPath: directory) {
+            guard isDirectory else {
                 throw FeedPublisherError(
                     directory, "a file, not a directory: a feed is created in a new or empty directory")
             }
@@ -82,7 +91,7 @@ public struct Feed: Sendable {
     private func removeStaleTemporaries() {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: layout.directory)) ?? []
         for name in names where name.hasPrefix(".") && name.hasSuffix(".json") == false {
-            guard let marker = name.range(of: ".json.tmp-", options: .backwards),
+            guard let marker = name.range(ofLastText: ".json.tmp-"),
                 name[marker.upperBound...].count == 6
             else { continue }
             try? FileManager.default.removeItem(atPath: layout.path(name))

@@ -1,4 +1,14 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import EssentialsSupport
 
 /// The dates a feed command signs: now (`SOURCE_DATE_EPOCH` when set, so that the same feed and
 /// inputs give byte-identical metadata), how long each role's documents stay valid, and how

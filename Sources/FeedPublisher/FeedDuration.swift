@@ -1,4 +1,14 @@
+import EssentialsSupport
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A duration given to a feed command (`--timestamp-expires`, `--root-expires`, ...): a whole
 /// number of seconds, or of minutes, hours or days with the suffix `m`, `h` or `d` (`s` for
@@ -33,7 +43,7 @@ public enum FeedDuration {
     ///
     /// - Throws: ``FeedPublisherError`` naming `option`.
     static func check(_ seconds: TimeInterval, option: String, as text: String? = nil) throws {
-        let shown = text.map { "\"\($0)\"" } ?? String(format: "%.0f seconds", seconds)
+        let shown = text.map { "\"\($0)\"" } ?? PrintfFormat.string("%.0f seconds", seconds)
         guard seconds > 0 else { throw FeedPublisherError(option, "\(shown) is not a duration above 0") }
         guard seconds <= FeedClock.longestLifetime else {
             throw FeedPublisherError(

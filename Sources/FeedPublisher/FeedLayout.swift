@@ -1,7 +1,17 @@
 import FeedClient
 import FileSystemKit
-import Foundation
 import TUF
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import EssentialsSupport
 
 /// Where a feed keeps what: metadata at the top (`root.json`, `N.root.json`, `timestamp.json`,
 /// `N.snapshot.json`, `N.targets.json`), targets under `targets/` by their hash-prefixed names
@@ -48,13 +58,12 @@ public struct FeedLayout: Sendable {
     /// - Throws: ``FeedPublisherError`` saying "no feed at DIRECTORY" and why (no such
     ///   directory, a file, no `root.json`).
     public func requireFeed() throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
+        guard let isDirectory = FileManager.default.isDirectory(atPath: directory) else {
             throw FeedPublisherError(
                 directory,
                 "no feed at \(directory): no such directory (`dbgen feed init \(directory) --key KEY` creates one)")
         }
-        guard isDirectory.boolValue else {
+        guard isDirectory else {
             throw FeedPublisherError(
                 directory, "no feed at \(directory): it is a file, not a feed directory")
         }

@@ -1,7 +1,17 @@
 import FeedClient
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import TUF
+import EssentialsSupport
 
 extension Feed {
     /// Brings the feed hosted at `url` down into `directory` (new or empty), so that publishing
@@ -76,7 +86,7 @@ extension Feed {
             let path = stored.under(staging)
             try FeedPublisherError.about(path) {
                 try FileManager.default.createDirectory(
-                    atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                    atPath: PathText.deletingLastComponent(path), withIntermediateDirectories: true)
                 try AtomicFile.replace(path, with: data, tag: "tmp")
             }
         }
@@ -96,9 +106,8 @@ extension Feed {
     /// A new scratch directory beside `directory` (so that it moves into place by rename), after
     /// checking that `directory` is absent or an empty directory and that its parent exists.
     private static func makeStaging(for directory: String) throws -> String {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw FeedPublisherError(directory, "not a directory") }
+        if let isDirectory = FileManager.default.isDirectory(atPath: directory) {
+            guard isDirectory else { throw FeedPublisherError(directory, "not a directory") }
             let entries = try FeedPublisherError.about(directory) {
                 try FileManager.default.contentsOfDirectory(atPath: directory)
             }
@@ -107,16 +116,14 @@ extension Feed {
                     directory, "not empty: a feed is pulled into a new or empty directory (nothing here is replaced)")
             }
         }
-        let parent = (directory as NSString).deletingLastPathComponent
+        let parent = PathText.deletingLastComponent(directory)
         let staging =
-            (parent.isEmpty ? "." : parent) + "/." + (directory as NSString).lastPathComponent + ".pull-"
+            (parent.isEmpty ? "." : parent) + "/." + PathText.lastComponent(directory) + ".pull-"
             + UUID().uuidString.prefix(8)
         try FeedPublisherError.about(directory) {
-            var parentIsDirectory: ObjCBool = false
-            guard
-                FileManager.default.fileExists(atPath: parent.isEmpty ? "." : parent, isDirectory: &parentIsDirectory),
-                parentIsDirectory.boolValue
-            else { throw FeedPublisherError(directory, "its parent directory \(parent) does not exist") }
+            guard FileManager.default.isDirectory(atPath: parent.isEmpty ? "." : parent) == true else {
+                throw FeedPublisherError(directory, "its parent directory \(parent) does not exist")
+            }
             try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: false)
         }
         return staging

@@ -1,5 +1,14 @@
 import FeedClient
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import TUF
 
 /// The feed's live metadata as its files say: the newest root (`root.json`), `timestamp.json`,

@@ -1,8 +1,18 @@
 import FeedClient
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import LayeredDatabase
 import TUF
+import EssentialsSupport
 
 /// Checks a feed as a device would: the root chain from a trusted root, then timestamp,
 /// snapshot and targets (TUF's ``Updater``), then every target: its length and SHA-256 (the
@@ -113,9 +123,9 @@ public struct FeedVerifier: Sendable {
 
     /// Refuses a document that expires within ``minimumValidity``.
     private func checkValidity(_ documents: [(String, SignedHeader)]) throws {
-        let days = String(format: "%g", minimumValidity / 86_400)
+        let days = PrintfFormat.string("%g", minimumValidity / 86_400)
         for (document, header) in documents where header.expires.timeIntervalSince(referenceTime) < minimumValidity {
-            let left = String(format: "%.1f", header.expires.timeIntervalSince(referenceTime) / 86_400)
+            let left = PrintfFormat.string("%.1f", header.expires.timeIntervalSince(referenceTime) / 86_400)
             throw FeedPublisherError(
                 document,
                 "expires at \(header.expiresText), in \(left) days: less than --min-validity \(days) days; "

@@ -1,5 +1,14 @@
 import FeedClient
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import TUF
 
 /// The metadata of a feed as it is hosted, read as a device holding the app's root would read

@@ -1,6 +1,15 @@
 import FeedClient
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import TUF
 
 /// Signs and writes the feed's documents, each atomically and durably, in the order that keeps

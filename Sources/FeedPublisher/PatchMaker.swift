@@ -1,7 +1,17 @@
 import DBGenKit
 import FeedClient
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import LayeredDatabase
+import EssentialsSupport
 
 /// A patch from an earlier release to the new one: `dbgen diff`'s SQL (``DatabaseDiff``, with
 /// its ``PatchHeader``), packed and compressed, then proven: the blob is decoded again and
@@ -46,7 +56,7 @@ struct PatchMaker {
             }
             try UpdateInstaller(bundledPath: basePath, updatesDirectory: updates).installPatch(at: decoded)
         }
-        let result = updates + "/" + (basePath as NSString).lastPathComponent
+        let result = updates + "/" + PathText.lastComponent(basePath)
         struct Differs: Error {}
         do {
             try DatabaseDiff(oldPath: result, newPath: releasePath).writePatch { _ in throw Differs() }

@@ -1,8 +1,18 @@
 import FeedClient
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import LayeredDatabase
 import TUF
+import EssentialsSupport
 
 extension Feed {
     /// Adds the database at `database` to the feed as a new release: the whole file encoded
@@ -149,8 +159,7 @@ extension Feed {
     /// The length of a file.
     static func length(of file: String) throws -> Int64 {
         try FeedPublisherError.about(file) {
-            let size = try FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber
-            return size?.int64Value ?? 0
+            try FileManager.default.sizeOfItem(atPath: file)
         }
     }
 
@@ -192,7 +201,7 @@ extension Feed {
         let destination = layout.path(try FeedLayout.storedName(of: path, sha256: blob.sha256))
         try FeedPublisherError.about(destination) {
             try FileManager.default.createDirectory(
-                atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                atPath: PathText.deletingLastComponent(destination), withIntermediateDirectories: true)
             if (try? ContentHash.sha256(ofFileAt: destination)) == blob.sha256 { return }
             try AtomicFile.moveIntoPlace(blob.path, as: destination)
         }

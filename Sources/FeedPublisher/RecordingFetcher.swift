@@ -1,12 +1,22 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import TUF
+import EssentialsSupport
 
 /// A fetcher that keeps a copy of every file it fetched, by name (the URL's last path
 /// component: `2.root.json`, `timestamp.json`, `7.snapshot.json`): how `feed pull` and
 /// `feed verify --against` get the exact bytes of the documents TUF's ``Updater`` trusted.
 final class RecordingFetcher: Fetcher, @unchecked Sendable {
     private let fetcher: Fetcher
-    private let lock = NSLock()
+    private let lock = Lock()
     private var recorded: [String: Data] = [:]
 
     /// A recorder of what `fetcher` fetches.

@@ -1,5 +1,15 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import TUF
+import EssentialsSupport
 
 /// A recovery key: an Ed25519 key the feed's root names for the root role only, whose private
 /// half is kept offline. It signs nothing a device installs (targets, snapshot and timestamp
@@ -13,7 +23,7 @@ public enum RecoveryKey {
     ///
     /// - Throws: ``FeedPublisherError`` naming `source` when `text` is not 64 hexadecimal digits.
     public static func publicKey(fromHex text: String, source: String = "--recovery-key") throws -> PublicKey {
-        let hex = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let hex = text.trimmingWhitespaceAndNewlines()
         guard hex.utf8.count == 64, let raw = Hex.decode(hex) else {
             throw FeedPublisherError(
                 source,

@@ -1,5 +1,15 @@
 import FeedClient
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import EssentialsSupport
 
 /// Packs a `dbgen diff` patch with ``SQLPack`` (the format is described there): the key at the
 /// end of each `UPDATE` and `DELETE` line as its difference from the one before, and the words
@@ -17,8 +27,7 @@ enum SQLPacker {
     /// shorter, and the packed bytes unpack to exactly the patch; returns whether it did
     /// (`destination` is then written, else untouched).
     static func pack(fileAt source: String, to destination: String) throws -> Bool {
-        let size = try FileManager.default.attributesOfItem(atPath: source)[.size] as? NSNumber
-        guard let size, size.intValue <= largestPatch else { return false }
+        guard try FileManager.default.sizeOfItem(atPath: source) <= largestPatch else { return false }
         let sql = [UInt8](try Data(contentsOf: URL(fileURLWithPath: source)))
         guard let packed = pack(sql), unpacks(packed, to: sql) else { return false }
         try Data(packed).write(to: URL(fileURLWithPath: destination))

@@ -1,5 +1,15 @@
 import FileSystemKit
+import EssentialsSupport
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import TUF
 
 /// The key file: the 32-byte Ed25519 seed as 64 lowercase hexadecimal digits and a newline,
@@ -14,7 +24,7 @@ public enum SigningKeyFile {
     ///
     /// - Throws: ``FeedPublisherError`` naming `source` (never quoting the text).
     public static func key(fromText text: String, source: String) throws -> Ed25519SigningKey {
-        let hex = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let hex = text.trimmingWhitespaceAndNewlines()
         let seed = hex.utf8.count == 64 ? Hex.decode(hex) : nil
         guard let seed, let key = try? Ed25519SigningKey(rawRepresentation: seed) else {
             throw FeedPublisherError(

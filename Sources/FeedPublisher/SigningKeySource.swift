@@ -1,6 +1,16 @@
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import TUF
+import EssentialsSupport
 
 /// Where a private key is read from: a key file (`PATH`), standard input (`-`) or an
 /// environment variable (`env:NAME`) holding what a key file holds. The key is never on the
@@ -37,11 +47,11 @@ public enum SigningKeySource: Equatable, Sendable, CustomStringConvertible {
     ///
     /// - Parameters:
     ///   - environment: The variables `env:NAME` reads.
-    ///   - standardInput: What `-` reads (called once).
+    ///   - standardInput: What `-` reads (called once); nil reads the process's standard input.
     /// - Throws: ``FeedPublisherError`` naming the source: missing file or variable, or not a key.
     public func load(
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        standardInput: () -> Data = { FileHandle.standardInput.readDataToEndOfFile() }
+        standardInput: (() -> Data)? = nil
     ) throws -> Ed25519SigningKey {
         let text: String
         switch self {
@@ -51,7 +61,8 @@ public enum SigningKeySource: Equatable, Sendable, CustomStringConvertible {
             }
             text = String(decoding: data, as: UTF8.self)
         case .standardInput:
-            text = String(decoding: standardInput(), as: UTF8.self)
+            let bytes = standardInput?() ?? Data((try? StandardStream.readInput()) ?? [])
+            text = String(decoding: bytes, as: UTF8.self)
         case .environment(let name):
             guard !name.isEmpty else { throw FeedPublisherError(description, "no variable name after env:") }
             guard let value = environment[name] else {

@@ -1,6 +1,16 @@
 import FeedClient
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import EssentialsSupport
 import LayeredDatabase
 
 /// A target's bytes on disk: compressed from a database or patch (``TargetCompression``, the
@@ -37,11 +47,11 @@ enum TargetBlob {
             }
             defer { if input != source { unlink(input) } }
             let length = try encoding.compression.compress(fileAt: input, to: destination)
-            let size = try FileManager.default.attributesOfItem(atPath: source)[.size] as? NSNumber
+            let size = try FileManager.default.sizeOfItem(atPath: source)
             return Encoded(
                 path: destination, encoding: encoding, length: length,
                 sha256: try ContentHash.sha256(ofFileAt: destination),
-                uncompressedLength: size?.int64Value ?? 0,
+                uncompressedLength: size,
                 uncompressedSHA256: try DatabaseFile.sha256(of: source))
         }
     }

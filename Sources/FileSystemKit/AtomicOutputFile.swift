@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -6,6 +10,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Dispatch
 
 /// A large output built under a temporary name beside its destination, by this process or by
 /// another party (SQLite writes a database there), and renamed into place only when complete:

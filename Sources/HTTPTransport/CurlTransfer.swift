@@ -1,6 +1,16 @@
 #if !canImport(Darwin)
 import CCurl
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import EssentialsSupport
 
 /// One exchange through libcurl, on Linux: an easy handle in a multi handle of its own, driven
 /// from a thread of its own that sleeps in `curl_multi_poll` until a socket is ready, a clock of
@@ -14,7 +24,7 @@ import Foundation
 /// `CURLOPT_HTTP_CONTENT_DECODING` off.
 final class CurlTransfer: @unchecked Sendable {
     private let gate: ResponseGate
-    private let lock = NSLock()
+    private let lock = Lock()
     private var multi: UnsafeMutableRawPointer?
     /// The head being read (a redirect's or the answer's), from header lines.
     private var status: Int?
@@ -34,9 +44,7 @@ final class CurlTransfer: @unchecked Sendable {
     func run() async throws -> HTTPResponseHead {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponseHead, Error>) in
-                let thread = Thread { continuation.resume(with: self.perform()) }
-                thread.name = "HTTPTransport.curl"
-                thread.start()
+                DetachedThread.start(name: "HTTPTransport.curl") { continuation.resume(with: self.perform()) }
             }
         } onCancel: {
             gate.cancel()
@@ -147,7 +155,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// One header line of a response (its status line, a field, or the blank line that ends it).
     fileprivate func headerLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard gate.headerBytes(bytes.count) else { return false }
-        let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let line = String(decoding: bytes, as: UTF8.self).trimmingWhitespaceAndNewlines()
         if line.hasPrefix("HTTP/") {
             let parts = line.split(separator: " ", maxSplits: 2)
             status = parts.count >= 2 ? Int(parts[1]) : nil
@@ -168,7 +176,7 @@ final class CurlTransfer: @unchecked Sendable {
         }
         guard let colon = line.firstIndex(of: ":") else { return true }
         let name = line[..<colon].lowercased()
-        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        let value = line[line.index(after: colon)...].trimmingSpacesAndTabs()
         fields[name] = fields[name].map { $0 + ", " + value } ?? value
         return true
     }

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Shipyard's HTTP client: one exchange per call (a GET, or a POST of a body), the answer's body
 /// streamed to a handler, never more bytes accepted than the request's cap, never decoded,

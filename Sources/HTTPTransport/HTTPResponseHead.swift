@@ -1,4 +1,14 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import EssentialsSupport
 
 /// The status and header fields of the answer a request ended with (after any redirects).
 public struct HTTPResponseHead: Hashable, Sendable {
@@ -24,7 +34,7 @@ public struct HTTPResponseHead: Hashable, Sendable {
     /// The body's length as `Content-Length` declares it; nil when it declares none, or one
     /// that is not a decimal number.
     public var contentLength: Int64? {
-        guard let text = value("Content-Length")?.trimmingCharacters(in: .whitespaces), !text.isEmpty,
+        guard let text = value("Content-Length")?.trimmingSpacesAndTabs(), !text.isEmpty,
             text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
         else { return nil }
         return Int64(text) ?? Int64.max // more digits than Int64 holds: more than any cap
@@ -33,7 +43,7 @@ public struct HTTPResponseHead: Hashable, Sendable {
     /// The `Content-Encoding` when it is one the transport would have to decode (anything but
     /// `identity`); nil otherwise.
     var compressedEncoding: String? {
-        guard let encoding = value("Content-Encoding")?.trimmingCharacters(in: .whitespaces), !encoding.isEmpty,
+        guard let encoding = value("Content-Encoding")?.trimmingSpacesAndTabs(), !encoding.isEmpty,
             encoding.lowercased() != "identity"
         else { return nil }
         return encoding

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Why an exchange ended without its answer, naming the URL requested.
 public enum HTTPTransferError: Error, Hashable, Sendable, CustomStringConvertible {

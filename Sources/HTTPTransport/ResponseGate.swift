@@ -1,4 +1,15 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import EssentialsSupport
+import Dispatch
 
 /// What both transports (libcurl's on Linux, URLSession's on Apple platforms) share: the
 /// decisions on an answer's head, the count of its body against the cap, the clocks of the stall
@@ -12,7 +23,7 @@ import Foundation
 final class ResponseGate: @unchecked Sendable {
     let request: HTTPRequest
     private let handler: HTTPResponseHandler
-    private let lock = NSLock()
+    private let lock = Lock()
     private let start: UInt64
     private var lastActivity: UInt64
     private var decided: HTTPResponseHead?

@@ -1,5 +1,14 @@
 #if canImport(Darwin)
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// One exchange through URLSession's delegate API, on Apple platforms (every OS the package
 /// supports has it; the async `bytes(for:)` is iOS 15 / macOS 12): a session of its own whose

@@ -1,5 +1,14 @@
 import CSQLite
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A SQLite connection: execute SQL, query rows, bind parameters. The one owner of a
 /// `sqlite3*` in Shipyard: dbgen's builder and importer and the layered database all use it.

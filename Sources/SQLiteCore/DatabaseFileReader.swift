@@ -1,5 +1,14 @@
 import CSQLite
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A file read through SQLite's own unix VFS instead of a descriptor of its caller's: how
 /// Shipyard reads the bytes of a database file (to hash it, copy it, compress it, read its

@@ -1,4 +1,14 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import EssentialsSupport
 
 /// One SQLite value, as stored in a column or bound to a parameter.
 ///
@@ -36,7 +46,7 @@ public enum DatabaseValue: Equatable, Hashable {
     static func formatReal(_ value: Double) -> String {
         if value.isInfinite { return value < 0 ? "-Inf" : "Inf" }
         if value.isNaN { return "" }
-        var text = String(format: "%.15g", value)
+        var text = PrintfFormat.string("%.15g", value)
         if let e = text.firstIndex(of: "e") {
             let mantissa = text[..<e]
             if !mantissa.contains(".") { text.insert(contentsOf: ".0", at: e) }

@@ -1,5 +1,15 @@
 import CSQLite
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import EssentialsSupport
 
 /// A VFS that is the default one in every respect but one: a relative database file name
 /// (in `ATTACH 'other.db'`, say) is resolved against a directory its owner chooses instead of
@@ -113,7 +123,7 @@ package final class RelativePathVFS {
 
     /// Unique names within the process.
     private final class Counter: @unchecked Sendable {
-        private let lock = NSLock()
+        private let lock = Lock()
         private var value = 0
         func next() -> Int {
             lock.lock()

@@ -1,5 +1,15 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import CSQLite
+import EssentialsSupport
 
 /// Quoting of SQL identifiers and string literals, written once for every caller.
 package enum SQLIdentifier {

@@ -1,5 +1,15 @@
 import CSQLite
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import EssentialsSupport
 
 /// An error reported by SQLite, with its result code, message and the SQL that failed.
 ///
@@ -41,7 +51,7 @@ public struct SQLiteError: Error, Equatable, CustomStringConvertible {
         self.init(
             extendedResultCode: ResultCode(rawValue: sqlite3_extended_errcode(database)),
             message: String(cString: sqlite3_errmsg(database)),
-            sql: sql.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) },
+            sql: sql.map { $0.trimmingWhitespaceAndNewlines() },
             offset: Self.errorOffset(database))
     }
 

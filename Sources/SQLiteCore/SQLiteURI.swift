@@ -1,4 +1,14 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import EssentialsSupport
 
 /// Builds SQLite URI filenames (`file:PATH?key=value`) safely from arbitrary paths.
 package enum SQLiteURI {
@@ -13,7 +23,7 @@ package enum SQLiteURI {
             if unreserved.contains(byte) {
                 encoded.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
-                encoded += String(format: "%%%02X", byte)
+                encoded += PrintfFormat.string("%%%02X", byte)
             }
         }
         return encoded

@@ -1,5 +1,14 @@
 import CSQLite
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// `SQLITE_TRANSIENT`: SQLite copies bound text and blobs before the bind call returns.
 @usableFromInline

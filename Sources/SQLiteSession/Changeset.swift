@@ -1,5 +1,14 @@
 import CSQLite
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import SQLiteCore
 
 /// Applying a changeset (`sqlite3changeset_apply`).

@@ -1,5 +1,14 @@
 import CSQLite
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import SQLiteCore
 
 /// A session of SQLite's session extension (`sqlite3session_*`), used here to compute a

@@ -1,4 +1,14 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import EssentialsSupport
 
 /// A tool's options kept in a small JSON file (`dbgen.json`, `versionstamp.json`), read by the
 /// tool when it runs, so a build system never freezes them: one reader for both tools, whose
@@ -19,24 +29,24 @@ package enum ConfigurationFile {
         keys: Set<String>, expectations: [String: String] = [:]
     ) throws -> Settings {
         let shown = displayPath ?? path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+        guard FileManager.default.isDirectory(atPath: path) == false,
             let data = FileManager.default.contents(atPath: path)
         else {
             throw ConfigurationFileError(
                 path: shown, line: nil, message: "cannot read the configuration file \"\(shown)\": no such file")
         }
         let text = String(decoding: data, as: UTF8.self)
-        let object: Any
+        let dictionary: [String: IgnoredValue]
         do {
-            object = try JSONSerialization.jsonObject(with: data)
-        } catch {
-            throw ConfigurationFileError(path: shown, line: 1, message: "not valid JSON (\(Self.reason(error)))")
-        }
-        guard let dictionary = object as? [String: Any] else {
+            dictionary = try JSONDecoder().decode([String: IgnoredValue].self, from: data)
+        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
             throw ConfigurationFileError(
                 path: shown, line: 1,
                 message: "expected a JSON object of options, such as {\"\(keys.sorted().first ?? "key")\": …}")
+        } catch {
+            let syntax = JSONSyntaxError.find(in: Array(data))
+            let reason = syntax.map { "\($0.problem) at line \($0.line), column \($0.column)" } ?? Self.reason(error)
+            throw ConfigurationFileError(path: shown, line: syntax?.line ?? 1, message: "not valid JSON (\(reason))")
         }
         if let unknown = dictionary.keys.sorted().first(where: { !keys.contains($0) }) {
             throw ConfigurationFileError(
@@ -77,16 +87,15 @@ package enum ConfigurationFile {
         }
     }
 
-    /// Foundation's explanation of a JSON syntax error, without the boilerplate.
+    /// What JSONDecoder says of data that is not JSON, when JSONSyntaxError finds nothing.
     private static func reason(_ error: Error) -> String {
-        let nsError = error as NSError
-        if let debug = nsError.userInfo[NSDebugDescriptionErrorKey] as? String { return debug }
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
-            let debug = underlying.userInfo[NSDebugDescriptionErrorKey] as? String
-        {
-            return debug
-        }
-        return nsError.localizedDescription
+        guard case DecodingError.dataCorrupted(let context) = error else { return "\(error)" }
+        return context.debugDescription
+    }
+
+    /// Any JSON value, read for the keys of the object that holds it and nothing more.
+    private struct IgnoredValue: Decodable {
+        init(from decoder: Decoder) throws {}
     }
 }
 
@@ -94,7 +103,7 @@ package enum ConfigurationFile {
 package struct ConfigurationFileError: Error, Equatable, CustomStringConvertible {
     /// The file, as the user named it.
     package var path: String
-    /// The 1-based line of the offending key (1 for a syntax error), nil when the file itself
+    /// The 1-based line of the offending key (or of a syntax error), nil when the file itself
     /// cannot be read (``message`` then names it).
     package var line: Int?
     /// What is wrong and what is expected.

@@ -1,6 +1,15 @@
 import ArgumentParser
 import CommandLineDiagnostics
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import VersionStampKit
 
 /// `versionstamp`: `print` and `stamp`, which share the option groups below. Every error of

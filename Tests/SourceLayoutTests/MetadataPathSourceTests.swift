@@ -33,7 +33,7 @@ final class MetadataPathSourceTests: XCTestCase {
         "Sources/FeedPublisher/HostedFeed.swift: document": "N.root.json, N an integer",
         "Sources/FeedPublisher/HostedFeedCheck.swift: UUID().uuidString": "a scratch directory named by a UUID",
         "Sources/FeedPublisher/HostedFeedCheck.swift: name": "root.json, timestamp.json or N.ROLE.json, N an integer",
-        "Sources/FeedPublisher/PatchMaker.swift: (basePath as NSString).lastPathComponent":
+        "Sources/FeedPublisher/PatchMaker.swift: PathText.lastComponent(basePath)":
             "the publisher's own scratch file (WORK/patch-N/base.sqlite)",
     ]
 

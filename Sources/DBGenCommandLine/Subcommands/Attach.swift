@@ -1,11 +1,22 @@
 import ArgumentParser
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import LayeredDatabase
+import FileSystemKit
 
 extension DBGenSubcommands {
     /// `dbgen attach`: open the layered database as an app would and run SQL against it.
     package struct Attach: ParsableCommand {
         package static let configuration = CommandConfiguration(
+            commandName: "attach",
             abstract: "Open a user database with the shipped database attached read-only, and run SQL.",
             discussion: """
                 Opens --user (creating it from --template first if it does not exist, atomically; \
@@ -69,7 +80,7 @@ extension DBGenSubcommands {
                         output.append(Data(row.values.map(\.shellBytes).joined(separator: Data("|".utf8))))
                         output.append(0x0A)
                     }
-                    FileHandle.standardOutput.write(output)
+                    try StandardStream.writeOutput(output)
                 }
             } catch {
                 throw DBGenPrinter().fail(error)

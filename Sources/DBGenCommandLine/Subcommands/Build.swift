@@ -1,11 +1,23 @@
 import ArgumentParser
 import CommandLineDiagnostics
 import DBGenKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import FileSystemKit
+import EssentialsSupport
 
 extension DBGenSubcommands {
     package struct Build: ParsableCommand {
         package static let configuration = CommandConfiguration(
+            commandName: "build",
             abstract: "Build OUTPUT from SCHEMA (skipped when nothing changed since the last build).",
             discussion: """
                 SCHEMA is a sqlite3 3.40 shell script: SQL statements and the shell's dot-commands \
@@ -69,8 +81,9 @@ extension DBGenSubcommands {
             options.force = force
             options.strict = strict
             options.depfile = depfile
+            // getenv, not ProcessInfo's environment: that copies every variable into a dictionary.
             options.cacheDirectory = BuildOptions.defaultCacheDirectory(
-                environment: ProcessInfo.processInfo.environment)
+                environment: getenv("DBGEN_CACHE_DIR").map { ["DBGEN_CACHE_DIR": String(cString: $0)] } ?? [:])
             let progressBar = ProgressBar(enabled: !quiet && isatty(STDERR_FILENO) != 0, delay: progressDelay)
             let printer = DBGenPrinter(beforeWriting: progressBar.finish)
             if !quiet {
@@ -85,15 +98,14 @@ extension DBGenSubcommands {
                 throw printer.fail(error)
             }
             if json {
-                FileHandle.standardOutput.write(try summary.jsonData())
-                FileHandle.standardOutput.write(Data("\n".utf8))
+                try StandardStream.writeOutput(try summary.jsonData() + Data("\n".utf8))
             } else if !quiet {
                 let rows = summary.tables.reduce(0) { $0 + $1.rows }
                 printer.write(
                     summary.upToDate
                         ? "\(summary.output) is up to date"
                         : "built \(summary.output): \(counted(summary.tables.count, "table")), \(counted(rows, "row")) "
-                            + "in \(String(format: "%.2f", summary.seconds)) s"
+                            + "in \(PrintfFormat.string("%.2f", summary.seconds)) s"
                 )
             }
         }

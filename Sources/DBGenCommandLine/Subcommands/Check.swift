@@ -1,10 +1,20 @@
 import ArgumentParser
 import DBGenKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 extension DBGenSubcommands {
     package struct Check: ParsableCommand {
         package static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Check that OUTPUT holds what SCHEMA builds (exit 0 same, 1 different, 2 error).",
             discussion: """
                 Builds SCHEMA into a scratch file and compares content, not bytes: schema objects, \

@@ -1,11 +1,22 @@
 import ArgumentParser
 import DBGenKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import FileSystemKit
 
 extension DBGenSubcommands {
     /// `dbgen diff`: SQL (or a summary, or a changeset) that turns OLD into NEW.
     package struct Diff: ParsableCommand {
         package static let configuration = CommandConfiguration(
+            commandName: "diff",
             abstract: "Print SQL that turns OLD into NEW exactly (rows, values, schema, user_version).",
             discussion: """
                 `sqlite3 COPY_OF_OLD < patch.sql` gives NEW's content: schema, rows with their \
@@ -52,10 +63,10 @@ extension DBGenSubcommands {
                 if let changeset {
                     try diff.writeChangeset(to: changeset)
                 } else if summary {
-                    FileHandle.standardOutput.write(Data(try diff.summary().utf8))
+                    try StandardStream.writeOutput(try diff.summary())
                 } else {
                     if !force { try diff.requireNewerVersion() }
-                    try diff.writePatch(toFileDescriptor: FileHandle.standardOutput.fileDescriptor)
+                    try diff.writePatch(toFileDescriptor: 1)
                 }
             } catch {
                 throw DBGenPrinter().fail(error)

@@ -1,11 +1,22 @@
 import ArgumentParser
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import LayeredDatabase
+import EssentialsSupport
 
 extension DBGenSubcommands {
     /// `dbgen update`: install newer shipped data into an app-owned updates directory.
     package struct Update: ParsableCommand {
         package static let configuration = CommandConfiguration(
+            commandName: "update",
             abstract: "Install a newer shipped database (a whole file or a diff patch) into an updates directory.",
             discussion: """
                 With --database, installs that file; with --patch, copies the database in effect \
@@ -66,11 +77,8 @@ extension DBGenSubcommands {
         package func run() throws {
             // One rule with `dbgen build`: dbgen creates what it writes (here DIR), never a missing
             // directory above it, so a mistyped path fails instead of growing a tree of folders.
-            let parent = ((updates as NSString).standardizingPath as NSString).deletingLastPathComponent
-            var isDirectory: ObjCBool = false
-            if !parent.isEmpty,
-                !FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory) || !isDirectory.boolValue
-            {
+            let parent = PathText.deletingLastComponent(PathText.standardized(updates))
+            if !parent.isEmpty, FileManager.default.isDirectory(atPath: parent) != true {
                 DBGenPrinter().write(
                     "dbgen: error: cannot create \"\(updates)\": directory \"\(parent)\" does not exist")
                 throw ExitCode(1)

@@ -1,6 +1,16 @@
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import SQLiteCore
+import EssentialsSupport
 
 /// What a build depended on: every input's identity (path, size, mtime in ns, inode), the
 /// output's identity right after it was written, dbgen's and sqlite3's versions and the options
@@ -51,7 +61,7 @@ struct BuildFingerprint: Codable, Equatable, Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         try FileManager.default.createDirectory(
-            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            atPath: PathText.deletingLastComponent(path), withIntermediateDirectories: true)
         try AtomicFile.replace(path, with: try encoder.encode(self), tag: "dbgen")
     }
 }
@@ -71,13 +81,12 @@ enum FingerprintStore {
     /// to keep it.
     static func path(forOutput output: String, depfile: String?, cacheDirectory: String?) -> String? {
         if let depfile {
-            let directory = (depfile as NSString).deletingLastPathComponent
-            return (directory as NSString).appendingPathComponent(
-                ".\((depfile as NSString).lastPathComponent).dbgen-fingerprint")
+            let directory = PathText.deletingLastComponent(depfile)
+            return PathText.appending(".\(PathText.lastComponent(depfile)).dbgen-fingerprint", to: directory)
         }
         guard let cacheDirectory else { return nil }
-        let name = (output as NSString).lastPathComponent
-        return (cacheDirectory as NSString).appendingPathComponent("\(name)-\(hash(output)).dbgen-fingerprint")
+        let name = PathText.lastComponent(output)
+        return PathText.appending("\(name)-\(hash(output)).dbgen-fingerprint", to: cacheDirectory)
     }
 
     /// FNV-1a (64 bits) of the path, in hex: a stable file name per output path (the record

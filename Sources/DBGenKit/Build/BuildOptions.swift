@@ -1,4 +1,14 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import EssentialsSupport
 
 /// What a build is asked to do, and where its warnings and progress go.
 public struct BuildOptions {
@@ -43,14 +53,30 @@ public struct BuildOptions {
 
     /// The default output for `schema`: its base name with `.sqlite`, in the current directory.
     public static func defaultOutput(forSchema schema: String) -> String {
-        let base = ((schema as NSString).lastPathComponent as NSString).deletingPathExtension
+        let base = PathText.deletingExtension(PathText.lastComponent(schema))
         return (base.isEmpty ? "schema" : base) + ".sqlite"
     }
 
     /// `dbgen` in the user's cache directory: `~/Library/Caches/dbgen` on macOS,
     /// `$XDG_CACHE_HOME/dbgen` or `~/.cache/dbgen` elsewhere (as Foundation finds it).
     public static var systemCacheDirectory: String? {
-        FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first?
+        #if canImport(FoundationEssentials) && os(Linux)
+        // FoundationEssentials' own rule (an absolute XDG_CACHE_HOME, else HOME's .cache), read
+        // with getenv: FileManager.urls(for:in:) copies the whole environment into a dictionary
+        // twice, a tenth of a no-op build's instructions.
+        func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+        if let cache = variable("XDG_CACHE_HOME"), cache.unicodeScalars.first == "/" {
+            return URL(filePath: cache, directoryHint: .isDirectory).appendingPathComponent("dbgen", isDirectory: true)
+                .path
+        }
+        if let home = variable("HOME"), !home.isEmpty {
+            return URL(filePath: home, directoryHint: .isDirectory).appending(
+                component: ".cache", directoryHint: .isDirectory
+            )
+            .appendingPathComponent("dbgen", isDirectory: true).path
+        }
+        #endif
+        return FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first?
             .appendingPathComponent("dbgen", isDirectory: true).path
     }
 

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// What a build did, printed by `--json` and kept in the fingerprint sidecar.
 public struct BuildSummary: Codable, Equatable, Sendable {

@@ -1,6 +1,16 @@
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import SQLiteCore
+import EssentialsSupport
 
 /// Builds a database from a schema script: into a temporary file beside the output, renamed
 /// into place only on success, so the output never holds a partial database; skipped when the
@@ -105,9 +115,9 @@ public enum DatabaseBuilder {
     /// The schema must exist and the output's directory too.
     private static func checkPaths(_ options: BuildOptions, schemaPath: String, outputPath: String) throws {
         try requireSchema(options.schema, at: schemaPath)
-        let directory = (outputPath as NSString).deletingLastPathComponent
+        let directory = PathText.deletingLastComponent(outputPath)
         guard PathResolution.isDirectory(directory) else {
-            let shown = (options.output as NSString).deletingLastPathComponent
+            let shown = PathText.deletingLastComponent(options.output)
             throw DBGenError(.output, "cannot write \"\(options.output)\": directory \"\(shown)\" does not exist")
         }
     }

@@ -1,5 +1,15 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import SQLiteCore
+import EssentialsSupport
 
 /// `dbgen check`: builds a schema into a scratch file and compares it, by content, with an
 /// existing database.
@@ -35,7 +45,7 @@ public enum SchemaCheck {
         do {
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         } catch {
-            throw DBGenError(.output, "cannot create a scratch directory for the check: \(error.localizedDescription)")
+            throw DBGenError(.output, "cannot create a scratch directory for the check: \(error.readableDescription)")
         }
         // A scratch directory left behind (the system cleans its temporary directory) changes
         // nothing in the check's answer, so a failure to remove it is not reported.

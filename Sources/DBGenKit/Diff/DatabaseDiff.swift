@@ -1,7 +1,18 @@
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import LayeredDatabase
 import SQLiteCore
+import EssentialsSupport
+import Dispatch
 
 /// The difference between two databases: as SQL that turns the old one into the new one
 /// exactly (``writePatch(to:)``), as sqldiff's summary lines (``summary()``), or as a
@@ -104,16 +115,9 @@ public final class DatabaseDiff {
     /// Writes the SQL patch to an open file descriptor (standard output: 1).
     public func writePatch(toFileDescriptor descriptor: Int32, path: String = "<stdout>") throws {
         try writePatch { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                // Bytes is not empty while offset < bytes.count, so it has a base address.
-                // swift-format-ignore: NeverForceUnwrap
-                let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw DBGenError.output(path: path, reason: String(cString: strerror(errno)))
-                }
-                offset += written
+            let code = POSIXFile.writeAll(descriptor, UnsafeRawBufferPointer(bytes))
+            if code != 0 {
+                throw DBGenError.output(path: path, reason: FileSystemError(.write, path: path, code: code).reason)
             }
         }
     }
@@ -143,7 +147,7 @@ private final class PatchHeaderHashes: @unchecked Sendable {
     init(old: DiffInput, new: DiffInput) {
         versions = Result { (try old.pragma("user_version"), try new.pragma("user_version")) }
         let paths = (old.path, new.path)
-        Thread.detachNewThread { [self] in
+        DetachedThread.start { [self] in
             hashes = Result { (try Self.sha256(paths.0), try Self.sha256(paths.1)) }
             done.signal()
         }

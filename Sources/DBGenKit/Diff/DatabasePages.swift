@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import SQLiteCore
 
 /// Why a database file is not read page by page (its header, or a page, is not as
@@ -186,4 +192,15 @@ enum BigEndian {
         UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8
             | UInt32(bytes[offset + 3])
     }
+}
+
+/// The C library's `close`, which ``DatabasePages/close()`` shadows inside the class.
+private func closeDescriptor(_ descriptor: Int32) {
+    #if canImport(Darwin)
+    _ = Darwin.close(descriptor)
+    #elseif canImport(Glibc)
+    _ = Glibc.close(descriptor)
+    #else
+    _ = Musl.close(descriptor)
+    #endif
 }

@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Compares the records of two rows of which at least one overflows its leaf page: the bytes
 /// on the leaf, then those of each overflow page in the chain (a 4-byte next page number, then

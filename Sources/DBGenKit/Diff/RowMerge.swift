@@ -2,7 +2,16 @@
 // same step sets both); the loop is the one callgrind measures, so it stays without bindings.
 // swift-format-ignore-file: NeverForceUnwrap
 
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import SQLiteCore
 
 /// What the merge of a table's two row streams finds, row by row, in key order.

@@ -1,5 +1,15 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import SQLiteCore
+import EssentialsSupport
 
 /// Writes column values as SQL literals that SQLite reads back as the identical value:
 /// same storage class, same bits.
@@ -43,7 +53,7 @@ final class SQLLiteralWriter {
         if value.isInfinite { out.append(contentsOf: (value < 0 ? "-1e999" : "1e999").utf8); return }
         let shortest = value.description
         if try parses(shortest, to: value) { out.append(contentsOf: shortest.utf8); return }
-        let long = String(format: "%.17e", value)
+        let long = PrintfFormat.string("%.17e", value)
         if try parses(long, to: value) { out.append(contentsOf: long.utf8); return }
         out.append(contentsOf: Self.powerOfTwoProduct(value).utf8)
     }

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The cells of a rowid table's b-tree in rowid order, read from the file by
 /// ``DatabasePages``: each row's rowid and record bytes (the payload stored on its leaf

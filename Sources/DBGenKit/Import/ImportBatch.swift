@@ -1,4 +1,14 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import EssentialsSupport
 
 /// Records parsed from the file and waiting to be inserted, with the warnings met between
 /// them, in file order: the inserting side replays them one by one, so warnings, inserts and
@@ -54,7 +64,7 @@ final class ImportBatch: @unchecked Sendable {
 /// A bounded queue of batches between the parsing thread and the inserting thread: the
 /// parser waits when `capacity` batches are queued, so memory stays flat.
 final class ImportBatchChannel: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var queued: [ImportBatch] = []
     private let capacity: Int
     private var cancelled = false

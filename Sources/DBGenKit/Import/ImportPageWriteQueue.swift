@@ -1,4 +1,4 @@
-import Foundation
+import EssentialsSupport
 import SQLiteCore
 
 /// Writes the runs of pages ``ImportTableTreeWriter`` lays out to the borrowed file on a
@@ -20,7 +20,7 @@ final class ImportPageWriteQueue: @unchecked Sendable {
 
     private let file: DirectDatabaseFile
     private let buffers: [UnsafeMutableRawPointer]
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var free: [UnsafeMutableRawPointer]
     private var queued: [Write] = []
     private var writing = false
@@ -56,9 +56,7 @@ final class ImportPageWriteQueue: @unchecked Sendable {
         defer { condition.unlock() }
         if !running {
             running = true
-            let thread = Thread { [self] in writeQueued() }
-            thread.stackSize = 256 * 1024
-            thread.start()
+            DetachedThread.start(stackSize: 256 * 1024) { [self] in writeQueued() }
         }
         queued.append(Write(buffer: buffer, count: count, offset: offset))
         condition.broadcast()

@@ -1,10 +1,15 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SQLiteCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import EssentialsSupport
 
 /// One run of `.import`: the file, the reader, the statements and the transaction. It follows
 /// the `.import` branch of the 3.40 shell's `do_meta_command` step by step.
@@ -181,7 +186,7 @@ struct ImportSession {
         if !renames.isEmpty {
             try warn(
                 "columns renamed during .import due to duplicates: "
-                    + ImportColumnNamer.renameReport(renames).replacingOccurrences(of: ",\n", with: ", "),
+                    + ImportColumnNamer.renameReport(renames).replacingEvery(",\n", with: ", "),
                 line: headerLine)
         }
         do {
@@ -315,9 +320,7 @@ struct ImportSession {
         } else {
             let channel = ImportBatchChannel(capacity: 4)
             let producer = ImportBatchProducer(parser: parser, channel: channel)
-            let thread = Thread { producer.run() }
-            thread.stackSize = 1 << 20
-            thread.start()
+            DetachedThread.start(stackSize: 1 << 20) { producer.run() }
             defer {
                 channel.cancel()
                 channel.waitForProducer()

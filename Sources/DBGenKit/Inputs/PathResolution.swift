@@ -1,12 +1,22 @@
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import EssentialsSupport
 
 /// Paths as dbgen resolves and shows them.
 enum PathResolution {
     /// `path` made absolute against `directory` (absolute paths kept), standardized.
     static func absolute(_ path: String, relativeTo directory: String) -> String {
-        let joined = path.hasPrefix("/") ? path : (directory as NSString).appendingPathComponent(path)
-        return (joined as NSString).standardizingPath
+        let joined = path.hasPrefix("/") ? path : PathText.appending(path, to: directory)
+        return PathText.standardized(joined)
     }
 
     /// How to show `path` named inside a script whose directory is shown as `displayDirectory`
@@ -14,7 +24,7 @@ enum PathResolution {
     static func display(_ path: String, inDisplayDirectory directory: String) -> String {
         if path.hasPrefix("/") { return path }
         if directory.isEmpty || directory == "." { return LexicalPath.normalized(path) }
-        return LexicalPath.normalized((directory as NSString).appendingPathComponent(path))
+        return LexicalPath.normalized(PathText.appending(path, to: directory))
     }
 
     /// How to show an absolute path: relative to the current directory when inside it.
@@ -28,13 +38,11 @@ enum PathResolution {
     /// True when something that is not a directory is at `path` (following links): a file a
     /// build can read.
     static func isFile(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        FileManager.default.isDirectory(atPath: path) == false
     }
 
     /// True when a directory is at `path` (following links).
     static func isDirectory(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        FileManager.default.isDirectory(atPath: path) == true
     }
 }

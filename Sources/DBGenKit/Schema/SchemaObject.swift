@@ -1,4 +1,14 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import EssentialsSupport
 
 /// One row of `sqlite_master`.
 struct SchemaObject: Equatable {
@@ -15,6 +25,6 @@ struct SchemaObject: Equatable {
     /// True when `sql`, a table's `sqlite_master.sql`, creates a virtual table: SQLite stores
     /// it as `CREATE VIRTUAL TABLE …`.
     static func isVirtualTable(sql: String?) -> Bool {
-        (sql ?? "").range(of: "CREATE VIRTUAL", options: [.caseInsensitive, .anchored]) != nil
+        (sql ?? "").hasPrefixIgnoringASCIICase("CREATE VIRTUAL")
     }
 }

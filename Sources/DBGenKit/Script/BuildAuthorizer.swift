@@ -1,5 +1,15 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import SQLiteCore
+import EssentialsSupport
 
 /// The SQLite authorizer of a build: while statements are prepared it refuses what would
 /// write a file other than the output or load code (an `ATTACH` of a file that does not exist,
@@ -139,7 +149,7 @@ final class BuildAuthorizer {
             if location.hasPrefix("//") { // file://host/path: only an empty host or localhost
                 location = location.dropFirst(2).drop { $0 != "/" }
             }
-            path = String(location).removingPercentEncoding ?? String(location)
+            path = location.percentDecoded ?? String(location)
         }
         if path.isEmpty || path == ":memory:" { return nil }
         return PathResolution.absolute(path, relativeTo: directory)

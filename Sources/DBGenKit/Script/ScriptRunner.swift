@@ -1,6 +1,16 @@
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import SQLiteCore
+import EssentialsSupport
 
 /// Runs a schema script (and the scripts it `.read`s, the files it `.import`s) against an open
 /// database, as `sqlite3 DB < SCHEMA` would, but stops at the first error with a ``DBGenError``
@@ -96,7 +106,7 @@ final class ScriptRunner {
 
     /// Runs a script; `.read` comes back here.
     func runScript(absolutePath: String, displayPath: String, namedAt location: SourceLocation?) throws {
-        let canonical = (absolutePath as NSString).resolvingSymlinksInPath
+        let canonical = PathText.resolvingSymlinks(absolutePath)
         if readStack.contains(canonical) {
             throw DBGenError(
                 .dotCommand, "recursive .read of \"\(displayPath)\" (it is already being read)", at: location)
@@ -109,8 +119,8 @@ final class ScriptRunner {
         readStack.append(canonical)
         enter(
             ScriptContext(
-                displayPath: displayPath, directory: (absolutePath as NSString).deletingLastPathComponent,
-                displayDirectory: (displayPath as NSString).deletingLastPathComponent))
+                displayPath: displayPath, directory: PathText.deletingLastComponent(absolutePath),
+                displayDirectory: PathText.deletingLastComponent(displayPath)))
         defer {
             readStack.removeLast()
             leave()

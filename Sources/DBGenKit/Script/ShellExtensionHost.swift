@@ -1,5 +1,14 @@
 import CShellExtensions
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import SQLiteCore
 
 /// Registers the sqlite3 3.40.1 shell's own SQL functions, collations and virtual tables

@@ -1,5 +1,14 @@
 import CBZip2
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A bzip2 stream read or written in pieces (libbz2): the feed's targets are compressed by
 /// `dbgen publish` and decompressed on the device, never whole in memory, and never past a cap.

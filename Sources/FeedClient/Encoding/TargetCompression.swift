@@ -1,5 +1,14 @@
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// How a feed target's bytes are compressed: the `compression` of its ``ReleaseFacts`` and the
 /// extension of its target path. Everything that compresses or decompresses a target goes

@@ -1,5 +1,14 @@
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// How a target's bytes become the file it stands for: decompressed by its compression and, for
 /// a packed patch, unpacked. The client, `dbgen feed verify` and `dbgen publish`'s own proof

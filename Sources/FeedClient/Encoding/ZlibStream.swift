@@ -1,6 +1,15 @@
 import CZlib
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A zlib stream (RFC 1950) read or written in pieces: the feed's targets are deflated by
 /// `dbgen publish` and inflated on the device, never whole in memory, and never past a cap.

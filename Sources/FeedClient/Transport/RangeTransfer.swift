@@ -1,5 +1,9 @@
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTransport
 #if canImport(Darwin)
 import Darwin
@@ -8,6 +12,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import EssentialsSupport
 
 /// One HTTP GET of a file into its staged partial file, from where the partial file ends,
 /// through HTTPTransport (streamed: URLSession's delegate API on Apple platforms, libcurl on
@@ -146,7 +151,7 @@ final class RangeTransfer: HTTPResponseHandler {
         guard let header, header.hasPrefix("bytes ") else { return nil }
         let range = header.dropFirst("bytes ".count)
         guard let dash = range.firstIndex(of: "-") else { return nil }
-        return Int64(range[..<dash].trimmingCharacters(in: .whitespaces))
+        return Int64(range[..<dash].trimmingSpacesAndTabs())
     }
 
     private func report() {

@@ -1,5 +1,15 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import HTTPTransport
+import EssentialsSupport
 
 /// What identifies the version of a file a server sent, for `If-Range`: its strong ETag, else
 /// its Last-Modified date (a weak ETag may not be used in `If-Range`, RFC 9110 13.1.5).
@@ -27,9 +37,9 @@ struct ResponseValidator: Hashable, Sendable {
 
     /// The validator kept in a file as one `FIELD: VALUE` line; nil for anything else.
     init?(line: String) {
-        guard let separator = line.range(of: ": ") else { return nil }
+        guard let separator = line.range(ofText: ": ") else { return nil }
         let field = String(line[..<separator.lowerBound])
-        let value = String(line[separator.upperBound...]).trimmingCharacters(in: .newlines)
+        let value = String(line[separator.upperBound...]).trimmingNewlines()
         guard field == "ETag" || field == "Last-Modified", !value.isEmpty else { return nil }
         self.init(field: field, value: value)
     }

@@ -1,5 +1,9 @@
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -7,6 +11,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import EssentialsSupport
 
 /// The files one download keeps in its staging directory, named for the SHA-256 the metadata
 /// gives (so a partial file is only ever resumed toward the same content):
@@ -46,9 +51,7 @@ struct StagingArea {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-            let code = underlying?.domain == NSPOSIXErrorDomain ? Int32(underlying?.code ?? Int(EIO)) : EIO
-            throw stagingError(directory.path, code: code)
+            throw stagingError(directory.path, code: error.underlyingPOSIXCode ?? EIO)
         }
     }
 

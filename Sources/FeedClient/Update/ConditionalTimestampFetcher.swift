@@ -1,5 +1,15 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import TUF
+import EssentialsSupport
 
 /// The TUF updater's fetcher for one check: `timestamp.json` by a conditional GET
 /// (`If-None-Match` with the ETag of the stored timestamp; a 304 hands the updater the stored
@@ -8,7 +18,7 @@ import TUF
 final class ConditionalTimestampFetcher: Fetcher, @unchecked Sendable {
     private let http: HTTPFetcher
     private let stored: (data: Data, etag: String?)?
-    private let lock = NSLock()
+    private let lock = Lock()
     private var fetchedETag: String?
     private var fetchedTimestamp: Data?
 

@@ -1,5 +1,10 @@
+import EssentialsSupport
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -7,6 +12,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import EssentialsSupport
 
 /// The client's files in the updates directory, `DIR/.feed/`:
 /// - `metadata/`: the trusted metadata (`root.json`, `timestamp.json`, `snapshot.json`,
@@ -69,7 +75,7 @@ struct FeedDirectory: Sendable {
     /// The rollout bucket: read, or drawn and kept on the first run (or when unreadable).
     func rolloutBucket() throws -> Double {
         if let data = FileManager.default.contents(atPath: bucketFile.path),
-            let value = Double(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
+            let value = Double(String(decoding: data, as: UTF8.self).trimmingWhitespaceAndNewlines()),
             value >= 0, value < 1
         {
             return value
@@ -83,7 +89,7 @@ struct FeedDirectory: Sendable {
     /// unreadable, which at worst removes an installed update the next install puts back).
     func recordedEpoch() -> Int64 {
         guard let data = FileManager.default.contents(atPath: epochFile.path),
-            let epoch = Int64(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
+            let epoch = Int64(String(decoding: data, as: UTF8.self).trimmingWhitespaceAndNewlines()),
             epoch >= 0
         else { return 0 }
         return epoch
@@ -124,7 +130,7 @@ struct FeedDirectory: Sendable {
         guard let data = FileManager.default.contents(atPath: metadata.appendingPathComponent("timestamp.json").path)
         else { return nil }
         guard let record = FileManager.default.contents(atPath: etagFile.path) else { return (data, nil) }
-        let text = String(decoding: record, as: UTF8.self).trimmingCharacters(in: .newlines)
+        let text = String(decoding: record, as: UTF8.self).trimmingNewlines()
         guard let space = text.firstIndex(of: " "), String(text[..<space]) == SHA256Stream.hex(of: data) else {
             return (data, nil)
         }

@@ -1,6 +1,16 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import LayeredDatabase
 import TUF
+import EssentialsSupport
 
 /// Why a check or an update failed: what failed (a metadata document such as `timestamp.json`,
 /// a target path such as `patches/BASE-RESULT.sql.zlib`, or a file of the updates directory)
@@ -136,7 +146,7 @@ extension FeedUpdateError {
     init(target: String, installing error: Error) {
         if let error = error as? LayeredDatabaseError {
             let place = error.path.map {
-                ($0 as NSString).lastPathComponent + (error.line.map { ":\($0)" } ?? "") + ": "
+                PathText.lastComponent($0) + (error.line.map { ":\($0)" } ?? "") + ": "
             }
             self.init(subject: target, check: .install, reason: (place ?? "") + error.message)
         } else {

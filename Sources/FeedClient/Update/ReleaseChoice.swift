@@ -1,5 +1,14 @@
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import TUF
 
 /// The Shipyard targets of a verified targets document, and the choice of release and path

@@ -1,5 +1,9 @@
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import LayeredDatabase
 #if canImport(Darwin)
 import Darwin

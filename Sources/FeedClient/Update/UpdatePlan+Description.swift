@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 extension UpdatePlan: CustomStringConvertible {
     /// The plan in words, as an app may log it: `nothing new: user_version 2 is in effect`, or

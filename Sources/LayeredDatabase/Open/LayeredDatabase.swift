@@ -6,7 +6,17 @@
 // is `package`, invisible outside this package. SQLiteCoreTests' PublicSurfaceTests keeps
 // that list.
 @_exported import SQLiteCore
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+import EssentialsSupport
+#endif
 
 /// A writable user database with the app's shipped, read-only database attached beside it.
 ///

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import SQLiteCore
 
 /// A user row whose declared reference (`shipyard_references`) names a shipped row that does

@@ -1,5 +1,14 @@
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import SQLiteCore
 
 /// Checks of a database file before it is installed, and streaming copies of it.
@@ -64,17 +73,16 @@ package enum DatabaseFile {
     /// Checks the 100-byte header of `path` (a copy of `reported`): the SQLite magic, and a
     /// file at least as long as the page count the header records (a truncated download).
     static func checkHeader(_ path: String, reported: String) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        guard let file = ReadableFile(path: path) else {
             throw LayeredDatabaseError.fileNotFound(path: reported)
         }
-        defer { try? handle.close() }
-        let header = (try? handle.readChunk(upToCount: 100)) ?? Data()
+        let header = (try? file.read(atMost: 100)) ?? []
         let size = try Self.size(path)
         guard size > 0 else { throw LayeredDatabaseError.notADatabase(path: reported, reason: "the file is empty") }
-        guard header.count == 100, header.prefix(16) == Data("SQLite format 3\0".utf8) else {
+        guard header.count == 100, header.prefix(16).elementsEqual("SQLite format 3\0".utf8) else {
             throw LayeredDatabaseError.notADatabase(path: reported, reason: "no SQLite header")
         }
-        let bytes = [UInt8](header)
+        let bytes = header
         func int(_ at: Int) -> Int64 { (0..<4).reduce(Int64(0)) { $0 << 8 | Int64(bytes[at + $1]) } }
         var pageSize = Int64(bytes[16]) << 8 | Int64(bytes[17])
         if pageSize == 1 { pageSize = 65536 }

@@ -1,5 +1,15 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import SQLiteCore
+import EssentialsSupport
 
 /// Which shipped database is in effect: the installed update when its `user_version` is
 /// greater than the bundled file's, else the bundled file (an app update that ships newer
@@ -20,7 +30,7 @@ public struct DatabaseInEffect: Equatable, Sendable {
         let bundledVersion = try bundledUserVersion(bundledPath)
         let bundled = DatabaseInEffect(path: bundledPath, userVersion: bundledVersion, isInstalledUpdate: false)
         guard let updatesDirectory else { return bundled }
-        let installed = UpdatesDirectory(path: updatesDirectory, fileName: (bundledPath as NSString).lastPathComponent)
+        let installed = UpdatesDirectory(path: updatesDirectory, fileName: PathText.lastComponent(bundledPath))
             .installedPath
         guard FileManager.default.fileExists(atPath: installed), let version = try? userVersion(installed),
             version > bundledVersion

@@ -1,4 +1,14 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import FileSystemKit
 import SQLiteCore
 
 /// Runs a `dbgen diff` patch on a copy of the database in effect, in one transaction, and
@@ -28,10 +38,9 @@ struct PatchApplier {
     private static let readSize = 1 << 20
 
     func apply(to connection: Connection) throws {
-        guard let handle = FileHandle(forReadingAtPath: patchPath) else {
+        guard let file = ReadableFile(path: patchPath) else {
             throw LayeredDatabaseError.fileNotFound(path: patchPath)
         }
-        defer { try? handle.close() }
         try connection.setEnabled(.loadExtension, false)
         try connection.execute("BEGIN IMMEDIATE")
         let note = AuthorizerNote() // set after the BEGIN above, which is the applier's, not the patch's
@@ -48,7 +57,7 @@ struct PatchApplier {
         }
         defer { try? connection.setAuthorizer(nil) }
         do {
-            try forEachChunk(of: handle) { sql, firstLine in
+            try forEachChunk(of: file) { sql, firstLine in
                 try run(sql, firstLine: firstLine, on: connection, note: note)
             }
             try connection.execute("COMMIT")
@@ -61,12 +70,12 @@ struct PatchApplier {
     /// Hands `body` the patch cut after each line that ends a complete statement (several
     /// statements on one line stay together), with the number of the chunk's first line; what
     /// is left at the end, if more than whitespace, is handed over with a `;` added.
-    private func forEachChunk(of handle: FileHandle, _ body: (String, Int) throws -> Void) throws {
+    private func forEachChunk(of file: ReadableFile, _ body: (String, Int) throws -> Void) throws {
         var boundary = StatementBoundary()
         var pending: [UInt8] = []
         var line = 1, startLine = 1
         while true {
-            let chunk = try handle.readChunk(upToCount: Self.readSize)
+            let chunk = try file.read(atMost: Self.readSize)
             if chunk.isEmpty { break }
             for byte in chunk {
                 if byte == 0 {

@@ -1,4 +1,15 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import EssentialsSupport
+import FileSystemKit
 
 /// The header `dbgen diff` writes at the top of a whole-database patch: which database the
 /// patch applies to (its base) and which it produces (its result, on the line that says
@@ -52,15 +63,14 @@ public struct PatchHeader: Equatable, Sendable {
     /// - Throws: ``LayeredDatabaseError/invalidPatchHeader(path:line:reason:)`` for a header
     ///   line that is malformed or a header with one side only.
     public static func read(fromPatchAt path: String) throws -> PatchHeader? {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        guard let file = ReadableFile(path: path) else {
             throw LayeredDatabaseError.fileNotFound(path: path)
         }
-        defer { try? handle.close() }
-        var reader = LineReader(handle: handle)
+        var reader = LineReader(file: file)
         var base: Version?, result: Version?
         var lastLine = 0
         while let (raw, number) = try reader.next() {
-            let line = raw.trimmingCharacters(in: .newlines)
+            let line = raw.trimmingNewlines()
             guard line.hasPrefix("--") else { break }
             lastLine = number
             for (prefix, isBase) in [(basePrefix, true), (resultPrefix, false)] where line.hasPrefix(prefix) {

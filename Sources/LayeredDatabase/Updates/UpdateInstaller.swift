@@ -1,6 +1,16 @@
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import SQLiteCore
+import EssentialsSupport
 
 /// Installs newer shipped data into an app-owned updates directory, so that
 /// ``LayeredDatabase`` attaches it instead of the bundled file.
@@ -55,7 +65,7 @@ public struct UpdateInstaller {
     }
 
     private var directory: UpdatesDirectory {
-        UpdatesDirectory(path: updatesDirectory, fileName: (bundledPath as NSString).lastPathComponent)
+        UpdatesDirectory(path: updatesDirectory, fileName: PathText.lastComponent(bundledPath))
     }
 
     /// The database in effect now.

@@ -1,4 +1,14 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import EssentialsSupport
 import LayeredDatabase
 import SyncProtocol
 
@@ -112,7 +122,7 @@ struct SyncRun {
     /// The answer of a 200, checked and decoded.
     private func decode(_ answer: SyncHTTPAnswer) throws -> SyncAnswer {
         let type = answer.headers["content-type"] ?? ""
-        guard type.split(separator: ";").first.map({ $0.trimmingCharacters(in: .whitespaces) }) == Self.contentType
+        guard type.split(separator: ";").first.map({ String($0).trimmingSpacesAndTabs() }) == Self.contentType
         else {
             throw SyncClientError.invalidAnswer("the answer's Content-Type is '\(type)', not \(Self.contentType)")
         }
@@ -128,7 +138,7 @@ struct SyncRun {
 
     /// The reason a refusal's `text/plain` body gives (`sync: error: WHY`), at most 500 characters.
     static func reason(_ body: [UInt8]) -> String {
-        var text = String(decoding: body.prefix(2000), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        var text = String(decoding: body.prefix(2000), as: UTF8.self).trimmingWhitespaceAndNewlines()
         if text.hasPrefix("sync: error: ") { text.removeFirst("sync: error: ".count) }
         if text.isEmpty { return "no reason given" }
         return text.count > 500 ? String(text.prefix(500)) + "…" : text

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Syncs a user database with a Shipyard sync server: what an app links beside LayeredDatabase
 /// (docs/Sync.md has the model and the rules).

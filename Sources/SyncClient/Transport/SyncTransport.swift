@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// What carries a sync request to the server and its answer back. ``HTTPSyncTransport``
 /// on every platform for now; tests drive the sync with their own (an answer built with

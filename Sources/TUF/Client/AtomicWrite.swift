@@ -1,5 +1,14 @@
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Writes a file through FileSystemKit, the package's one file-system layer: a temporary file beside it,
 /// synced (`F_FULLFSYNC` on Darwin), renamed over it, the directory synced; the old file or the new, never

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Where the updater gets bytes from: a transport (HTTP, files, a test double). It must never return more
 /// than `maximumLength` bytes, and should stop reading as soon as more arrive. Async, so that a network

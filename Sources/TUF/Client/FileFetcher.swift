@@ -1,4 +1,15 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import EssentialsSupport
+import FileSystemKit
 
 /// A fetcher reading `file:` URLs: for tests, and for a repository on a local disk.
 ///
@@ -13,7 +24,7 @@ public struct FileFetcher: Fetcher {
         guard url.isFileURL else { throw TUFError.download(url: url.absoluteString, reason: "not a file URL") }
         // Foundations differ in what `path` decodes (`%2F` and `%00` stay encoded in some): every
         // escape is decoded here too, and neither reading may climb out.
-        let decoded = URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedPath.removingPercentEncoding
+        let decoded = URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedPath.percentDecoded
         guard
             [url.path, decoded ?? "/.."].allSatisfy({ !$0.split(separator: "/").contains("..") && !$0.utf8.contains(0) }
             )
@@ -21,11 +32,15 @@ public struct FileFetcher: Fetcher {
             throw TUFError.download(
                 url: url.absoluteString, reason: "refused: the path climbs out of its directory (..) or holds a NUL")
         }
-        guard let handle = FileHandle(forReadingAtPath: url.path) else {
+        guard let file = ReadableFile(path: url.path) else {
             throw FetchError.notFound(url: url.absoluteString)
         }
-        defer { handle.closeFile() }
-        let data = handle.readData(ofLength: maximumLength + 1)
+        let data: Data
+        do {
+            data = Data(try file.read(atMost: maximumLength + 1))
+        } catch let error as FileSystemError {
+            throw TUFError.download(url: url.absoluteString, reason: error.reason)
+        }
         guard data.count <= maximumLength else {
             throw FetchError.tooLarge(url: url.absoluteString, limit: maximumLength)
         }

@@ -1,5 +1,14 @@
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The client's trusted metadata on disk: one file per role, `ROLE.json` (the role name percent-encoded,
 /// and checked as a `PathComponent` of FileSystemKit: a role name from a delegation never names a file

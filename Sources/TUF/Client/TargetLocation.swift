@@ -1,5 +1,14 @@
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Where a target's path (a string a key holder signs) is a file: the name it is kept under in a target
 /// directory, and the path it is served at. Both are made of FileSystemKit's checked names, so no target

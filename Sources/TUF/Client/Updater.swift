@@ -1,4 +1,14 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import EssentialsSupport
 
 /// The TUF client workflow (specification section 5, "Detailed client workflow") over a fetcher
 /// and a local metadata store; <doc:ClientWorkflow> maps each step to its code and its tests.
@@ -252,7 +262,7 @@ public final class Updater {
         guard let targetBaseURL else { throw TUFError.outOfOrder("no target base URL") }
         let prefix = trusted.root.consistentSnapshot && configuration.prefixTargetsWithHash ? target.hashes.first : nil
         let path = try TargetLocation.served(target, hashPrefix: prefix).string
-        let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+        let encoded = path.percentEncodedForURLPath
         guard let url = URL(string: targetBaseURL + encoded) else {
             throw TUFError.download(url: targetBaseURL + encoded, reason: "not a valid URL")
         }

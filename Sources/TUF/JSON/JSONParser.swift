@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A strict JSON parser (RFC 8259) with hard limits, checked before and while reading.
 ///

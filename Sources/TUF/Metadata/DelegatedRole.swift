@@ -1,6 +1,15 @@
 import Crypto
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A delegated role: its keys and threshold, and the target paths it is trusted for.
 public struct DelegatedRole: Sendable {

@@ -1,5 +1,14 @@
 import Crypto
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// An Ed25519 private key that signs metadata (swift-crypto; CryptoKit on Apple platforms).
 ///

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// TUF's `expires`: `YYYY-MM-DDTHH:MM:SSZ` in UTC, exactly (as python-tuf reads it).
 public enum Expiry {
@@ -45,9 +54,9 @@ public enum Expiry {
     /// The proleptic Gregorian calendar in UTC.
     private static let calendar: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
-        // UTC is a time zone identifier on every platform.
-        // swift-format-ignore: NeverForceUnwrap
-        calendar.timeZone = TimeZone(identifier: "UTC")!
+        // FoundationEssentials knows no zone by name without ICU: UTC is the zero offset. (Never
+        // nil: a zero offset is in range.)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
         return calendar
     }()
 }

@@ -1,5 +1,14 @@
 import Crypto
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// One entry of a `hashes` object: an algorithm (`sha256`, `sha384`, `sha512`) and the digest in hex.
 public struct FileHash: Equatable, Sendable {

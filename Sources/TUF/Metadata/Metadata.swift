@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A signed TUF document: `{"signed": {...}, "signatures": [...]}`, with the canonical bytes of `signed`
 /// (what the signatures are over) and its common header read.

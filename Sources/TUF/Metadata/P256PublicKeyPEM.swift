@@ -1,4 +1,14 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import EssentialsSupport
 
 /// A P-256 public key in PEM (SubjectPublicKeyInfo), as securesystemslib writes ecdsa keys.
 ///
@@ -13,7 +23,7 @@ enum P256PublicKeyPEM {
 
     /// The 65-byte uncompressed point (`04 || X || Y`) of a PEM public key, or nil.
     static func x963Point(pem: String) -> Data? {
-        let lines = pem.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        let lines = pem.split(whereSeparator: \.isNewline).map { $0.trimmingSpacesAndTabs() }
         guard lines.first == "-----BEGIN PUBLIC KEY-----", lines.last == "-----END PUBLIC KEY-----" else { return nil }
         guard let der = Data(base64Encoded: lines.dropFirst().dropLast().joined()),
             der.count == prefix.count + 65, der.starts(with: prefix)

@@ -1,5 +1,14 @@
 import Crypto
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A public key in TUF's key format: `{"keytype", "scheme", "keyval": {"public"}}`, other members kept.
 ///

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The root role: the keys and thresholds of the four top-level roles.
 public struct Root: Sendable {

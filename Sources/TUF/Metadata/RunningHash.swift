@@ -1,5 +1,14 @@
 import Crypto
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A hash computed as bytes arrive (SHA-256, SHA-384 or SHA-512).
 public struct RunningHash {

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// What every role's `signed` holds: `_type`, `spec_version`, `version` and `expires`.
 public struct SignedHeader: Equatable, Sendable {

@@ -1,6 +1,15 @@
 import Crypto
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Succinct hash-bin delegation (TAP 15): `2^bit_length` roles named `PREFIX-HEX`, one per bin of the first
 /// 32 bits of a target path's SHA-256, all sharing one set of keys.

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The metadata the client trusts, updated only by the rules of the TUF specification's client workflow
 /// (sections 5.3 to 5.6): each update verifies the new document against what is already trusted and either

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// What `{count}` renders as a build number: the commit count, or the number a CI system
 /// assigned (`--build-number-env CI_BUILD_NUMBER`), plus an offset (`--offset N`).

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The release version a tag names: `v7.8.0` → `7.8.0`, `release-2.1-rc1` → `2.1` with the
 /// prerelease `rc1`, `v2.0.0-beta.1` → `2.0.0` with `beta.1`.

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Where a build version comes from: the repository's revision, or `VERSIONSTAMP_VERSION`
 /// in the environment (a build from a source tarball), which replaces the repository entirely.

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The commit history in memory, read lazily: a commit gets a small integer index when it is
 /// first named (as a tip or someone's parent), and its parents, committer date and tree are

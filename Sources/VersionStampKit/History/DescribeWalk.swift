@@ -1,5 +1,14 @@
 import CGit2
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// git's describe search (`git describe --tags [--first-parent]`, builtin/describe.c), on
 /// the in-memory history:

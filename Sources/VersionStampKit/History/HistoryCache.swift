@@ -1,5 +1,15 @@
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import EssentialsSupport
 
 /// The history engine's answers remembered between runs, in one file (see `HistoryCaching`
 /// for where): every count (whole history, first-parent, path-limited) and every description.
@@ -101,7 +111,7 @@ struct ChecksummedLineFile {
         for (key, value) in entries {
             text += "\(key) \(value) \(Self.checksum(key, value))\n"
         }
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathText.deletingLastComponent(path)
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try? AtomicFile.replace(path, with: Data(text.utf8), tag: "versionstamp", durability: .atomicOnly)
     }

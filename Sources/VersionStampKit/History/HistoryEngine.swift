@@ -1,4 +1,14 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import EssentialsSupport
 
 /// versionstamp's own reader of git history. Every history answer of a `RevisionQuery` comes
 /// from here, read over one `CommitGraph` per run and remembered in one `HistoryCache`, and each
@@ -338,7 +348,7 @@ extension HistoryEngine.Description {
     /// any byte but NUL, so it is stored as hex).
     static func cacheValue(_ description: HistoryEngine.Description?) -> String {
         guard let description else { return "-" }
-        let name = description.tag.utf8.map { String(format: "%02x", $0) }.joined()
+        let name = description.tag.utf8.map { PrintfFormat.string("%02x", $0) }.joined()
         return "\(name),\(description.depth),\(description.distance),\(description.tagCommit)"
     }
 

@@ -1,5 +1,14 @@
 import CGit2
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The kinds of object the history engine reads.
 enum ObjectKind: Int {

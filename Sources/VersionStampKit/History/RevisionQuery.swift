@@ -1,5 +1,15 @@
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import EssentialsSupport
 
 /// Which history the revision facts are read over: the release-numbering options that
 /// change what `{count}`, `{tag}`, `{distance}`, `{version}` and `{describe}` mean.
@@ -59,8 +69,8 @@ extension RevisionQuery {
         if canonical(absolute) == root { return "." }
         // The last component is kept as written: a symbolic link in the work tree is a path
         // of its own to git, wherever it points.
-        let parent = canonicalExistingPrefix((absolute as NSString).deletingLastPathComponent)
-        let full = (parent == "/" ? "" : parent) + "/" + (absolute as NSString).lastPathComponent
+        let parent = canonicalExistingPrefix(PathText.deletingLastComponent(absolute))
+        let full = (parent == "/" ? "" : parent) + "/" + PathText.lastComponent(absolute)
         guard full.hasPrefix(root == "/" ? "/" : root + "/") else {
             throw VersionStampError(
                 .pathOutsideRepository, path: path,
@@ -83,8 +93,8 @@ extension RevisionQuery {
         var existing = path
         var rest: [String] = []
         while existing != "/", !FileManager.default.fileExists(atPath: existing) {
-            rest.insert((existing as NSString).lastPathComponent, at: 0)
-            existing = (existing as NSString).deletingLastPathComponent
+            rest.insert(PathText.lastComponent(existing), at: 0)
+            existing = PathText.deletingLastComponent(existing)
         }
         let head = canonical(existing)
         return rest.isEmpty ? head : (head == "/" ? "" : head) + "/" + rest.joined(separator: "/")

@@ -1,6 +1,16 @@
 import CGit2
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import EssentialsSupport
 
 /// Reads the facts about HEAD that the format tokens need, each computed at most once and
 /// only when asked for (describe, the short id and the dirty check cost time on big
@@ -18,7 +28,7 @@ public final class RevisionReader: @unchecked Sendable {
     let repository: GitRepository
     /// The commit HEAD points to.
     let head: git_oid
-    private let lock = NSLock()
+    private let lock = Lock()
     private var info: RevisionInfo
     private var known: RevisionRequirements = []
     /// The history the facts are read over; its paths are relative to the repository root.

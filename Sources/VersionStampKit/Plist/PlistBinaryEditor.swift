@@ -1,8 +1,17 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
-/// Reads a binary property list (`bplist00`) with Foundation and writes it back binary with
-/// new string values. Every other value keeps its type and content; the byte layout is
-/// Foundation's (a binary plist has no formatting worth preserving).
+/// Reads a binary property list (`bplist00`) and writes it back binary with new string values
+/// (``PlistBinaryObjects``). Every other value keeps its type and its exact bytes; the layout of
+/// the file is versionstamp's (a binary plist has no formatting worth preserving).
 struct PlistBinaryEditor {
     /// One step from a container to a value inside it.
     enum Step: Equatable {
@@ -13,90 +22,66 @@ struct PlistBinaryEditor {
     static let magic = Array("bplist00".utf8)
 
     let path: String
-    let object: Any
+    let objects: PlistBinaryObjects
     let root: PlistNode
     /// The location of each string, indexed by ``PlistString/slot``.
     private let stringSteps: [[Step]]
 
     init(data: Data, path: String) throws {
         self.path = path
-        // Foundation crashes on some malformed object graphs: check the structure first.
-        try PlistBinaryValidator.validate([UInt8](data), path: path)
-        var format = PropertyListSerialization.PropertyListFormat.binary
-        do {
-            object = try PropertyListSerialization.propertyList(from: data, options: [], format: &format)
-        } catch {
-            throw VersionStampError(
-                .malformedPlist, path: path, message: "malformed binary plist: \(error.localizedDescription)")
-        }
+        let bytes = [UInt8](data)
+        // The reader trusts the object graph: check the structure first.
+        try PlistBinaryValidator.validate(bytes, path: path)
+        let objects = try PlistBinaryObjects(bytes: bytes, path: path)
         var steps: [[Step]] = []
-        func build(_ value: Any, _ at: [Step]) -> PlistNode {
-            if let dictionary = value as? [String: Any] {
-                // Each key is one of the dictionary's own.
-                // swift-format-ignore: NeverForceUnwrap
+        func build(_ reference: Int, _ at: [Step]) -> PlistNode {
+            switch objects.objects[reference] {
+            case let .dictionary(keys, values):
+                // Duplicate keys: the last one wins, as in CoreFoundation and plistlib.
+                var entries: [String: Int] = [:]
+                for (key, value) in zip(keys, values) { entries[objects.string(at: key) ?? ""] = value }
                 return .dictionary(
-                    dictionary.keys.sorted().map { ($0, build(dictionary[$0]!, at + [.key($0)])) }, line: nil)
-            }
-            if let array = value as? [Any] {
-                return .array(array.enumerated().map { build($0.element, at + [.index($0.offset)]) }, line: nil)
-            }
-            if let string = value as? String {
+                    entries.keys.sorted().map { ($0, build(entries[$0] ?? 0, at + [.key($0)])) }, line: nil)
+            case let .array(items):
+                return .array(items.enumerated().map { build($0.element, at + [.index($0.offset)]) }, line: nil)
+            case let .string(value, _):
                 steps.append(at)
-                return .string(PlistString(value: string, slot: steps.count - 1, line: nil))
+                return .string(PlistString(value: value, slot: steps.count - 1, line: nil))
+            case let .scalar(type, _):
+                return .other(type: type, line: nil)
             }
-            return .other(type: String(describing: type(of: value)), line: nil)
         }
-        root = build(object, [])
+        root = build(objects.top, [])
         stringSteps = steps
+        self.objects = objects
     }
 
     /// The property list with `edits` applied, serialized as a binary plist.
     func applying(_ edits: [PlistStringEdit]) throws -> Data {
-        var object = self.object
+        var objects = self.objects
         for edit in edits {
-            object = Self.replacing(in: object, at: stringSteps[edit.slot][...], with: edit.newValue)
+            objects.replaceString(at: stringSteps[edit.slot][...], with: edit.newValue)
         }
-        do {
-            let data = try PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0)
-            // Read it back: the stamped strings must be there.
-            let reread = try PlistBinaryEditor(data: data, path: path)
-            let strings = Dictionary(
-                reread.root.strings().map { ($0.path, $0.string.value) }, uniquingKeysWith: { a, _ in a })
-            let expected = root.strings()
-            for edit in edits {
-                guard let entry = expected.first(where: { $0.string.slot == edit.slot }),
-                    strings[entry.path] == edit.newValue
-                else {
-                    throw VersionStampError(
-                        .internalError, path: path,
-                        message: "internal error: the rewritten binary plist lost a stamped value")
-                }
+        let data = Data(objects.serialized())
+        // Read it back: the stamped strings must be there.
+        let reread = try PlistBinaryEditor(data: data, path: path)
+        let strings = Dictionary(
+            reread.root.strings().map { ($0.path, $0.string.value) }, uniquingKeysWith: { a, _ in a })
+        let expected = root.strings()
+        for edit in edits {
+            guard let entry = expected.first(where: { $0.string.slot == edit.slot }),
+                strings[entry.path] == edit.newValue
+            else {
+                throw VersionStampError(
+                    .internalError, path: path,
+                    message: "internal error: the rewritten binary plist lost a stamped value")
             }
-            return data
-        } catch let error as VersionStampError {
-            throw error
-        } catch {
-            throw VersionStampError(
-                .writeFailed, path: path, message: "cannot write the binary plist: \(error.localizedDescription)")
         }
-    }
-
-    private static func replacing(in value: Any, at steps: ArraySlice<Step>, with newValue: String) -> Any {
-        guard let step = steps.first else { return newValue }
-        switch step {
-        case let .key(key):
-            guard var dictionary = value as? [String: Any], let inner = dictionary[key] else { return value }
-            dictionary[key] = replacing(in: inner, at: steps.dropFirst(), with: newValue)
-            return dictionary
-        case let .index(index):
-            guard var array = value as? [Any], index < array.count else { return value }
-            array[index] = replacing(in: array[index], at: steps.dropFirst(), with: newValue)
-            return array
-        }
+        return data
     }
 }
 
-/// Checks the structure of a binary property list (`bplist00`) before Foundation parses it.
+/// Checks the structure of a binary property list (`bplist00`) before it is read.
 ///
 /// swift-corelibs-foundation trusts the object graph of a binary plist: a set holding an
 /// array, or a dictionary whose key is an array, crashes the process while bridging to Swift
@@ -127,6 +112,8 @@ enum PlistBinaryValidator {
             self.bytes = bytes
             self.path = path
         }
+
+        static func hex(_ byte: UInt8) -> String { (byte < 0x10 ? "0" : "") + String(byte, radix: 16) }
 
         func error(_ message: String) -> VersionStampError {
             VersionStampError(.malformedPlist, path: path, message: "malformed binary plist: \(message)")
@@ -227,7 +214,7 @@ enum PlistBinaryValidator {
             switch marker >> 4 {
             case 0x0:
                 guard [0x00, 0x08, 0x09, 0x0F].contains(marker) else {
-                    throw error(String(format: "unknown object type 0x%02x", marker))
+                    throw error("unknown object type 0x\(Self.hex(marker))")
                 }
             case 0x1:
                 guard marker & 0x0F <= 4 else { throw error("an integer wider than 16 bytes") }
@@ -238,7 +225,7 @@ enum PlistBinaryValidator {
                 }
                 try require(start + 1, 1 << Int(marker & 0x0F))
             case 0x3:
-                guard marker == 0x33 else { throw error(String(format: "unknown object type 0x%02x", marker)) }
+                guard marker == 0x33 else { throw error("unknown object type 0x\(Self.hex(marker))") }
                 try require(start + 1, 8)
             case 0x4, 0x5:
                 let (count, body) = try length(marker: marker, at: start)
@@ -268,7 +255,7 @@ enum PlistBinaryValidator {
                 for item in items { try visit(item, depth: depth + 1) }
                 onPath.remove(reference)
             default:
-                throw error(String(format: "unknown object type 0x%02x", marker))
+                throw error("unknown object type 0x\(Self.hex(marker))")
             }
             validated.insert(reference)
         }

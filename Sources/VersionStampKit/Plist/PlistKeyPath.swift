@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A PlistBuddy-style key path: `CFBundleVersion`, `:CFBundleVersion`, `Parent:Child:0`.
 ///

@@ -1,3 +1,5 @@
+import EssentialsSupport
+
 /// A piece of an element's direct content in the raw bytes.
 struct ScannedSegment: Equatable {
     enum Kind: Equatable {
@@ -154,7 +156,7 @@ struct PlistXMLScanner {
     private mutating func checkDeclaredEncoding() throws {
         guard let end = find("?>", from: index) else { return }
         let declaration = String(decoding: bytes[index..<end], as: UTF8.self)
-        guard let range = declaration.range(of: "encoding") else { return }
+        guard let range = declaration.range(ofText: "encoding") else { return }
         let rest = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\t" }
         guard let quote = rest.first, quote == "\"" || quote == "'" else { return }
         let value = rest.dropFirst().prefix { $0 != quote }

@@ -1,6 +1,15 @@
 import CGit2
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// `git describe --dirty`'s question: do tracked files differ from HEAD, in the index or the
 /// work tree? libgit2's status answers it, except where it disagrees with git (1.5 does here;

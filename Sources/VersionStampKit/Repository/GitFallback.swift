@@ -1,6 +1,15 @@
 import CGit2
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Where libgit2 (1.5 to 1.9) refuses what git wrote, versionstamp gives git's answer anyway.
 ///

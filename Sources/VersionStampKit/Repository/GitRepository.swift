@@ -1,6 +1,16 @@
 import CGit2
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import EssentialsSupport
 
 /// A git repository opened with libgit2 (1.5 to 1.9): discovery like `git -C DIR`, and what
 /// libgit2 is the right tool for: HEAD and references, the branch name, configuration, the
@@ -37,8 +47,7 @@ final class GitRepository {
     init(discoveringFrom start: String?, environment: [String: String]) throws {
         GitLibrary.initialize()
         let startPath = start ?? FileManager.default.currentDirectoryPath
-        var isDirectory: ObjCBool = false
-        if !FileManager.default.fileExists(atPath: startPath, isDirectory: &isDirectory) || !isDirectory.boolValue {
+        if FileManager.default.isDirectory(atPath: startPath) != true {
             throw VersionStampError(.noSuchDirectory, path: startPath, message: "no such directory")
         }
         let variables = RepositoryEnvironment(environment, base: startPath)

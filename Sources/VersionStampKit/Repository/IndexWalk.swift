@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A walk over an index file's entries to the extensions behind them (git's index format,
 /// versions 2 to 4, SHA-1 ids): just enough to name the mandatory extensions libgit2 lacks

@@ -1,5 +1,14 @@
 import CGit2
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A SHA-1 object id as three machine words: cheap to hash, compare and store by the
 /// hundred thousand (the in-memory history holds one per commit).

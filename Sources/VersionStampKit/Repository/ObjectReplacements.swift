@@ -1,5 +1,14 @@
 import CGit2
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Replace refs and grafts, which change what git reads for an object, so every history answer
 /// and HEAD's committer date follow them as git 2.39 does by default:

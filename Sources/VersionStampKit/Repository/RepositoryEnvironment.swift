@@ -1,5 +1,15 @@
 import CGit2
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import EssentialsSupport
 
 /// Where git's environment variables put a repository's parts, and how the opened repository
 /// is made to follow them, as git 2.39 does (`git help git`, "Environment Variables"; setup.c):
@@ -148,7 +158,7 @@ struct RepositoryEnvironment {
             return []
         }
         return text.split(whereSeparator: \.isNewline).compactMap { line in
-            let path = line.trimmingCharacters(in: .whitespaces)
+            let path = line.trimmingSpacesAndTabs()
             if path.isEmpty || path.hasPrefix("#") { return nil }
             return absolute(path, base: objectDirectory)
         }

@@ -1,5 +1,15 @@
 import CGit2
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import EssentialsSupport
 
 /// The repository extensions (`extensions.*` in the common dir's `config`) a repository uses
 /// that the linked libgit2 does not read, found by reading them, as libgit2 does, rather than
@@ -59,7 +69,7 @@ enum RepositoryExtensions {
     private static func commonDirectory(of gitDirectory: String) -> String {
         let base = GitRepository.trimmed(gitDirectory)
         guard let text = try? String(contentsOfFile: base + "/commondir", encoding: .utf8) else { return base }
-        let named = text.trimmingCharacters(in: .newlines)
+        let named = text.trimmingNewlines()
         return named.isEmpty ? base : RepositoryEnvironment.absolute(named, base: base)
     }
 }

@@ -1,5 +1,15 @@
 import CGit2
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import FileSystemKit
 
 /// git's abbreviated object ids (`git rev-parse --short`), which libgit2 (1.5 to 1.9) does not
 /// reproduce (it always starts at 7 digits).
@@ -65,17 +75,9 @@ enum ShortIdAbbreviation {
 
     /// The object count of a pack index (v1 or v2): the last fan-out entry.
     static func packIndexObjectCount(_ path: String) -> Int? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        let count = 8 + 256 * 4
-        let read: Data?
-        if #available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *) {
-            read = try? handle.read(upToCount: count) // macOS 10.15.4 (Apple's documentation)
-        } else {
-            read = handle.readData(ofLength: count)
-        }
-        guard let header = read, header.count >= 256 * 4 else { return nil }
-        let bytes = [UInt8](header)
+        guard let file = ReadableFile(path: path), let bytes = try? file.read(atMost: 8 + 256 * 4),
+            bytes.count >= 256 * 4
+        else { return nil }
         let fanout: Int
         if bytes.count >= 8, bytes[0] == 0xFF, bytes[1] == 0x74, bytes[2] == 0x4F, bytes[3] == 0x63 {
             guard bytes.count == 8 + 256 * 4 else { return nil }

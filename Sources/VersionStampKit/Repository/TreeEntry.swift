@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A tree entry as git's tree diff sees it: the object id and the canonical mode (git reads
 /// every regular-file mode as 100644 or 100755, so an old tree's 100664 equals 100644).

@@ -1,7 +1,16 @@
 import CGit2
 import Dispatch
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The quick half of `{dirty}`: proves that no tracked file in the work tree differs from the
 /// index by comparing each file's `lstat` with the stat data the index recorded for it, as git's

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The App Store's rule for `CFBundleVersion` and `CFBundleShortVersionString`: one to three
 /// period-separated non-negative integers, at most 18 characters (`42`, `1.2`, `2024.11.3`).

@@ -1,5 +1,15 @@
 import FileSystemKit
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import EssentialsSupport
 
 /// Everything a `versionstamp stamp` run would change, computed before anything is written.
 ///
@@ -75,12 +85,11 @@ public struct StampPlan {
         -> Update?
     {
         guard let data = FileManager.default.contents(atPath: path) else {
-            var isDirectory: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            let isDirectory = FileManager.default.isDirectory(atPath: path)
             throw VersionStampError(
                 .fileAccess, path: path,
-                message: exists && isDirectory.boolValue
-                    ? "is a directory, not a plist" : exists ? "cannot read the file" : "no such file")
+                message: isDirectory == true
+                    ? "is a directory, not a plist" : isDirectory != nil ? "cannot read the file" : "no such file")
         }
         let document = try PlistDocument(data: data, path: path)
         let result = try PlistStamper.stamp(

@@ -1,4 +1,14 @@
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Dispatch
 
 /// The synchronous commands' way into the async feed client and what fetches through it (`fetch`,
 /// `feed verify`, `feed pull`, `publish --against`): the body runs in a detached task on Swift's

@@ -2,8 +2,19 @@ import ArgumentParser
 import DBGenCommandLine
 import FeedClient
 import FeedPublisher
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import TUF
+import EssentialsSupport
+import FileSystemKit
 
 /// What the feed commands share: reading keys from `--key` (a path, `-` or `env:NAME`, never
 /// the key itself), the clock (`SOURCE_DATE_EPOCH`), and errors as `WHAT: error: WHY`.
@@ -93,8 +104,7 @@ enum FeedCommandSupport {
     ///
     /// - Throws: ``FeedPublisherError`` naming the path: a directory, or unreadable.
     static func trustedRoot(_ path: String) throws -> Data {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        if FileManager.default.isDirectory(atPath: path) == true {
             throw FeedPublisherError(
                 path, "a directory: --root takes the root.json file the app bundles (a copy of FEED/root.json)")
         }
@@ -106,7 +116,7 @@ enum FeedCommandSupport {
 
     /// Writes a note to standard error.
     static func note(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        StandardStream.writeError(text + "\n")
     }
 
     /// The help of `--key`.

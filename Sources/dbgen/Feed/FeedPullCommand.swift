@@ -1,7 +1,16 @@
 import ArgumentParser
 import CommandLineDiagnostics
 import FeedPublisher
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 extension DBGenCommand.FeedCommand {
     /// `dbgen feed pull URL FEED --root ROOT`.

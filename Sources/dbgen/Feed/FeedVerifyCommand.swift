@@ -2,7 +2,16 @@ import ArgumentParser
 import CommandLineDiagnostics
 import FeedClient
 import FeedPublisher
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import TUF
 
 extension DBGenCommand.FeedCommand {

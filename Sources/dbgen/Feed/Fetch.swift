@@ -2,12 +2,22 @@ import ArgumentParser
 import CommandLineDiagnostics
 import DBGenCommandLine
 import FeedClient
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 extension DBGenCommand {
     /// `dbgen fetch`: what an app does to update its shipped data from a feed, for scripts and CI.
     struct Fetch: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "fetch",
             abstract: "Check a signed feed and install what is new into an updates directory, as an app would.",
             discussion: """
                 Runs FeedClient's FeedUpdater, the code an app links: verifies the feed's TUF \

@@ -1,6 +1,15 @@
 import ArgumentParser
 import FeedPublisher
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import TUF
 
 extension DBGenCommand {
@@ -13,6 +22,7 @@ extension DBGenCommand {
         /// `dbgen keys generate --out KEY`.
         struct Generate: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "generate",
                 abstract: "Write a new Ed25519 private key (mode 0600) and print its public key.",
                 discussion: """
                     The key file holds the 32-byte seed as 64 hexadecimal digits and a newline, \

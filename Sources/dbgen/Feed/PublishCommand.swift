@@ -2,13 +2,23 @@ import ArgumentParser
 import CommandLineDiagnostics
 import FeedClient
 import FeedPublisher
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import TUF
 
 extension DBGenCommand {
     /// `dbgen publish FEED NEW.sqlite --key KEY`.
     struct Publish: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "publish",
             abstract: "Add a release to a feed: the database, patches from earlier releases, signed metadata.",
             discussion: """
                 Compresses NEW (bzip2 unless --compression zlib) as the target \

@@ -1,5 +1,15 @@
 import FileSystemKit
+import EssentialsSupport
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import TUF
 
 /// Ed25519 keys as JSON Web Keys (RFC 8037: `kty` OKP, `crv` Ed25519, `x` the public key in
@@ -7,10 +17,24 @@ import TUF
 /// sync server: `dbgen keys jwks` prints the set it verifies with, `dbgen sync token` mints a
 /// bearer token.
 enum JSONWebKey {
+    /// A claim's value: a string or an integer.
+    enum Claim: Encodable {
+        case string(String)
+        case integer(Int)
+
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .string(let text): try container.encode(text)
+            case .integer(let number): try container.encode(number)
+            }
+        }
+    }
+
     /// Base64url without padding (RFC 7515, appendix C).
     static func base64URL(_ bytes: Data) -> String {
-        bytes.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        bytes.base64EncodedString().replacingEvery("+", with: "-").replacingEvery("/", with: "_")
+            .replacingEvery("=", with: "")
     }
 
     /// The raw 32-byte public key of `key`.
@@ -37,17 +61,19 @@ enum JSONWebKey {
 
     /// `{"keys":[…]}`, keys in the order given, members sorted.
     static func keySet(_ keys: [Ed25519SigningKey]) throws -> String {
-        let data = try JSONSerialization.data(
-            withJSONObject: ["keys": keys.map(publicJWK)], options: [.sortedKeys, .prettyPrinted])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        let data = try encoder.encode(["keys": keys.map(publicJWK)])
         return String(decoding: data, as: UTF8.self)
     }
 
     /// A compact JWT signed with `key`: header `{"alg":"EdDSA","kid":…,"typ":"JWT"}`, then
     /// `claims` (strings and integers).
-    static func token(claims: [String: Any], key: Ed25519SigningKey) throws -> String {
-        let header = try JSONSerialization.data(
-            withJSONObject: ["alg": "EdDSA", "kid": keyID(key), "typ": "JWT"], options: [.sortedKeys])
-        let payload = try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys])
+    static func token(claims: [String: Claim], key: Ed25519SigningKey) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let header = try encoder.encode(["alg": "EdDSA", "kid": keyID(key), "typ": "JWT"])
+        let payload = try encoder.encode(claims)
         let input = base64URL(header) + "." + base64URL(payload)
         let signature = Data(hex: try key.sign(Data(input.utf8)))
         return input + "." + base64URL(signature)

@@ -1,7 +1,18 @@
 import ArgumentParser
 import DBGenCommandLine
 import FeedPublisher
+import FileSystemKit
+import EssentialsSupport
+#if canImport(FoundationEssentials) && os(Linux)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import SyncClient
 
 extension DBGenCommand {
@@ -70,7 +81,7 @@ extension DBGenCommand {
                     if json {
                         print(Self.json(report))
                     } else {
-                        FileHandle.standardError.write(Data((Self.summary(report, database) + "\n").utf8))
+                        StandardStream.writeError(Self.summary(report, database) + "\n")
                     }
                 case .failure(let error as SyncClientError):
                     let subject: String
@@ -94,12 +105,15 @@ extension DBGenCommand {
             }
 
             static func json(_ report: SyncReport) -> String {
-                let object: [String: Any] = [
-                    "sent": report.sent, "received": report.received, "conflicts": report.conflicts,
-                    "requests": report.requests, "bytes_sent": report.bytesSent,
-                    "bytes_received": report.bytesReceived, "cursor": report.cursor,
+                let object: [String: UInt64] = [
+                    "sent": UInt64(report.sent), "received": UInt64(report.received),
+                    "conflicts": UInt64(report.conflicts), "requests": UInt64(report.requests),
+                    "bytes_sent": UInt64(report.bytesSent), "bytes_received": UInt64(report.bytesReceived),
+                    "cursor": report.cursor,
                 ]
-                let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                let data = (try? encoder.encode(object)) ?? Data()
                 return String(decoding: data, as: UTF8.self)
             }
         }
@@ -138,8 +152,10 @@ extension DBGenCommand {
                     }
                     let signing = try FeedCommandSupport.keys([key])[0].key
                     let now = Int(Date().timeIntervalSince1970)
-                    var claims: [String: Any] = ["sub": user, "iat": now, "exp": now + expires]
-                    if let space { claims["space"] = space }
+                    var claims: [String: JSONWebKey.Claim] = [
+                        "sub": .string(user), "iat": .integer(now), "exp": .integer(now + expires),
+                    ]
+                    if let space { claims["space"] = .string(space) }
                     print(try JSONWebKey.token(claims: claims, key: signing))
                 }
             }
@@ -157,7 +173,7 @@ struct TokenSource {
     func load(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
         let text: String
         if argument == "-" {
-            text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            text = String(decoding: (try? StandardStream.readInput()) ?? [], as: UTF8.self)
         } else if argument.hasPrefix("env:") {
             let name = String(argument.dropFirst(4))
             guard !name.isEmpty, let value = environment[name] else {
@@ -167,7 +183,7 @@ struct TokenSource {
         } else {
             text = argument
         }
-        let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let token = text.trimmingWhitespaceAndNewlines()
         guard !token.isEmpty else { throw FeedPublisherError("--token", "the token is empty") }
         return token
     }

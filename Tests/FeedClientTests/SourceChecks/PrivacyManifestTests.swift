@@ -68,6 +68,12 @@ final class PrivacyManifestTests: XCTestCase {
             "no FeedClient target in Package.swift")
         let rest = manifest[start.lowerBound...]
         let declaration = rest[..<(rest.range(of: "\n        .")?.lowerBound ?? rest.endIndex)]
-        XCTAssertTrue(declaration.contains(#"resources: [.copy("PrivacyInfo.xcprivacy")]"#), String(declaration))
+        XCTAssertTrue(
+            declaration.contains(#"exclude: privacyManifest.exclude, resources: privacyManifest.resources"#),
+            String(declaration))
+        XCTAssertTrue(
+            manifest.contains(
+                #"let privacyManifest = (exclude: [String](), resources: [Resource.copy("PrivacyInfo.xcprivacy")])"#),
+            "Package.swift: the privacy manifest is a resource on Apple platforms")
     }
 }

@@ -10,6 +10,7 @@ final class PrivacyManifestTests: LayeredDatabaseTestCase {
     /// The targets whose code is in an app that links LayeredDatabase (as AppleAvailabilityTests).
     static let appLinked = [
         "Sources/LayeredDatabase", "Sources/SQLiteCore", "Sources/FileSystemKit", "Sources/SyncProtocol",
+        "Sources/EssentialsSupport",
     ]
     static let manifest = "Sources/LayeredDatabase/PrivacyInfo.xcprivacy"
 
@@ -33,11 +34,18 @@ final class PrivacyManifestTests: LayeredDatabaseTestCase {
         XCTAssertEqual(declared["NSPrivacyAccessedAPICategoryFileTimestamp"], ["C617.1"])
     }
 
-    /// The manifest is a resource of the target, so SwiftPM and Xcode put it in the bundle.
+    /// The manifest is a resource of the target on Apple platforms, so SwiftPM and Xcode put it
+    /// in the bundle (a Linux host leaves it out: Package.swift says why).
     func testTheManifestIsATargetResource() throws {
         let manifest = try SwiftSourceScanner.text("Package.swift")
         XCTAssertTrue(
-            manifest.contains(#"resources: [.copy("PrivacyInfo.xcprivacy")]"#),
+            manifest.contains(
+                #"let privacyManifest = (exclude: [String](), resources: [Resource.copy("PrivacyInfo.xcprivacy")])"#),
+            "Package.swift: the privacy manifest is a resource on Apple platforms")
+        XCTAssertTrue(
+            manifest.contains(
+                #"name: "LayeredDatabase", dependencies: ["SQLiteCore", "FileSystemKit", "EssentialsSupport"],"#
+                    + "\n" + #"            exclude: privacyManifest.exclude, resources: privacyManifest.resources)"#),
             "Package.swift: LayeredDatabase's resources")
     }
 }

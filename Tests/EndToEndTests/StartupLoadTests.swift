@@ -1,0 +1,46 @@
+import Foundation
+import ShipyardTestSupport
+import XCTest
+
+#if os(Linux)
+/// What a tool maps before it does any work: on Linux neither `dbgen`, `dbgen-plugin-tool` nor
+/// `versionstamp` loads Foundation, CoreFoundation or ICU (Foundation's `_FoundationICU`, 30 MB
+/// of data and tables the loader relocates), only FoundationEssentials: their libraries import
+/// FoundationEssentials, and EssentialsSupport stands in for the rest. readelf reads each
+/// executable's dynamic section, and the dynamic loader's own trace (`LD_DEBUG=files`) says
+/// what a run loaded (a debug build links the Swift runtime as shared libraries, so a module
+/// that imported Foundation would show here).
+final class StartupLoadTests: XCTestCase {
+    static let tools = ["dbgen", "dbgen-plugin-tool", "versionstamp"]
+    static let foundation = [
+        "libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so",
+        "libFoundationNetworking.so",
+        "libFoundationXML.so",
+    ]
+
+    func testNoToolNeedsFoundation() throws {
+        for tool in Self.tools {
+            let result = try ProcessRunner.run("/usr/bin/readelf", ["-d", BuiltProducts.path(tool)])
+            XCTAssertEqual(result.status, 0, result.stderrText)
+            let needed = result.stdoutText.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+            XCTAssertTrue(needed.contains { $0.contains("libc.so") }, "\(tool): \(result.stdoutText)")
+            let loaded = needed.filter { line in Self.foundation.contains { line.contains("[\($0)]") } }
+            XCTAssertEqual(loaded, [], "\(tool) links Foundation")
+        }
+    }
+
+    func testARunLoadsNoFoundation() throws {
+        for (tool, arguments) in [
+            ("dbgen", ["--version"]), ("dbgen-plugin-tool", ["--help"]), ("versionstamp", ["print", "--help"]),
+        ] {
+            let run = try BuiltProducts.run(tool, arguments, environment: ["LD_DEBUG": "files"])
+            XCTAssertEqual(run.status, 0, run.stderrText.suffix(2_000).description)
+            XCTAssertTrue(
+                run.stderrText.contains("libFoundationEssentials.so"), "\(tool): the trace shows no load at all")
+            for library in Self.foundation {
+                XCTAssertFalse(run.stderrText.contains("file=\(library)"), "\(tool) \(arguments) loaded \(library)")
+            }
+        }
+    }
+}
+#endif
