@@ -129,14 +129,13 @@ let package = Package(
         ),
         // Shipyard's version number, defined once for every tool and library (and the User-Agent).
         .target(name: "ShipyardVersion"),
+        // What the libraries use that Foundation has and FoundationEssentials lacks (NSString's path
+        // text, trimming, printf numbers, a lock, a condition, a thread), so that on Linux no tool
+        // loads Foundation, CoreFoundation or ICU when it starts; on Apple platforms each helper is
+        // the Foundation API it stands for. No dependency.
+        .target(name: "EssentialsSupport"),
         // The reader of the tools' option files, dbgen.json and versionstamp.json, read when the
         // tools run: one reader, errors naming file, line and key. Package-internal API only.
-        // What the libraries use that Foundation has and FoundationEssentials does not (path text
-        // as NSString's, trimming, printf numbers, a lock, a condition, a thread), so that on Linux
-        // nothing the tools link imports Foundation: a tool then starts without loading (or, linked
-        // statically, relocating and scanning) Foundation, CoreFoundation and ICU. On Apple
-        // platforms each helper is the Foundation API it stands for. No dependency.
-        .target(name: "EssentialsSupport"),
         .target(name: "ToolConfiguration", dependencies: ["EssentialsSupport"]),
         // The one SQLite layer: connections, statements, values, errors, the authorizer (Connection,
         // Statement, SQLiteError, ResultCode, identifier quoting). Nothing else imports CSQLite (but
@@ -178,7 +177,8 @@ let package = Package(
         // SyncProtocol: the capture (Sync/) reads the declarations of what syncs into its model
         // (SyncSchema, SyncRule); pure Swift and zlib, no networking (that is SyncClient's).
         .target(
-            name: "LayeredDatabase", dependencies: ["SQLiteCore", "FileSystemKit", "SyncProtocol", "EssentialsSupport"],
+            name: "LayeredDatabase",
+            dependencies: ["SQLiteCore", "FileSystemKit", "SyncProtocol", "EssentialsSupport"],
             exclude: privacyManifest.exclude, resources: privacyManifest.resources),
         // Everything versionstamp does: read the history, format, stamp; prints nothing
         // (VersionStampError has a code). libgit2 reads the repository, libxml2 edits plists.

@@ -54,9 +54,9 @@ public enum Expiry {
     /// The proleptic Gregorian calendar in UTC.
     private static let calendar: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
-        // FoundationEssentials knows no zone by name without ICU: UTC is the zero offset. (Never
-        // nil: a zero offset is in range.)
-        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
+        // FoundationEssentials knows no zone by name without ICU: UTC is the zero offset (never
+        // nil: a zero offset is in range).
+        if let utc = TimeZone(secondsFromGMT: 0) { calendar.timeZone = utc }
         return calendar
     }()
 }

@@ -44,7 +44,7 @@ final class PrivacyManifestTests: LayeredDatabaseTestCase {
             "Package.swift: the privacy manifest is a resource on Apple platforms")
         XCTAssertTrue(
             manifest.contains(
-                #"name: "LayeredDatabase", dependencies: ["SQLiteCore", "FileSystemKit", "EssentialsSupport"],"#
+                #"dependencies: ["SQLiteCore", "FileSystemKit", "SyncProtocol", "EssentialsSupport"],"#
                     + "\n" + #"            exclude: privacyManifest.exclude, resources: privacyManifest.resources)"#),
             "Package.swift: LayeredDatabase's resources")
     }
