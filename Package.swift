@@ -37,6 +37,14 @@ let privacyManifest = (exclude: ["PrivacyInfo.xcprivacy"], resources: [Resource]
 let privacyManifest = (exclude: [String](), resources: [Resource.copy("PrivacyInfo.xcprivacy")])
 #endif
 
+// On Linux libgit2 is opened at its first call (CGit2Loader), so nothing may link it there:
+// pkg-config's `-lgit2` is asked for on the other platforms only.
+#if os(Linux)
+let libgit2PkgConfig: String? = nil
+#else
+let libgit2PkgConfig: String? = "libgit2"
+#endif
+
 let package = Package(
     name: "Shipyard",
     // The OS versions apps still support, as GRDB 7 declares them: what LayeredDatabase needs.
@@ -95,9 +103,16 @@ let package = Package(
         // The system's libgit2, as a module: Debian's libgit2-dev, Homebrew's libgit2 (in no Apple SDK).
         .systemLibrary(
             name: "CGit2",
-            pkgConfig: "libgit2",
+            pkgConfig: libgit2PkgConfig,
             providers: [.apt(["libgit2-dev"]), .brew(["libgit2"])]
         ),
+        // libgit2 opened with dlopen at its first call (Linux only), in C: a definition of every
+        // libgit2 function Shipyard calls, generated from git2.h (scripts/gen-git2-loader.py), each
+        // calling the library's own, so that a versionstamp command that reads no repository never
+        // maps libgit2 and the libraries it links. Apple platforms link libgit2 as usual.
+        .target(
+            name: "CGit2Loader", dependencies: ["CGit2"],
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // The system's zlib, as a module: the feed's targets of earlier feeds (and `--compression
         // zlib`) are zlib streams. In every Apple SDK; Debian: zlib1g-dev.
         .systemLibrary(
@@ -186,7 +201,9 @@ let package = Package(
             name: "VersionStampKit",
             dependencies: [
                 "CGit2", "CLibXML2", "ShipyardVersion", "FileSystemKit", "ToolConfiguration", "EssentialsSupport",
-            ]),
+                .byName(name: "CGit2Loader", condition: .when(platforms: [.linux])),
+            ],
+            linkerSettings: [.linkedLibrary("git2", .when(platforms: [.macOS]))]),
         // The Update Framework 1.0: metadata, signatures, the client workflow; no networking.
         // Canonical JSON, the four roles and delegations, Ed25519
         // signing, the client workflow (trusted metadata set, updater) over a fetcher protocol.
@@ -311,6 +328,7 @@ let package = Package(
             name: "versionstamp",
             dependencies: [
                 "VersionStampKit", "CommandLineDiagnostics",
+                .byName(name: "CGit2Loader", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -384,7 +402,13 @@ let package = Package(
         // process runner; sqlite3, sqldiff, git, python3; nginx and a fault-injecting HTTP server;
         // seeded generators).
         .target(name: "ShipyardTestSupport", path: "Tests/ShipyardTestSupport"),
-        .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CGit2", "CLibXML2", "ShipyardTestSupport"]),
+        .testTarget(
+            name: "SystemLibraryTests",
+            dependencies: [
+                "CSQLite", "CGit2", "CLibXML2", "ShipyardTestSupport",
+                .byName(name: "CGit2Loader", condition: .when(platforms: [.linux])),
+            ],
+            linkerSettings: [.linkedLibrary("git2", .when(platforms: [.macOS]))]),
         .testTarget(
             name: "ShellExtensionsTests", dependencies: ["CShellExtensions", "CSQLite", "ShipyardTestSupport"]),
         .testTarget(name: "SQLiteCoreTests", dependencies: ["SQLiteCore", "ShipyardTestSupport"]),

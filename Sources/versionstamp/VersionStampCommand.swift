@@ -33,6 +33,7 @@ struct VersionStampCommand: ParsableCommand {
 
     /// Parses the arguments and runs the subcommand; a failure of either ends in ``printer``.
     static func main() {
+        SkippedCertificateLoading.apply()
         var command: ParsableCommand
         do {
             command = try parseAsRoot()

@@ -42,5 +42,27 @@ final class StartupLoadTests: XCTestCase {
             }
         }
     }
+
+    /// versionstamp opens libgit2 (CGit2Loader) when it first reads a repository: not linked, so
+    /// `--version` maps neither it nor the seventeen libraries it links; `print` in a repository
+    /// loads it and answers as git does.
+    func testVersionstampOpensLibgit2OnlyToReadARepository() throws {
+        let needed = try ProcessRunner.run("/usr/bin/readelf", ["-d", BuiltProducts.path("versionstamp")])
+        XCTAssertFalse(needed.stdoutText.contains("libgit2"), "versionstamp links libgit2: \(needed.stdoutText)")
+        let version = try BuiltProducts.run("versionstamp", ["--version"], environment: ["LD_DEBUG": "files"])
+        XCTAssertEqual(version.status, 0, version.stderrText.suffix(2_000).description)
+        XCTAssertTrue(version.stderrText.contains("file=libc.so"), "the trace shows no load at all")
+        XCTAssertFalse(version.stderrText.contains("file=libgit2"), "versionstamp --version loaded libgit2")
+
+        let fixture = try VersionStampGitFixture(self)
+        try fixture.run("init", "-q", "-b", "main")
+        try fixture.commit("one")
+        try fixture.commit("two")
+        let print = try fixture.versionstamp(["print", "--repo", fixture.root.path], extra: ["LD_DEBUG": "files"])
+        XCTAssertEqual(print.status, 0, print.stderrText.suffix(2_000).description)
+        XCTAssertEqual(print.stdoutText, try fixture.run("rev-list", "--count", "HEAD") + "\n")
+        XCTAssertTrue(
+            print.stderrText.contains("file=libgit2.so"), "versionstamp print read the repository without libgit2")
+    }
 }
 #endif

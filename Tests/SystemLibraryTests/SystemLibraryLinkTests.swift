@@ -48,6 +48,16 @@ final class SystemLibraryLinkTests: XCTestCase {
         XCTAssertEqual("\(major).\(minor).\(rev)", try configuredVersion("libgit2"))
     }
 
+    #if os(Linux)
+    /// CGit2Loader's definitions are the ones its generator writes from the system's git2.h: one
+    /// for every libgit2 function Swift calls, each with the header's own prototype.
+    func testTheLibgit2LoaderIsWhatItsGeneratorWrites() throws {
+        let script = SwiftSourceScanner.packageRoot.appendingPathComponent("scripts/gen-git2-loader.py").path
+        let result = try ProcessRunner.run("/usr/bin/env", ["python3", script, "--check"])
+        XCTAssertEqual(result.status, 0, result.stdoutText + result.stderrText)
+    }
+    #endif
+
     func testLibXML2ParsesAtTheConfiguredVersion() throws {
         let xml = "<plist version=\"1.0\"><string>r0000</string></plist>"
         let doc = xml.withCString {

@@ -1,4 +1,7 @@
 import CGit2
+#if os(Linux)
+import CGit2Loader
+#endif
 
 /// Process-wide libgit2 set-up.
 enum GitLibrary {
@@ -11,6 +14,18 @@ enum GitLibrary {
 
     /// Calls `git_libgit2_init` once per process.
     static func initialize() { _ = initialized }
+
+    /// Opens libgit2 where it is opened at its first call (Linux: CGit2Loader), so that a
+    /// missing library is this error rather than a stop inside the first libgit2 call.
+    ///
+    /// - Throws: ``VersionStampError`` (`.gitFailure`) naming the library and the package.
+    static func requireLoaded() throws {
+        #if os(Linux)
+        if let failure = shipyard_git2_load_failure() {
+            throw VersionStampError(.gitFailure, message: String(cString: failure))
+        }
+        #endif
+    }
 
     /// libgit2's message for the last failure in this thread.
     static func lastErrorMessage() -> String {

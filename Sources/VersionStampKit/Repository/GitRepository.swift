@@ -45,6 +45,7 @@ final class GitRepository {
     /// `GIT_INDEX_FILE`, `GIT_OBJECT_DIRECTORY`, `GIT_ALTERNATE_OBJECT_DIRECTORIES`,
     /// `GIT_COMMON_DIR`, `GIT_CEILING_DIRECTORIES`; see `RepositoryEnvironment`), as git does.
     init(discoveringFrom start: String?, environment: [String: String]) throws {
+        try GitLibrary.requireLoaded()
         GitLibrary.initialize()
         let startPath = start ?? FileManager.default.currentDirectoryPath
         if FileManager.default.isDirectory(atPath: startPath) != true {
