@@ -64,5 +64,44 @@ final class StartupLoadTests: XCTestCase {
         XCTAssertTrue(
             print.stderrText.contains("file=libgit2.so"), "versionstamp print read the repository without libgit2")
     }
+
+    /// A libgit2 that cannot be opened is versionstamp's error at the first repository it
+    /// opens, naming the library and the package, exit status 1: a preloaded `dlopen` (built
+    /// here with cc) refuses every libgit2.
+    func testAMissingLibgit2IsAnErrorThatNamesIt() throws {
+        let fixture = try VersionStampGitFixture(self)
+        try fixture.run("init", "-q", "-b", "main")
+        try fixture.commit("one")
+        let source = fixture.base.appendingPathComponent("no-libgit2.c")
+        let library = fixture.base.appendingPathComponent("no-libgit2.so")
+        try Data(
+            """
+            #define _GNU_SOURCE
+            #include <dlfcn.h>
+            #include <string.h>
+            void *dlopen(const char *file, int mode) {
+                if (file != NULL && strstr(file, "libgit2") != NULL) return NULL;
+                void *(*real)(const char *, int) = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
+                return real(file, mode);
+            }
+            char *dlerror(void) { return "no libgit2 in this test"; }
+            """.utf8
+        ).write(to: source)
+        let compiled = try ProcessRunner.run(
+            "/usr/bin/env", ["cc", "-shared", "-fPIC", "-o", library.path, source.path, "-ldl"])
+        XCTAssertEqual(compiled.status, 0, "cc (build-essential) is needed: " + compiled.stderrText)
+
+        let version = try fixture.versionstamp(["--version"], extra: ["LD_PRELOAD": library.path])
+        XCTAssertEqual(version.status, 0, version.stderrText)
+        let print = try fixture.versionstamp(
+            ["print", "--repo", fixture.root.path], extra: ["LD_PRELOAD": library.path])
+        XCTAssertEqual(print.status, 1, print.stdoutText + print.stderrText)
+        XCTAssertEqual(print.stdoutText, "")
+        XCTAssertTrue(
+            print.stderrText.hasPrefix(
+                "versionstamp: error: cannot load libgit2.so.1.5 (Debian: apt-get install libgit2-1.5)"),
+            print.stderrText)
+        XCTAssertTrue(print.stderrText.contains("no libgit2 in this test"), print.stderrText)
+    }
 }
 #endif
