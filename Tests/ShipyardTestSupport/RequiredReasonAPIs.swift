@@ -66,6 +66,28 @@ public enum RequiredReasonAPIs {
         return problems
     }
 
+    /// Why `target`'s privacy manifest is not a resource of it on Apple platforms, as
+    /// Package.swift declares it (a Linux host leaves it out: Package.swift says why), so that
+    /// SwiftPM and Xcode put it in the bundle; empty when it is.
+    public static func manifestResourceProblems(target: String) throws -> [String] {
+        let manifest = try SwiftSourceScanner.text("Package.swift")
+        var problems: [String] = []
+        let appleResource =
+            #"let privacyManifest = (exclude: [String](), resources: [Resource.copy("PrivacyInfo.xcprivacy")])"#
+        if !manifest.contains(appleResource) {
+            problems.append("Package.swift: the privacy manifest is not a resource on Apple platforms")
+        }
+        guard let start = manifest.range(of: #"\.target\(\s*name: ""# + target + "\"", options: .regularExpression)
+        else { return problems + ["Package.swift: no target \(target)"] }
+        let rest = manifest[start.lowerBound...]
+        let declaration = rest[..<(rest.range(of: "\n        .")?.lowerBound ?? rest.endIndex)]
+        if !declaration.contains("exclude: privacyManifest.exclude, resources: privacyManifest.resources") {
+            problems.append(
+                "Package.swift: \(target) does not take privacyManifest's exclude and resources: \(declaration)")
+        }
+        return problems
+    }
+
     /// The targets of this package that `target` links, itself included, read from
     /// `Package.swift`: the source directory (`Sources/NAME`) of each Swift or C target, the
     /// system libraries, and the products of other packages it reaches.
