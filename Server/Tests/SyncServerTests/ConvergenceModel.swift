@@ -64,37 +64,43 @@ struct ConvergenceModel {
 
     mutating func record(_ op: Op) { log.append(op) }
 
-    /// The expected row of `key`.
+    /// The expected row of `key`. Two writes with one stamp come from one device (the stamp
+    /// holds its id; its capture may stamp several writes alike): of two such values of a
+    /// column, the later in the log, the device's own order, is the one that stands.
     func expected(_ key: String, churned: Bool) -> Expected {
         let ops = log.filter { $0.key == key }
-        var rowWinner: (Stamp, Op)?
-        for op in ops {
+        var rowWinner: (stamp: Stamp, op: Op, index: Int)?
+        for (index, op) in ops.enumerated() {
             switch op {
             case .insert(_, let stamp, _, _), .delete(_, let stamp):
-                if rowWinner.map({ $0.0 < stamp }) ?? true { rowWinner = (stamp, op) }
+                if rowWinner.map({ $0.stamp < stamp }) ?? true { rowWinner = (stamp, op, index) }
             default: break
             }
         }
-        guard let (rowStamp, winner) = rowWinner, case .insert(_, _, let inserted, _) = winner else {
+        guard let (rowStamp, winner, winnerIndex) = rowWinner, case .insert(_, _, let inserted, _) = winner else {
             return Expected(exists: false)
         }
         var expected = Expected(exists: true)
         for column in Self.valueColumns {
-            var written: [(Stamp, String)] = []
-            for op in ops {
+            var written: [(stamp: Stamp, value: String, index: Int)] = []
+            for (index, op) in ops.enumerated() {
                 switch op {
-                case .insert(_, let stamp, let values, _): written.append((stamp, values[column] ?? "null"))
-                case .update(_, let stamp, column, let value): written.append((stamp, value))
+                case .insert(_, let stamp, let values, _): written.append((stamp, values[column] ?? "null", index))
+                case .update(_, let stamp, column, let value): written.append((stamp, value, index))
                 default: break
                 }
             }
             if column == "status" || column == "note" {
-                expected.allowed[column] = Set(written.map(\.1))
+                expected.allowed[column] = Set(written.map(\.value))
             } else if churned {
-                let later = written.filter { rowStamp < $0.0 }.map(\.1)
-                expected.allowed[column] = Set([inserted[column] ?? "null"] + later)
+                let later = written.filter { rowStamp < $0.stamp || (rowStamp == $0.stamp && $0.index > winnerIndex) }
+                expected.allowed[column] = Set([inserted[column] ?? "null"] + later.map(\.value))
             } else {
-                expected.allowed[column] = [written.max { $0.0 < $1.0 }?.1 ?? "null"]
+                // The greatest stamp; of equal ones (one device's), the last written.
+                let last = written.reduce(nil as (stamp: Stamp, value: String, index: Int)?) { best, write in
+                    best.map { write.stamp < $0.stamp } == true ? best : write
+                }
+                expected.allowed[column] = [last?.value ?? "null"]
             }
         }
         if !churned {
