@@ -148,7 +148,10 @@ while wanted:
     if name in closure:
         continue
     target = targets[name]
-    if target["type"] not in ("regular", "system") or target["settings"] or target["exclude"]:
+    # The privacy manifest is the one file a target may leave out: Package.swift excludes it on a
+    # Linux host and makes it a resource elsewhere (privacyManifest), and so does the copy.
+    if target["type"] not in ("regular", "system") or target["settings"] or \
+            [e for e in target["exclude"] if e != "PrivacyInfo.xcprivacy"]:
         sys.exit(f"build-artifact-bundles: {name}: only plain targets and system libraries can be copied")
     for dependency in target["dependencies"]:
         kind, value = next(iter(dependency.items()))
@@ -194,8 +197,14 @@ for name in reversed(closure):
         arguments = [f'name: "{name}"']
         if dependencies:
             arguments.append(f"dependencies: [{', '.join(dependency_lines)}]")
-        resources = [f'.{next(iter(r["rule"]))}("{r["path"]}")' for r in target["resources"]]
-        if resources:
+        manifest = "PrivacyInfo.xcprivacy"
+        resources = [f'.{next(iter(r["rule"]))}("{r["path"]}")' for r in target["resources"]
+                     if r["path"].rsplit("/", 1)[-1] != manifest]
+        if manifest in target["exclude"] or any(r["path"].endswith("/" + manifest) for r in target["resources"]):
+            if resources:
+                sys.exit(f"build-artifact-bundles: {name}: resources besides the privacy manifest cannot be copied")
+            arguments.append("exclude: privacyManifest.exclude, resources: privacyManifest.resources")
+        elif resources:
             arguments.append(f"resources: [{', '.join(resources)}]")
         lines.append(f"TARGETS        .target({', '.join(arguments)}),")
 print("\n".join(lines))
@@ -225,6 +234,14 @@ cat > "$plugins/Package.swift" <<SWIFT
 // compiling the tools, and the libraries an app links (${app_libraries[*]}), as source with the
 // targets they need: an app that uses this package compiles none of the tools.
 import PackageDescription
+
+// The libraries' privacy manifests: resources on Apple platforms (Xcode merges them into the app's
+// privacy report), left out on a Linux host, as in Shipyard's own Package.swift.
+#if os(Linux)
+let privacyManifest = (exclude: ["PrivacyInfo.xcprivacy"], resources: [Resource]())
+#else
+let privacyManifest = (exclude: [String](), resources: [Resource.copy("PrivacyInfo.xcprivacy")])
+#endif
 
 let package = Package(
     name: "ShipyardPlugins",
