@@ -32,15 +32,15 @@ target=$1; shift
 # (SQLiteCore's tool-only part) is visible across them.
 case "$target" in
   csv-reader)    module=DBGenKit; harness=FuzzCSVReader.swift
-                 swift_deps=(ShipyardVersion FileSystemKit ToolConfiguration SQLiteCore SQLiteSession SyncProtocol LayeredDatabase); c_deps=(CShellExtensions)
+                 swift_deps=(ShipyardVersion EssentialsSupport FileSystemKit ToolConfiguration SQLiteCore SQLiteSession SyncProtocol LayeredDatabase); c_deps=(CShellExtensions)
                  flags=(-I Sources/CSQLite -I Sources/CZlib); libs=(-lsqlite3 -lz) ;;
   script-reader) module=DBGenKit; harness=FuzzScriptReader.swift
-                 swift_deps=(ShipyardVersion FileSystemKit ToolConfiguration SQLiteCore SQLiteSession SyncProtocol LayeredDatabase); c_deps=(CShellExtensions)
+                 swift_deps=(ShipyardVersion EssentialsSupport FileSystemKit ToolConfiguration SQLiteCore SQLiteSession SyncProtocol LayeredDatabase); c_deps=(CShellExtensions)
                  flags=(-I Sources/CSQLite -I Sources/CZlib); libs=(-lsqlite3 -lz) ;;
   plist-editor)  module=VersionStampKit; harness=FuzzPlistEditor.swift
-                 swift_deps=(ShipyardVersion FileSystemKit ToolConfiguration); c_deps=()
+                 swift_deps=(ShipyardVersion EssentialsSupport FileSystemKit ToolConfiguration); c_deps=(CGit2Loader)
                  flags=(-I Sources/CGit2 -I Sources/CLibXML2 $(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g'))
-                 libs=(-lxml2 -lgit2) ;;
+                 libs=(-lxml2 -ldl) ;;
   *) echo "fuzz.sh: unknown target '$target' (one of: ${targets[*]})" >&2; exit 64 ;;
 esac
 
